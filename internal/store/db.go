@@ -1,0 +1,140 @@
+// Package store keeps the services' data in SQLite or PostgreSQL through
+// database/sql. SQL is written once with $N placeholders, which both engines
+// accept; the few statements that differ ask DB.Engine.
+package store
+
+import (
+	"context"
+	"database/sql"
+	"embed"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+
+	_ "github.com/jackc/pgx/v5/stdlib" // registers the "pgx" driver
+	"github.com/pressly/goose/v3"
+	"github.com/pressly/goose/v3/database"
+	_ "modernc.org/sqlite" // registers the "sqlite" driver
+)
+
+// Engine names a database engine.
+type Engine string
+
+// The supported engines.
+const (
+	SQLite   Engine = "sqlite"
+	Postgres Engine = "postgres"
+)
+
+//go:embed migrations
+var migrations embed.FS
+
+// DB is a database handle that knows its engine.
+type DB struct {
+	*sql.DB
+	Engine Engine
+}
+
+// Open connects to the database named by dsn: a postgres:// or
+// postgresql:// URL selects PostgreSQL; a file path or a sqlite: URL selects
+// SQLite, whose folder is created when missing.
+func Open(ctx context.Context, dsn string) (*DB, error) {
+	engine, driverDSN, err := parseDSN(dsn)
+	if err != nil {
+		return nil, err
+	}
+	driver := "pgx"
+	if engine == SQLite {
+		driver = "sqlite"
+	}
+	sqlDB, err := sql.Open(driver, driverDSN)
+	if err != nil {
+		return nil, fmt.Errorf("open %s database: %w", engine, err)
+	}
+	if engine == SQLite {
+		// One writer at a time is all SQLite allows; a small pool of readers
+		// works in WAL mode while writers wait on busy_timeout.
+		sqlDB.SetMaxOpenConns(8)
+		sqlDB.SetMaxIdleConns(8)
+	} else {
+		sqlDB.SetMaxOpenConns(20)
+		sqlDB.SetMaxIdleConns(10)
+	}
+	if err := sqlDB.PingContext(ctx); err != nil {
+		sqlDB.Close()
+		return nil, fmt.Errorf("connect to %s database: %w", engine, err)
+	}
+	return &DB{DB: sqlDB, Engine: engine}, nil
+}
+
+func parseDSN(dsn string) (Engine, string, error) {
+	switch {
+	case dsn == "":
+		return "", "", errors.New("empty database URL")
+	case strings.HasPrefix(dsn, "postgres://"), strings.HasPrefix(dsn, "postgresql://"):
+		return Postgres, dsn, nil
+	}
+	path := strings.TrimPrefix(strings.TrimPrefix(dsn, "sqlite://"), "sqlite:")
+	if i := strings.IndexByte(path, '?'); i >= 0 {
+		path = path[:i]
+	}
+	if path == "" {
+		return "", "", fmt.Errorf("database URL %q names no file", dsn)
+	}
+	if dir := filepath.Dir(path); dir != "." {
+		if err := os.MkdirAll(dir, 0o750); err != nil {
+			return "", "", fmt.Errorf("create database folder: %w", err)
+		}
+	}
+	q := url.Values{}
+	q.Add("_pragma", "busy_timeout(10000)")
+	q.Add("_pragma", "journal_mode(WAL)")
+	q.Add("_pragma", "foreign_keys(1)")
+	q.Add("_pragma", "synchronous(NORMAL)")
+	q.Add("_txlock", "immediate")
+	q.Add("_time_format", "sqlite")
+	return SQLite, "file:" + path + "?" + q.Encode(), nil
+}
+
+// Migrate brings the schema of the named service ("guide" or "property") to
+// the newest version. Each service keeps its own version table, so both may
+// share one PostgreSQL database.
+func (db *DB) Migrate(ctx context.Context, service string) error {
+	dir, err := fs.Sub(migrations, "migrations/"+service+"/"+string(db.Engine))
+	if err != nil {
+		return err
+	}
+	dialect := database.DialectSQLite3
+	if db.Engine == Postgres {
+		dialect = database.DialectPostgres
+	}
+	versions, err := database.NewStore(dialect, "goose_"+service)
+	if err != nil {
+		return err
+	}
+	p, err := goose.NewProvider("", db.DB, dir, goose.WithStore(versions), goose.WithDisableGlobalRegistry(true))
+	if err != nil {
+		return fmt.Errorf("migrations: %w", err)
+	}
+	if _, err := p.Up(ctx); err != nil {
+		return fmt.Errorf("migrate %s: %w", service, err)
+	}
+	return nil
+}
+
+// InTx runs fn in a transaction, committing when it returns nil.
+func (db *DB) InTx(ctx context.Context, fn func(tx *sql.Tx) error) error {
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	if err := fn(tx); err != nil {
+		tx.Rollback()
+		return err
+	}
+	return tx.Commit()
+}
