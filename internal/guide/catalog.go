@@ -111,7 +111,9 @@ type PackageFilter struct {
 	Sort     string // basePrice, duration, createdAt
 	Category string
 	Country  string
-	ExpertID string // set for an expert's own list
+	// ExpertHandle restricts the list to one verified expert's packages; an
+	// unknown handle is apperr.NotFound.
+	ExpertHandle string
 }
 
 // Review is a traveller's review of an expert.
@@ -185,21 +187,26 @@ type City struct {
 type CatalogService interface {
 	// FindExperts returns a page of verified experts and the total.
 	FindExperts(ctx context.Context, f ExpertFilter) ([]ExpertSummary, int, error)
-	// FindExpertByHandle returns a verified expert. Errors: ENOTFOUND.
+	// FindExpertByHandle returns a verified expert. Errors: apperr.NotFound.
 	FindExpertByHandle(ctx context.Context, handle, locale string) (*ExpertDetail, error)
 	// FindPackages returns a page of active packages and the total.
+	// Errors: apperr.NotFound when f.ExpertHandle names no verified expert.
 	FindPackages(ctx context.Context, f PackageFilter) ([]PackageSummary, int, error)
 	// FindPackageByID returns an active package of a verified expert.
-	// Errors: ENOTFOUND.
+	// Errors: apperr.NotFound.
 	FindPackageByID(ctx context.Context, id, locale string) (*PackageDetail, error)
-	// FindReviews returns a page of the reviews of expert and the total.
-	FindReviews(ctx context.Context, expertID string, f ReviewFilter) ([]Review, int, error)
+	// FindReviews returns a page of the reviews of the verified expert with
+	// the handle, and the total. Errors: apperr.NotFound.
+	FindReviews(ctx context.Context, handle string, f ReviewFilter) ([]Review, int, error)
 	// FindTravelogues returns a page of published travelogues and the total.
 	FindTravelogues(ctx context.Context, f TravelogueFilter) ([]TravelogueSummary, int, error)
-	// FindTravelogueBySlug returns a published travelogue. Errors: ENOTFOUND.
+	// FindTravelogueBySlug returns a published travelogue. Errors: apperr.NotFound.
 	FindTravelogueBySlug(ctx context.Context, slug, locale string) (*TravelogueDetail, error)
 	// FindCities lists the cities that have verified experts.
 	FindCities(ctx context.Context) ([]City, error)
 	// FindSpecialties lists the specialties of verified experts.
 	FindSpecialties(ctx context.Context) ([]string, error)
 }
+
+// DeletedUserName is shown in place of the name of a closed account.
+const DeletedUserName = "Deleted User"

@@ -1,7 +1,6 @@
-// Package guide is the guide marketplace domain: its resources, the rules
-// that govern them and the services that the store implements and the HTTP
-// layer calls.
-package guide
+// Package apperr is the error type both APIs share: a stable code the
+// caller can act on, a message safe to show, and per-field details.
+package apperr
 
 import (
 	"errors"
@@ -11,29 +10,30 @@ import (
 // Error codes. Each is stable, documented at /docs/errors/{code}, and maps to
 // one HTTP status in the HTTP layer.
 const (
-	EVALIDATION   = "VALIDATION_ERROR"
-	EUNAUTHORIZED = "UNAUTHORIZED"
-	EFORBIDDEN    = "FORBIDDEN"
-	ESCOPE        = "INSUFFICIENT_SCOPE"
-	ENOTFOUND     = "NOT_FOUND"
-	EMETHOD       = "METHOD_NOT_ALLOWED"
-	ECONFLICT     = "CONFLICT"
-	EEMAILTAKEN   = "EMAIL_ALREADY_REGISTERED"
-	EINVALIDSTATE = "INVALID_STATE"
-	ETOOLARGE     = "PAYLOAD_TOO_LARGE"
-	EMEDIATYPE    = "UNSUPPORTED_MEDIA_TYPE"
-	ERATELIMITED  = "RATE_LIMITED"
-	EINTERNAL     = "INTERNAL_ERROR"
-	EUNAVAILABLE  = "SERVICE_UNAVAILABLE"
+	Validation       = "VALIDATION_ERROR"
+	Unauthorized     = "UNAUTHORIZED"
+	Forbidden        = "FORBIDDEN"
+	Scope            = "INSUFFICIENT_SCOPE"
+	NotFound         = "NOT_FOUND"
+	MethodNotAllowed = "METHOD_NOT_ALLOWED"
+	Conflict         = "CONFLICT"
+	EmailTaken       = "EMAIL_ALREADY_REGISTERED"
+	InvalidState     = "INVALID_STATE"
+	TooLarge         = "PAYLOAD_TOO_LARGE"
+	MediaType        = "UNSUPPORTED_MEDIA_TYPE"
+	RateLimited      = "RATE_LIMITED"
+	Internal         = "INTERNAL_ERROR"
+	Unavailable      = "SERVICE_UNAVAILABLE"
 )
 
 // Error is a failure the caller can act on: a code from the list above, a
 // message safe to show, and optional details (for validation errors, one
 // entry per offending field).
 type Error struct {
-	Code    string
-	Message string
-	Details map[string]any
+	Code       string
+	Message    string
+	Details    map[string]any
+	RetryAfter int // seconds; set on rate-limit errors
 }
 
 func (e *Error) Error() string { return fmt.Sprintf("%s: %s", e.Code, e.Message) }
@@ -43,13 +43,13 @@ func Errorf(code, format string, args ...any) *Error {
 	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
 }
 
-// ErrorCode returns the code of err, or EINTERNAL when err is not an *Error.
-func ErrorCode(err error) string {
+// Code returns the code of err, or Internal when err is not an *Error.
+func Code(err error) string {
 	var e *Error
 	if errors.As(err, &e) {
 		return e.Code
 	}
-	return EINTERNAL
+	return Internal
 }
 
 // FieldErrors collects per-field validation failures.
@@ -72,5 +72,5 @@ func (f FieldErrors) Err() error {
 	for k, v := range f {
 		details[k] = v
 	}
-	return &Error{Code: EVALIDATION, Message: "The request has invalid fields; see details.", Details: details}
+	return &Error{Code: Validation, Message: "The request has invalid fields; see details.", Details: details}
 }

@@ -1,0 +1,145 @@
+// Command server runs the guide marketplace API and the property platform
+// API, each on its own address and database.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/wayfarer-asia/platform/api"
+	"github.com/wayfarer-asia/platform/internal/auth"
+	"github.com/wayfarer-asia/platform/internal/clock"
+	"github.com/wayfarer-asia/platform/internal/config"
+	"github.com/wayfarer-asia/platform/internal/guide/sample"
+	"github.com/wayfarer-asia/platform/internal/httpapi"
+	"github.com/wayfarer-asia/platform/internal/httpapi/guideapi"
+	"github.com/wayfarer-asia/platform/internal/ratelimit"
+	"github.com/wayfarer-asia/platform/internal/store"
+)
+
+func main() {
+	if err := run(); err != nil {
+		fmt.Fprintln(os.Stderr, "server:", err)
+		os.Exit(1)
+	}
+}
+
+func run() error {
+	cfg, err := config.Load()
+	if err != nil {
+		return err
+	}
+	logger := slog.New(slog.NewJSONHandler(os.Stderr, &slog.HandlerOptions{Level: cfg.LogLevel}))
+	slog.SetDefault(logger)
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	clk := clock.System{}
+
+	guideDB, err := store.Open(ctx, cfg.GuideDatabaseURL)
+	if err != nil {
+		return err
+	}
+	defer guideDB.Close()
+	if err := guideDB.Migrate(ctx, "guide"); err != nil {
+		return err
+	}
+	guideStore := store.NewGuide(guideDB, clk)
+	if err := loadGuideSample(ctx, cfg, guideDB, guideStore, logger); err != nil {
+		return err
+	}
+
+	openAPI, err := api.GuideJSON()
+	if err != nil {
+		return err
+	}
+	limiter := ratelimit.NewMemory(clk)
+	guideHandler := guideapi.New(guideapi.Config{
+		Catalog:        guideStore,
+		Limiter:        limiter,
+		PublicLimit:    ratelimit.PerMinute(cfg.PublicRateLimit),
+		TrustedProxies: cfg.TrustedProxies,
+		Logger:         logger,
+		OpenAPI:        openAPI,
+	})
+	// The property platform API arrives with its own issue; until then its
+	// address answers every request with the 404 envelope.
+	propertyHandler := (&httpapi.Outer{Logger: logger, TrustedProxies: cfg.TrustedProxies}).Wrap(httpapi.NewRouter())
+
+	servers := []*http.Server{newServer(cfg.GuideAddr, guideHandler), newServer(cfg.PropertyAddr, propertyHandler)}
+	errc := make(chan error, len(servers))
+	for _, srv := range servers {
+		go func() {
+			logger.Info("listening", "addr", srv.Addr)
+			if err := srv.ListenAndServe(); !errors.Is(err, http.ErrServerClosed) {
+				errc <- fmt.Errorf("listen on %s: %w", srv.Addr, err)
+			}
+		}()
+	}
+	select {
+	case err := <-errc:
+		stop()
+		shutdown(servers, logger)
+		return err
+	case <-ctx.Done():
+	}
+	logger.Info("shutting down: finishing in-flight requests")
+	shutdown(servers, logger)
+	logger.Info("stopped")
+	return nil
+}
+
+func loadGuideSample(ctx context.Context, cfg *config.Config, db *store.DB, g *store.Guide, logger *slog.Logger) error {
+	if cfg.SampleData {
+		empty, err := store.GuideIsEmpty(ctx, db)
+		if err != nil {
+			return err
+		}
+		if empty {
+			start := time.Now()
+			if err := store.LoadGuideSample(ctx, db, sample.Generate()); err != nil {
+				return fmt.Errorf("load sample data: %w", err)
+			}
+			logger.Info("loaded guide sample data", "duration", time.Since(start))
+		}
+	}
+	hash := ""
+	if cfg.DemoPassword != "" {
+		var err error
+		if hash, err = auth.HashPassword(cfg.DemoPassword); err != nil {
+			return err
+		}
+	}
+	return g.SetDemoPasswords(ctx, hash)
+}
+
+// newServer returns a server whose timeouts keep slow or idle clients from
+// holding connections.
+func newServer(addr string, h http.Handler) *http.Server {
+	return &http.Server{
+		Addr:              addr,
+		Handler:           h,
+		ReadHeaderTimeout: 5 * time.Second,
+		ReadTimeout:       30 * time.Second,
+		WriteTimeout:      60 * time.Second,
+		IdleTimeout:       120 * time.Second,
+		MaxHeaderBytes:    64 << 10,
+	}
+}
+
+func shutdown(servers []*http.Server, logger *slog.Logger) {
+	ctx, cancel := context.WithTimeout(context.Background(), 25*time.Second)
+	defer cancel()
+	for _, srv := range servers {
+		if err := srv.Shutdown(ctx); err != nil {
+			logger.Error("shutdown", "addr", srv.Addr, "err", err)
+		}
+	}
+}

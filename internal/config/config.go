@@ -1,0 +1,93 @@
+// Package config loads the server's settings from the environment and
+// refuses to start on a value it cannot use.
+package config
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/netip"
+	"os"
+	"strconv"
+	"strings"
+)
+
+// Config holds every setting of cmd/server.
+type Config struct {
+	GuideAddr           string
+	PropertyAddr        string
+	GuideDatabaseURL    string
+	PropertyDatabaseURL string
+	SampleData          bool
+	DemoPassword        string
+	PublicRateLimit     int // requests per minute per client IP on public reads
+	TrustedProxies      []netip.Prefix
+	LogLevel            slog.Level
+}
+
+// Load reads the settings from the environment. The error names every
+// setting that is wrong.
+func Load() (*Config, error) { return load(os.Getenv) }
+
+func load(getenv func(string) string) (*Config, error) {
+	var errs []error
+	get := func(name, def string) string {
+		if v := strings.TrimSpace(getenv(name)); v != "" {
+			return v
+		}
+		return def
+	}
+	c := &Config{
+		GuideAddr:           get("GUIDE_ADDR", ":8080"),
+		PropertyAddr:        get("PROPERTY_ADDR", ":8081"),
+		GuideDatabaseURL:    get("GUIDE_DATABASE_URL", "data/guide.db"),
+		PropertyDatabaseURL: get("PROPERTY_DATABASE_URL", "data/property.db"),
+		DemoPassword:        getenv("DEMO_PASSWORD"),
+	}
+	switch v := strings.ToLower(get("SAMPLE_DATA", "on")); v {
+	case "on", "true", "1", "yes":
+		c.SampleData = true
+	case "off", "false", "0", "no":
+	default:
+		errs = append(errs, fmt.Errorf("SAMPLE_DATA=%q: want on or off", v))
+	}
+	if c.DemoPassword != "" && len(c.DemoPassword) < 8 {
+		errs = append(errs, errors.New("DEMO_PASSWORD: must be at least 8 characters, the minimum the API accepts at login"))
+	}
+	c.PublicRateLimit = positiveInt(get("GUIDE_PUBLIC_RATE_LIMIT", "60"), "GUIDE_PUBLIC_RATE_LIMIT", &errs)
+	for _, s := range strings.Split(getenv("TRUSTED_PROXIES"), ",") {
+		if s = strings.TrimSpace(s); s == "" {
+			continue
+		}
+		p, err := netip.ParsePrefix(s)
+		if err != nil {
+			if a, aerr := netip.ParseAddr(s); aerr == nil {
+				p, err = a.Prefix(a.BitLen())
+			}
+		}
+		if err != nil {
+			errs = append(errs, fmt.Errorf("TRUSTED_PROXIES: %q is not a CIDR or address", s))
+			continue
+		}
+		c.TrustedProxies = append(c.TrustedProxies, p.Masked())
+	}
+	if err := c.LogLevel.UnmarshalText([]byte(get("LOG_LEVEL", "info"))); err != nil {
+		errs = append(errs, fmt.Errorf("LOG_LEVEL: want debug, info, warn or error"))
+	}
+	if c.GuideAddr == c.PropertyAddr {
+		errs = append(errs, fmt.Errorf("GUIDE_ADDR and PROPERTY_ADDR are both %q", c.GuideAddr))
+	}
+	if err := errors.Join(errs...); err != nil {
+		return nil, fmt.Errorf("configuration: %w", err)
+	}
+	return c, nil
+}
+
+func positiveInt(s, name string, errs *[]error) int {
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 1 {
+		*errs = append(*errs, fmt.Errorf("%s=%q: want a whole number of at least 1", name, s))
+		return 0
+	}
+	return n
+}

@@ -1,0 +1,82 @@
+// Package guideapi serves the guide marketplace API over HTTP.
+package guideapi
+
+import (
+	"log/slog"
+	"net/http"
+	"net/netip"
+
+	"github.com/wayfarer-asia/platform/internal/guide"
+	"github.com/wayfarer-asia/platform/internal/httpapi"
+	"github.com/wayfarer-asia/platform/internal/ratelimit"
+)
+
+// Config is what the guide API needs to serve.
+type Config struct {
+	Catalog        guide.CatalogService
+	Limiter        ratelimit.Limiter
+	PublicLimit    ratelimit.Limit // per client IP on public reads
+	TrustedProxies []netip.Prefix
+	Logger         *slog.Logger
+	OpenAPI        []byte // the OpenAPI document as JSON
+}
+
+// Server is the guide API's HTTP handler.
+type Server struct {
+	cfg     Config
+	router  *httpapi.Router
+	handler http.Handler
+}
+
+// New returns the guide API with every route registered.
+func New(cfg Config) *Server {
+	s := &Server{cfg: cfg, router: httpapi.NewRouter()}
+	s.routes()
+	outer := &httpapi.Outer{Logger: cfg.Logger, TrustedProxies: cfg.TrustedProxies}
+	s.handler = outer.Wrap(s.router)
+	return s
+}
+
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.ServeHTTP(w, r) }
+
+func (s *Server) routes() {
+	public := func(pattern string, h httpapi.HandlerFunc) {
+		s.router.Handle(pattern, httpapi.Adapt(httpapi.RateLimit(s.cfg.Limiter, s.publicKey, h)))
+	}
+	public("GET /api/v1/experts", s.handleExpertList)
+	public("GET /api/v1/experts/{handle}", s.handleExpertGet)
+	public("GET /api/v1/experts/{handle}/packages", s.handleExpertPackages)
+	public("GET /api/v1/experts/{handle}/reviews", s.handleExpertReviews)
+	public("GET /api/v1/packages", s.handlePackageList)
+	public("GET /api/v1/packages/{id}", s.handlePackageGet)
+	public("GET /api/v1/travelogues", s.handleTravelogueList)
+	public("GET /api/v1/travelogues/{slug}", s.handleTravelogueGet)
+	public("GET /api/v1/cities", s.handleCities)
+	public("GET /api/v1/specialties", s.handleSpecialties)
+
+	s.router.Handle("GET /api/v1/openapi.json", httpapi.Adapt(s.handleOpenAPI))
+	s.router.Handle("GET /docs/errors/{$}", httpapi.Adapt(httpapi.HandleErrorIndex))
+	s.router.Handle("GET /docs/errors/{code}", httpapi.Adapt(httpapi.HandleErrorDoc))
+	s.router.Handle("GET /media/sample/{kind}/{name}", httpapi.Adapt(handleSampleImage))
+}
+
+func (s *Server) publicKey(r *http.Request) (string, ratelimit.Limit) {
+	return "guide:public:" + httpapi.ClientIP(r.Context()).String(), s.cfg.PublicLimit
+}
+
+func (s *Server) handleOpenAPI(w http.ResponseWriter, r *http.Request) error {
+	w.Header().Set("Cache-Control", "public, max-age=300")
+	httpapi.WriteJSONBytes(w, http.StatusOK, s.cfg.OpenAPI)
+	return nil
+}
+
+// list is the envelope of a paginated list.
+type list[T any] struct {
+	Data []T        `json:"data"`
+	Meta guide.Meta `json:"meta"`
+}
+
+// item is the envelope of a single resource.
+type item struct {
+	Data any `json:"data"`
+}

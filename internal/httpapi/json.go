@@ -1,0 +1,127 @@
+package httpapi
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/wayfarer-asia/platform/internal/apperr"
+)
+
+// MaxJSONBody is the largest JSON request body any endpoint reads.
+const MaxJSONBody = 64 << 10
+
+// WriteJSON answers with v as JSON.
+func WriteJSON(w http.ResponseWriter, status int, v any) {
+	body, err := json.Marshal(v)
+	if err != nil {
+		// Only a programming error gets here: every response type marshals.
+		http.Error(w, `{"error":{"code":"INTERNAL_ERROR"}}`, http.StatusInternalServerError)
+		return
+	}
+	WriteJSONBytes(w, status, body)
+}
+
+// WriteJSONBytes answers with an already encoded JSON body.
+func WriteJSONBytes(w http.ResponseWriter, status int, body []byte) {
+	h := w.Header()
+	h.Set("Content-Type", "application/json; charset=utf-8")
+	h.Set("Content-Length", strconv.Itoa(len(body)))
+	w.WriteHeader(status)
+	w.Write(body)
+}
+
+// Decode reads the JSON object in r's body into dst. Bodies over
+// MaxJSONBody, unknown fields, wrong types, trailing data and malformed
+// JSON are refused with a VALIDATION_ERROR (or PAYLOAD_TOO_LARGE) whose
+// details name the field at fault.
+func Decode(w http.ResponseWriter, r *http.Request, dst any) error {
+	if ct := r.Header.Get("Content-Type"); ct != "" {
+		mt, _, err := mime.ParseMediaType(ct)
+		if err != nil || (mt != "application/json" && !strings.HasSuffix(mt, "+json")) {
+			return apperr.Errorf(apperr.MediaType, "Send the body as application/json.")
+		}
+	}
+	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, MaxJSONBody))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(dst); err != nil {
+		return decodeError(err)
+	}
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		return bodyError("the body must hold a single JSON object")
+	}
+	return nil
+}
+
+func decodeError(err error) error {
+	var syntax *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	var tooBig *http.MaxBytesError
+	switch {
+	case errors.As(err, &tooBig):
+		return apperr.Errorf(apperr.TooLarge, "The body is larger than %d bytes.", tooBig.Limit)
+	case errors.Is(err, io.EOF):
+		return bodyError("a JSON object is required")
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		return bodyError("the JSON ends too early")
+	case errors.As(err, &syntax):
+		return bodyError(fmt.Sprintf("malformed JSON at byte %d", syntax.Offset))
+	case errors.As(err, &typ):
+		if typ.Field == "" {
+			return bodyError("the body must be a JSON object")
+		}
+		return fieldError(typ.Field, "must be "+jsonKind(typ.Type.Kind().String()))
+	case strings.HasPrefix(err.Error(), "json: unknown field "):
+		name := strings.Trim(strings.TrimPrefix(err.Error(), "json: unknown field "), `"`)
+		return fieldError(name, "is not a field of this request")
+	}
+	return bodyError("the body could not be read as JSON")
+}
+
+func jsonKind(goKind string) string {
+	switch {
+	case goKind == "string":
+		return "a string"
+	case goKind == "bool":
+		return "true or false"
+	case strings.HasPrefix(goKind, "int"), strings.HasPrefix(goKind, "uint"):
+		return "a whole number"
+	case strings.HasPrefix(goKind, "float"):
+		return "a number"
+	case goKind == "slice" || goKind == "array":
+		return "an array"
+	}
+	return "an object"
+}
+
+func bodyError(msg string) error { return fieldError("body", msg) }
+
+func fieldError(field, msg string) error {
+	errs := apperr.FieldErrors{}
+	errs.Add(field, msg)
+	return errs.Err()
+}
+
+// Optional is a body field that tells apart "absent", "null" and a value,
+// for updates where only sent fields change and null clears one.
+type Optional[T any] struct {
+	Set   bool // the field was in the body
+	Value *T   // nil when the field was null
+}
+
+// UnmarshalJSON records that the field was sent.
+func (o *Optional[T]) UnmarshalJSON(b []byte) error {
+	o.Set = true
+	if bytes.Equal(b, []byte("null")) {
+		o.Value = nil
+		return nil
+	}
+	o.Value = new(T)
+	return json.Unmarshal(b, o.Value)
+}

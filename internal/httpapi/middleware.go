@@ -1,0 +1,268 @@
+package httpapi
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"log/slog"
+	"math"
+	"net"
+	"net/http"
+	"net/netip"
+	"regexp"
+	"runtime/debug"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/wayfarer-asia/platform/internal/apperr"
+	"github.com/wayfarer-asia/platform/internal/ratelimit"
+)
+
+type ctxKey struct{}
+
+// requestInfo is what the outermost middleware learns about a request.
+type requestInfo struct {
+	id       string
+	clientIP netip.Addr
+	secure   bool // reached us over TLS, directly or through a trusted proxy
+}
+
+func info(ctx context.Context) *requestInfo {
+	if ri, ok := ctx.Value(ctxKey{}).(*requestInfo); ok {
+		return ri
+	}
+	return &requestInfo{}
+}
+
+// RequestID returns the id of the request being served.
+func RequestID(ctx context.Context) string { return info(ctx).id }
+
+// ClientIP returns the address of the client, as far as trusted proxies
+// vouch for it.
+func ClientIP(ctx context.Context) netip.Addr { return info(ctx).clientIP }
+
+// Secure reports whether the client reached us over TLS.
+func Secure(ctx context.Context) bool { return info(ctx).secure }
+
+var (
+	validRequestID = regexp.MustCompile(`^[A-Za-z0-9._:-]{1,128}$`)
+	validHost      = regexp.MustCompile(`^[A-Za-z0-9.\-]+(:[0-9]{1,5})?$|^\[[0-9A-Fa-f:.]+\](:[0-9]{1,5})?$`)
+)
+
+func baseURL(r *http.Request) string {
+	scheme := "http"
+	if Secure(r.Context()) {
+		scheme = "https"
+	}
+	host := r.Host
+	if !validHost.MatchString(host) {
+		host = "localhost"
+	}
+	return scheme + "://" + host
+}
+
+// Outer is the middleware every request passes first: it assigns the
+// request id (kept from X-Request-Id when well formed), works out the client
+// address behind trusted proxies, recovers from panics and logs the request.
+type Outer struct {
+	Logger         *slog.Logger
+	TrustedProxies []netip.Prefix
+}
+
+// Wrap applies the middleware to next.
+func (o *Outer) Wrap(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		start := time.Now()
+		ri := &requestInfo{id: r.Header.Get("X-Request-Id")}
+		if !validRequestID.MatchString(ri.id) {
+			ri.id = uuid.Must(uuid.NewV7()).String()
+		}
+		ri.clientIP, ri.secure = o.client(r)
+		w.Header().Set("X-Request-Id", ri.id)
+		r = r.WithContext(context.WithValue(r.Context(), ctxKey{}, ri))
+		sw := &statusWriter{ResponseWriter: w}
+		defer func() {
+			if p := recover(); p != nil {
+				if p == http.ErrAbortHandler {
+					panic(p)
+				}
+				o.Logger.ErrorContext(r.Context(), "panic", "request_id", ri.id, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+				if sw.status == 0 {
+					WriteError(sw, r, fmt.Errorf("panic: %v", p))
+				}
+			}
+			o.Logger.LogAttrs(r.Context(), slog.LevelInfo, "request",
+				slog.String("request_id", ri.id),
+				slog.String("method", r.Method),
+				slog.String("path", r.URL.Path),
+				slog.Int("status", sw.code()),
+				slog.Int64("bytes", sw.bytes),
+				slog.Duration("duration", time.Since(start)),
+				slog.String("client", ri.clientIP.String()),
+			)
+		}()
+		next.ServeHTTP(sw, r)
+	})
+}
+
+// client returns the client address and whether the client used TLS. A
+// proxy's X-Forwarded-For and X-Forwarded-Proto count only when the
+// connection comes from a trusted proxy; the client is then the rightmost
+// address not itself a trusted proxy.
+func (o *Outer) client(r *http.Request) (netip.Addr, bool) {
+	secure := r.TLS != nil
+	ap, err := netip.ParseAddrPort(r.RemoteAddr)
+	if err != nil {
+		host, _, _ := net.SplitHostPort(r.RemoteAddr)
+		a, _ := netip.ParseAddr(host)
+		return a.Unmap(), secure
+	}
+	addr := ap.Addr().Unmap()
+	if !o.trusted(addr) {
+		return addr, secure
+	}
+	if proto := r.Header.Get("X-Forwarded-Proto"); proto != "" {
+		secure = strings.EqualFold(strings.TrimSpace(proto), "https")
+	}
+	hops := strings.Split(strings.Join(r.Header.Values("X-Forwarded-For"), ","), ",")
+	for i := len(hops) - 1; i >= 0; i-- {
+		hop, err := netip.ParseAddr(strings.TrimSpace(hops[i]))
+		if err != nil {
+			break
+		}
+		addr = hop.Unmap()
+		if !o.trusted(addr) {
+			break
+		}
+	}
+	return addr, secure
+}
+
+func (o *Outer) trusted(a netip.Addr) bool {
+	for _, p := range o.TrustedProxies {
+		if p.Contains(a) {
+			return true
+		}
+	}
+	return false
+}
+
+type statusWriter struct {
+	http.ResponseWriter
+	status int
+	bytes  int64
+}
+
+func (w *statusWriter) WriteHeader(code int) {
+	if w.status == 0 {
+		w.status = code
+	}
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *statusWriter) Write(b []byte) (int, error) {
+	if w.status == 0 {
+		w.status = http.StatusOK
+	}
+	n, err := w.ResponseWriter.Write(b)
+	w.bytes += int64(n)
+	return n, err
+}
+
+func (w *statusWriter) code() int {
+	if w.status == 0 {
+		return http.StatusOK
+	}
+	return w.status
+}
+
+// Unwrap lets http.ResponseController reach the connection.
+func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+// RateLimit counts each request against limit under the key that keyFn
+// derives from it, sets the X-RateLimit-* headers, and refuses with 429
+// once the budget is spent.
+func RateLimit(l ratelimit.Limiter, keyFn func(*http.Request) (string, ratelimit.Limit), next HandlerFunc) HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		key, limit := keyFn(r)
+		res, err := l.Allow(r.Context(), key, limit)
+		if err != nil {
+			return err
+		}
+		h := w.Header()
+		h.Set("X-RateLimit-Limit", strconv.Itoa(res.Limit))
+		h.Set("X-RateLimit-Remaining", strconv.Itoa(res.Remaining))
+		h.Set("X-RateLimit-Reset", strconv.FormatInt(int64(math.Ceil(float64(res.ResetAt.UnixNano())/1e9)), 10))
+		if !res.Allowed {
+			secs := int(math.Ceil(res.RetryAfter.Seconds()))
+			return &apperr.Error{
+				Code:       apperr.RateLimited,
+				Message:    fmt.Sprintf("Rate limit of %d requests per %s exceeded; retry in %d s.", limit.Rate, period(limit.Period), secs),
+				RetryAfter: secs,
+			}
+		}
+		return next(w, r)
+	}
+}
+
+func period(d time.Duration) string {
+	if d == time.Minute {
+		return "minute"
+	}
+	return d.String()
+}
+
+// Router is a ServeMux whose own answers for unknown paths (404) and wrong
+// methods (405, with Allow) use the error envelope.
+type Router struct {
+	*http.ServeMux
+}
+
+// NewRouter returns an empty router.
+func NewRouter() *Router { return &Router{ServeMux: http.NewServeMux()} }
+
+// ServeHTTP dispatches r, answering for unmatched requests itself.
+func (rt *Router) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	h, pattern := rt.Handler(r)
+	if pattern != "" {
+		rt.ServeMux.ServeHTTP(w, r)
+		return
+	}
+	rec := &recorder{header: http.Header{}}
+	h.ServeHTTP(rec, r)
+	switch rec.status {
+	case http.StatusNotFound:
+		WriteError(w, r, apperr.Errorf(apperr.NotFound, "No endpoint at %s %s.", r.Method, r.URL.Path))
+	case http.StatusMethodNotAllowed:
+		w.Header().Set("Allow", rec.header.Get("Allow"))
+		WriteError(w, r, apperr.Errorf(apperr.MethodNotAllowed, "%s is not allowed here; allowed: %s.", r.Method, rec.header.Get("Allow")))
+	default: // the mux's redirects to a cleaned path
+		for k, v := range rec.header {
+			w.Header()[k] = v
+		}
+		w.WriteHeader(rec.status)
+		w.Write(rec.body.Bytes())
+	}
+}
+
+type recorder struct {
+	header http.Header
+	status int
+	body   bytes.Buffer
+}
+
+func (r *recorder) Header() http.Header { return r.header }
+func (r *recorder) WriteHeader(code int) {
+	if r.status == 0 {
+		r.status = code
+	}
+}
+func (r *recorder) Write(b []byte) (int, error) {
+	if r.status == 0 {
+		r.status = http.StatusOK
+	}
+	return r.body.Write(b)
+}

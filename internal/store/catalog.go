@@ -1,0 +1,433 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"strings"
+
+	"github.com/wayfarer-asia/platform/internal/apperr"
+	"github.com/wayfarer-asia/platform/internal/guide"
+)
+
+// publicExpert is the condition for an expert to be seen by the public.
+const publicExpert = "e.verified_at IS NOT NULL AND u.deleted_at IS NULL"
+
+const expertColumns = `e.id, u.handle, u.name, u.avatar, COALESCE(t.bio, e.bio), e.location,
+	e.country_code, e.currency, e.profile_image, e.hourly_rate, e.rating, e.review_count`
+
+func scanExpert(s interface{ Scan(...any) error }, x *guide.ExpertSummary, extra ...any) error {
+	var name, avatar, bio, location, profileImage sql.NullString
+	var rate sql.NullFloat64
+	dest := append([]any{&x.ID, &x.Handle, &name, &avatar, &bio, &location,
+		&x.CountryCode, &x.Currency, &profileImage, &rate, &x.Rating, &x.ReviewCount}, extra...)
+	if err := s.Scan(dest...); err != nil {
+		return err
+	}
+	x.Name, x.Avatar, x.Bio, x.Location = nullString(name), nullString(avatar), nullString(bio), nullString(location)
+	x.ProfileImage, x.HourlyRate = nullString(profileImage), nullFloat(rate)
+	x.Languages, x.Specialties = []string{}, []string{}
+	return nil
+}
+
+var expertSorts = map[string]string{"rating": "e.rating", "reviewCount": "e.review_count", "createdAt": "e.created_at"}
+
+// FindExperts returns a page of verified experts and the total.
+func (g *Guide) FindExperts(ctx context.Context, f guide.ExpertFilter) ([]guide.ExpertSummary, int, error) {
+	w := &where{}
+	locale := w.arg(f.Locale)
+	w.and(publicExpert)
+	if f.City != "" {
+		w.and(`lower(e.location) LIKE ` + w.arg(likePattern(f.City)) + ` ESCAPE '\'`)
+	}
+	if f.Language != "" {
+		w.and(`EXISTS (SELECT 1 FROM expert_languages l WHERE l.expert_id = e.id AND lower(l.language) = ` + w.arg(strings.ToLower(f.Language)) + `)`)
+	}
+	if f.Specialty != "" {
+		w.and(`EXISTS (SELECT 1 FROM expert_specialties s WHERE s.expert_id = e.id AND lower(s.specialty) = ` + w.arg(strings.ToLower(f.Specialty)) + `)`)
+	}
+	if f.Country != "" {
+		w.and("e.country_code = " + w.arg(f.Country))
+	}
+	from := ` FROM experts e JOIN users u ON u.id = e.user_id
+		LEFT JOIN expert_translations t ON t.expert_id = e.id AND t.locale = ` + locale + w.String()
+	col, dir := expertSorts[f.Sort], direction(f.Order)
+	if col == "" {
+		col = expertSorts["rating"]
+	}
+	q := `SELECT ` + expertColumns + `, COUNT(*) OVER ()` + from +
+		` ORDER BY ` + col + ` ` + dir + `, e.id ` + dir +
+		` LIMIT ` + w.arg(f.PageSize) + ` OFFSET ` + w.arg(f.Offset())
+	rows, err := g.db.QueryContext(ctx, q, w.args...)
+	if err != nil {
+		return nil, 0, err
+	}
+	defer rows.Close()
+	experts := []guide.ExpertSummary{}
+	total := 0
+	for rows.Next() {
+		var x guide.ExpertSummary
+		if err := scanExpert(rows, &x, &total); err != nil {
+			return nil, 0, err
+		}
+		experts = append(experts, x)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, 0, err
+	}
+	if len(experts) == 0 && f.Offset() > 0 {
+		// Past the last page the window count has no row to ride on.
+		if err := g.db.QueryRowContext(ctx, `SELECT COUNT(*)`+from, w.args[:len(w.args)-2]...).Scan(&total); err != nil {
+			return nil, 0, err
+		}
+	}
+	if err := g.loadExpertTags(ctx, experts); err != nil {
+		return nil, 0, err
+	}
+	return experts, total, nil
+}
+
+// loadExpertTags fills in the languages and specialties of experts.
+func (g *Guide) loadExpertTags(ctx context.Context, experts []guide.ExpertSummary) error {
+	if len(experts) == 0 {
+		return nil
+	}
+	ids := make([]any, len(experts))
+	index := make(map[string]*guide.ExpertSummary, len(experts))
+	for i := range experts {
+		ids[i] = experts[i].ID
+		index[experts[i].ID] = &experts[i]
+	}
+	in := placeholders(1, len(ids))
+	rows, err := g.db.QueryContext(ctx, `
+		SELECT expert_id, 'l', language, position FROM expert_languages WHERE expert_id IN (`+in+`)
+		UNION ALL
+		SELECT expert_id, 's', specialty, position FROM expert_specialties WHERE expert_id IN (`+in+`)
+		ORDER BY 1, 2, 4`, ids...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id, kind, tag string
+		var pos int
+		if err := rows.Scan(&id, &kind, &tag, &pos); err != nil {
+			return err
+		}
+		x := index[id]
+		if kind == "l" {
+			x.Languages = append(x.Languages, tag)
+		} else {
+			x.Specialties = append(x.Specialties, tag)
+		}
+	}
+	return rows.Err()
+}
+
+// publicExpertID returns the id and review count of the verified expert
+// with the handle. Errors: apperr.NotFound.
+func (g *Guide) publicExpertID(ctx context.Context, handle string) (id string, reviews int, err error) {
+	err = g.db.QueryRowContext(ctx, `SELECT e.id, e.review_count FROM experts e JOIN users u ON u.id = e.user_id
+		WHERE u.handle = $1 AND `+publicExpert, strings.ToLower(handle)).Scan(&id, &reviews)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", 0, apperr.Errorf(apperr.NotFound, "No expert with handle %q.", handle)
+	}
+	return id, reviews, err
+}
+
+// FindExpertByHandle returns a verified expert.
+// Errors: apperr.NotFound.
+func (g *Guide) FindExpertByHandle(ctx context.Context, handle, locale string) (*guide.ExpertDetail, error) {
+	var x guide.ExpertDetail
+	var cover sql.NullString
+	var social, schedule []byte
+	var verified sql.NullTime
+	err := scanExpert(g.db.QueryRowContext(ctx, `
+		SELECT `+expertColumns+`, e.cover_image, e.social_links, e.messaging_enabled, e.weekly_schedule, e.timezone, e.verified_at
+		FROM experts e JOIN users u ON u.id = e.user_id
+		LEFT JOIN expert_translations t ON t.expert_id = e.id AND t.locale = $1
+		WHERE u.handle = $2 AND `+publicExpert, locale, strings.ToLower(handle)),
+		&x.ExpertSummary, &cover, &social, &x.MessagingEnabled, &schedule, &x.Timezone, &verified)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, apperr.Errorf(apperr.NotFound, "No expert with handle %q.", handle)
+	} else if err != nil {
+		return nil, err
+	}
+	x.CoverImage, x.VerifiedAt = nullString(cover), nullTime(verified)
+	x.SocialLinks, x.WeeklySchedule = rawJSON(social, "{}"), rawJSON(schedule, "{}")
+	experts := []guide.ExpertSummary{x.ExpertSummary}
+	if err := g.loadExpertTags(ctx, experts); err != nil {
+		return nil, err
+	}
+	x.ExpertSummary = experts[0]
+	return &x, nil
+}
+
+const packageColumns = `p.id, COALESCE(t.title, p.title), COALESCE(t.description, p.description), p.category,
+	p.country_code, p.base_price, p.currency, p.duration, p.max_participants, p.images,
+	COALESCE(t.highlights, p.highlights), COALESCE(t.included, p.included),
+	COALESCE(t.meeting_point, p.meeting_point), u.handle`
+
+const packageFrom = ` FROM packages p JOIN experts e ON e.id = p.expert_id JOIN users u ON u.id = e.user_id
+	LEFT JOIN package_translations t ON t.package_id = p.id AND t.locale = `
+
+func scanPackage(s interface{ Scan(...any) error }, p *guide.PackageSummary, extra ...any) error {
+	var images, highlights, included []byte
+	var meeting sql.NullString
+	dest := append([]any{&p.ID, &p.Title, &p.Description, &p.Category, &p.CountryCode, &p.BasePrice,
+		&p.Currency, &p.Duration, &p.MaxParticipants, &images, &highlights, &included, &meeting, &p.ExpertHandle}, extra...)
+	if err := s.Scan(dest...); err != nil {
+		return err
+	}
+	p.Images, p.Highlights, p.Included = stringList(images), stringList(highlights), stringList(included)
+	p.MeetingPoint = nullString(meeting)
+	return nil
+}
+
+var packageSorts = map[string]string{"basePrice": "p.base_price", "duration": "p.duration", "createdAt": "p.created_at"}
+
+// FindPackages returns a page of active packages of verified experts.
+func (g *Guide) FindPackages(ctx context.Context, f guide.PackageFilter) ([]guide.PackageSummary, int, error) {
+	w := &where{}
+	locale := w.arg(f.Locale)
+	w.and("p.is_active = TRUE AND " + publicExpert)
+	if f.Category != "" {
+		w.and("lower(p.category) = " + w.arg(strings.ToLower(f.Category)))
+	}
+	if f.Country != "" {
+		w.and("p.country_code = " + w.arg(f.Country))
+	}
+	if f.ExpertHandle != "" {
+		id, _, err := g.publicExpertID(ctx, f.ExpertHandle)
+		if err != nil {
+			return nil, 0, err
+		}
+		w.and("p.expert_id = " + w.arg(id))
+	}
+	from := packageFrom + locale + w.String()
+	col, dir := packageSorts[f.Sort], direction(f.Order)
+	if col == "" {
+		col = packageSorts["createdAt"]
+	}
+	q := `SELECT ` + packageColumns + `, COUNT(*) OVER ()` + from +
+		` ORDER BY ` + col + ` ` + dir + `, p.id ` + dir +
+		` LIMIT ` + w.arg(f.PageSize) + ` OFFSET ` + w.arg(f.Offset())
+	rows, err := g.db.QueryContext(ctx, q, w.args...)
+	if err != nil {
+		return nil, 0, err
+	}
+	defer rows.Close()
+	out := []guide.PackageSummary{}
+	total := 0
+	for rows.Next() {
+		var p guide.PackageSummary
+		if err := scanPackage(rows, &p, &total); err != nil {
+			return nil, 0, err
+		}
+		out = append(out, p)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, 0, err
+	}
+	if len(out) == 0 && f.Offset() > 0 {
+		if err := g.db.QueryRowContext(ctx, `SELECT COUNT(*)`+from, w.args[:len(w.args)-2]...).Scan(&total); err != nil {
+			return nil, 0, err
+		}
+	}
+	return out, total, nil
+}
+
+// FindPackageByID returns an active package of a verified expert.
+// Errors: apperr.NotFound.
+func (g *Guide) FindPackageByID(ctx context.Context, id, locale string) (*guide.PackageDetail, error) {
+	var p guide.PackageDetail
+	var excluded []byte
+	err := scanPackage(g.db.QueryRowContext(ctx, `SELECT `+packageColumns+`, COALESCE(t.excluded, p.excluded)`+
+		packageFrom+`$1 WHERE p.id = $2 AND p.is_active = TRUE AND `+publicExpert, locale, id),
+		&p.PackageSummary, &excluded)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, apperr.Errorf(apperr.NotFound, "No package with id %q.", id)
+	} else if err != nil {
+		return nil, err
+	}
+	p.Excluded = stringList(excluded)
+	return &p, nil
+}
+
+var reviewSorts = map[string]string{"createdAt": "r.created_at", "rating": "r.rating"}
+
+// FindReviews returns a page of the reviews of a verified expert and the
+// total.
+// Errors: apperr.NotFound.
+func (g *Guide) FindReviews(ctx context.Context, handle string, f guide.ReviewFilter) ([]guide.Review, int, error) {
+	expertID, total, err := g.publicExpertID(ctx, handle)
+	if err != nil {
+		return nil, 0, err
+	}
+	col, dir := reviewSorts[f.Sort], direction(f.Order)
+	if col == "" {
+		col = reviewSorts["createdAt"]
+	}
+	rows, err := g.db.QueryContext(ctx, `
+		SELECT r.id, r.rating, r.comment, r.created_at, u.name, u.avatar, u.deleted_at IS NOT NULL
+		FROM reviews r JOIN users u ON u.id = r.author_id
+		WHERE r.expert_id = $1
+		ORDER BY `+col+` `+dir+`, r.created_at `+dir+`, r.id `+dir+`
+		LIMIT $2 OFFSET $3`, expertID, f.PageSize, f.Offset())
+	if err != nil {
+		return nil, 0, err
+	}
+	defer rows.Close()
+	out := []guide.Review{}
+	for rows.Next() {
+		var rv guide.Review
+		var comment, name, avatar sql.NullString
+		var deleted bool
+		if err := rows.Scan(&rv.ID, &rv.Rating, &comment, &rv.CreatedAt, &name, &avatar, &deleted); err != nil {
+			return nil, 0, err
+		}
+		rv.CreatedAt = rv.CreatedAt.UTC()
+		rv.Comment = nullString(comment)
+		rv.Author = guide.ReviewAuthor{Name: nullString(name), Avatar: nullString(avatar)}
+		if deleted {
+			rv.Author = guide.ReviewAuthor{Name: ptr(guide.DeletedUserName)}
+		}
+		out = append(out, rv)
+	}
+	return out, total, rows.Err()
+}
+
+const travelogueColumns = `tr.slug, COALESCE(t.title, tr.title), COALESCE(t.excerpt, tr.excerpt), tr.cover_image,
+	tr.category, tr.location_tags, tr.score, tr.view_count, tr.comment_count, tr.published_at,
+	u.handle, u.name, u.avatar, u.deleted_at IS NOT NULL`
+
+const travelogueFrom = ` FROM travelogues tr JOIN users u ON u.id = tr.author_id
+	LEFT JOIN travelogue_translations t ON t.travelogue_id = tr.id AND t.locale = `
+
+func scanTravelogue(s interface{ Scan(...any) error }, x *guide.TravelogueSummary, extra ...any) error {
+	var excerpt, cover, name, avatar sql.NullString
+	var tags []byte
+	var published sql.NullTime
+	var deleted bool
+	dest := append([]any{&x.Slug, &x.Title, &excerpt, &cover, &x.Category, &tags, &x.Score, &x.ViewCount,
+		&x.CommentCount, &published, &x.Author.Handle, &name, &avatar, &deleted}, extra...)
+	if err := s.Scan(dest...); err != nil {
+		return err
+	}
+	x.Excerpt, x.CoverImage, x.PublishedAt = nullString(excerpt), nullString(cover), nullTime(published)
+	x.LocationTags = stringList(tags)
+	x.Author.Name, x.Author.Avatar = nullString(name), nullString(avatar)
+	if deleted {
+		x.Author.Name, x.Author.Avatar = ptr(guide.DeletedUserName), nil
+	}
+	return nil
+}
+
+var travelogueSorts = map[string]string{
+	"hotScore": "tr.hot_score", "score": "tr.score", "viewCount": "tr.view_count",
+	"createdAt": "tr.created_at", "publishedAt": "tr.published_at",
+}
+
+// FindTravelogues returns a page of published travelogues and the total.
+func (g *Guide) FindTravelogues(ctx context.Context, f guide.TravelogueFilter) ([]guide.TravelogueSummary, int, error) {
+	w := &where{}
+	locale := w.arg(f.Locale)
+	w.and("tr.status = 'published'")
+	if f.Category != "" {
+		w.and("lower(tr.category) = " + w.arg(strings.ToLower(f.Category)))
+	}
+	from := travelogueFrom + locale + w.String()
+	col, dir := travelogueSorts[f.Sort], direction(f.Order)
+	if col == "" {
+		col = travelogueSorts["hotScore"]
+	}
+	q := `SELECT ` + travelogueColumns + `, COUNT(*) OVER ()` + from +
+		` ORDER BY ` + col + ` ` + dir + `, tr.id ` + dir +
+		` LIMIT ` + w.arg(f.PageSize) + ` OFFSET ` + w.arg(f.Offset())
+	rows, err := g.db.QueryContext(ctx, q, w.args...)
+	if err != nil {
+		return nil, 0, err
+	}
+	defer rows.Close()
+	out := []guide.TravelogueSummary{}
+	total := 0
+	for rows.Next() {
+		var x guide.TravelogueSummary
+		if err := scanTravelogue(rows, &x, &total); err != nil {
+			return nil, 0, err
+		}
+		out = append(out, x)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, 0, err
+	}
+	if len(out) == 0 && f.Offset() > 0 {
+		if err := g.db.QueryRowContext(ctx, `SELECT COUNT(*)`+from, w.args[:len(w.args)-2]...).Scan(&total); err != nil {
+			return nil, 0, err
+		}
+	}
+	return out, total, nil
+}
+
+// FindTravelogueBySlug returns a published travelogue.
+// Errors: apperr.NotFound.
+func (g *Guide) FindTravelogueBySlug(ctx context.Context, slug, locale string) (*guide.TravelogueDetail, error) {
+	var x guide.TravelogueDetail
+	var images []byte
+	err := scanTravelogue(g.db.QueryRowContext(ctx, `SELECT `+travelogueColumns+`,
+		COALESCE(t.content, tr.content), tr.images, tr.created_at, tr.updated_at`+
+		travelogueFrom+`$1 WHERE tr.slug = $2 AND tr.status = 'published'`, locale, strings.ToLower(slug)),
+		&x.TravelogueSummary, &x.Content, &images, &x.CreatedAt, &x.UpdatedAt)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, apperr.Errorf(apperr.NotFound, "No travelogue with slug %q.", slug)
+	} else if err != nil {
+		return nil, err
+	}
+	x.Images = stringList(images)
+	x.CreatedAt, x.UpdatedAt = x.CreatedAt.UTC(), x.UpdatedAt.UTC()
+	return &x, nil
+}
+
+// FindCities lists the cities that have verified experts.
+func (g *Guide) FindCities(ctx context.Context) ([]guide.City, error) {
+	rows, err := g.db.QueryContext(ctx, `
+		SELECT DISTINCT e.location, e.country_code FROM experts e JOIN users u ON u.id = e.user_id
+		WHERE `+publicExpert+` AND e.location IS NOT NULL AND e.country_code IS NOT NULL
+		ORDER BY e.country_code, e.location`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := []guide.City{}
+	for rows.Next() {
+		var c guide.City
+		if err := rows.Scan(&c.Name, &c.CountryCode); err != nil {
+			return nil, err
+		}
+		out = append(out, c)
+	}
+	return out, rows.Err()
+}
+
+// FindSpecialties lists the specialties of verified experts.
+func (g *Guide) FindSpecialties(ctx context.Context) ([]string, error) {
+	rows, err := g.db.QueryContext(ctx, `
+		SELECT DISTINCT s.specialty FROM expert_specialties s
+		JOIN experts e ON e.id = s.expert_id JOIN users u ON u.id = e.user_id
+		WHERE `+publicExpert+` ORDER BY s.specialty`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := []string{}
+	for rows.Next() {
+		var s string
+		if err := rows.Scan(&s); err != nil {
+			return nil, err
+		}
+		out = append(out, s)
+	}
+	return out, rows.Err()
+}
+
+func ptr[T any](v T) *T { return &v }
