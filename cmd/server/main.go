@@ -4,12 +4,15 @@ package main
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
 	"os"
 	"os/signal"
+	"sync"
 	"syscall"
 	"time"
 
@@ -22,6 +25,7 @@ import (
 	"github.com/wayfarer-asia/platform/internal/httpapi/guideapi"
 	"github.com/wayfarer-asia/platform/internal/ratelimit"
 	"github.com/wayfarer-asia/platform/internal/store"
+	"github.com/wayfarer-asia/platform/internal/worker"
 )
 
 func main() {
@@ -60,11 +64,28 @@ func run() error {
 	if err != nil {
 		return err
 	}
+	secret, err := jwtSecret(ctx, cfg, guideStore, logger)
+	if err != nil {
+		return err
+	}
+	tokens, err := auth.NewTokens(secret, clk)
+	if err != nil {
+		return err
+	}
+	keyUsage := auth.NewKeyUsage()
 	limiter := ratelimit.NewMemory(clk)
 	guideHandler := guideapi.New(guideapi.Config{
 		Catalog:        guideStore,
+		Accounts:       guideStore,
+		Profiles:       guideStore,
+		Tokens:         tokens,
+		IdpA:           identityProvider("idp-a", cfg.IdpA, clk),
+		IdpB:           identityProvider("idp-b", cfg.IdpB, clk),
+		KeyUsage:       keyUsage,
+		Clock:          clk,
 		Limiter:        limiter,
 		PublicLimit:    ratelimit.PerMinute(cfg.PublicRateLimit),
+		AuthLimit:      ratelimit.Limit{Rate: cfg.AuthRateLimit, Period: 15 * time.Minute},
 		TrustedProxies: cfg.TrustedProxies,
 		Logger:         logger,
 		OpenAPI:        openAPI,
@@ -72,6 +93,14 @@ func run() error {
 	// The property platform API arrives with its own issue; until then its
 	// address answers every request with the 404 envelope.
 	propertyHandler := (&httpapi.Outer{Logger: logger, TrustedProxies: cfg.TrustedProxies}).Wrap(httpapi.NewRouter())
+
+	var workers sync.WaitGroup
+	workers.Go(func() {
+		worker.Every(ctx, "api key usage", 10*time.Second, func(ctx context.Context) error {
+			return guideStore.TouchAPIKeys(ctx, keyUsage.Take())
+		})
+	})
+	defer workers.Wait()
 
 	servers := []*http.Server{newServer(cfg.GuideAddr, guideHandler), newServer(cfg.PropertyAddr, propertyHandler)}
 	errc := make(chan error, len(servers))
@@ -118,6 +147,35 @@ func loadGuideSample(ctx context.Context, cfg *config.Config, db *store.DB, g *s
 		}
 	}
 	return g.SetDemoPasswords(ctx, hash)
+}
+
+// jwtSecret returns JWT_SECRET, or else the secret kept in the database,
+// generated on first start so that tokens survive restarts and replicas
+// agree.
+func jwtSecret(ctx context.Context, cfg *config.Config, g *store.Guide, logger *slog.Logger) ([]byte, error) {
+	if cfg.JWTSecret != "" {
+		return []byte(cfg.JWTSecret), nil
+	}
+	var b [32]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return nil, err
+	}
+	fresh := hex.EncodeToString(b[:])
+	secret, err := g.Setting(ctx, "jwt_secret", fresh)
+	if err != nil {
+		return nil, err
+	}
+	if secret == fresh {
+		logger.Warn("JWT_SECRET is not set: generated a secret and stored it in the database; set JWT_SECRET to manage it yourself")
+	}
+	return []byte(secret), nil
+}
+
+func identityProvider(name string, p *config.IdentityProvider, c clock.Clock) *auth.IdentityProvider {
+	if p == nil {
+		return nil
+	}
+	return auth.NewIdentityProvider(name, p.Issuer, p.Audiences, p.JWKSURL, c)
 }
 
 // newServer returns a server whose timeouts keep slow or idle clients from

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/netip"
+	"net/url"
 	"os"
 	"strconv"
 	"strings"
@@ -23,6 +24,18 @@ type Config struct {
 	PublicRateLimit     int // requests per minute per client IP on public reads
 	TrustedProxies      []netip.Prefix
 	LogLevel            slog.Level
+
+	AuthRateLimit int    // requests per 15 minutes per client IP on the auth endpoints
+	JWTSecret     string // empty: generate one and keep it in the database
+	IdpA, IdpB    *IdentityProvider
+}
+
+// IdentityProvider is an external identity provider's settings; nil when
+// the provider is not configured.
+type IdentityProvider struct {
+	Issuer    string
+	Audiences []string
+	JWKSURL   string
 }
 
 // Load reads the settings from the environment. The error names every
@@ -71,6 +84,13 @@ func load(getenv func(string) string) (*Config, error) {
 		}
 		c.TrustedProxies = append(c.TrustedProxies, p.Masked())
 	}
+	c.AuthRateLimit = positiveInt(get("GUIDE_AUTH_RATE_LIMIT", "10"), "GUIDE_AUTH_RATE_LIMIT", &errs)
+	c.JWTSecret = getenv("JWT_SECRET")
+	if c.JWTSecret != "" && len(c.JWTSecret) < 32 {
+		errs = append(errs, fmt.Errorf("JWT_SECRET: %d bytes is too short; use at least 32 random bytes, or leave it unset to have one generated", len(c.JWTSecret)))
+	}
+	c.IdpA = identityProvider("IDP_A_", getenv, &errs)
+	c.IdpB = identityProvider("IDP_B_", getenv, &errs)
 	if err := c.LogLevel.UnmarshalText([]byte(get("LOG_LEVEL", "info"))); err != nil {
 		errs = append(errs, fmt.Errorf("LOG_LEVEL: want debug, info, warn or error"))
 	}
@@ -81,6 +101,35 @@ func load(getenv func(string) string) (*Config, error) {
 		return nil, fmt.Errorf("configuration: %w", err)
 	}
 	return c, nil
+}
+
+// identityProvider reads PREFIX_ISSUER, PREFIX_AUDIENCE (comma-separated)
+// and PREFIX_JWKS_URL: all three or none.
+func identityProvider(prefix string, getenv func(string) string, errs *[]error) *IdentityProvider {
+	p := &IdentityProvider{Issuer: strings.TrimSpace(getenv(prefix + "ISSUER")), JWKSURL: strings.TrimSpace(getenv(prefix + "JWKS_URL"))}
+	for _, a := range strings.Split(getenv(prefix+"AUDIENCE"), ",") {
+		if a = strings.TrimSpace(a); a != "" {
+			p.Audiences = append(p.Audiences, a)
+		}
+	}
+	set := 0
+	for _, ok := range []bool{p.Issuer != "", len(p.Audiences) > 0, p.JWKSURL != ""} {
+		if ok {
+			set++
+		}
+	}
+	switch {
+	case set == 0:
+		return nil
+	case set < 3:
+		*errs = append(*errs, fmt.Errorf("%sISSUER, %sAUDIENCE and %sJWKS_URL must be set together", prefix, prefix, prefix))
+		return nil
+	}
+	if u, err := url.Parse(p.JWKSURL); err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
+		*errs = append(*errs, fmt.Errorf("%sJWKS_URL=%q: want an http(s) URL", prefix, p.JWKSURL))
+		return nil
+	}
+	return p
 }
 
 func positiveInt(s, name string, errs *[]error) int {

@@ -23,12 +23,14 @@ func TestLoadValues(t *testing.T) {
 	c, err := load(env(map[string]string{
 		"GUIDE_ADDR": "127.0.0.1:9000", "SAMPLE_DATA": "off", "GUIDE_PUBLIC_RATE_LIMIT": "5",
 		"TRUSTED_PROXIES": "10.0.0.0/8, 192.168.1.7", "LOG_LEVEL": "debug", "DEMO_PASSWORD": "demo-pass-1",
+		"IDP_A_ISSUER": "https://accounts.a.example", "IDP_A_AUDIENCE": "ios, web", "IDP_A_JWKS_URL": "https://a.example/jwks",
 	}))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if c.GuideAddr != "127.0.0.1:9000" || c.SampleData || c.PublicRateLimit != 5 || c.LogLevel != slog.LevelDebug ||
-		len(c.TrustedProxies) != 2 || c.TrustedProxies[1].String() != "192.168.1.7/32" || c.DemoPassword != "demo-pass-1" {
+		len(c.TrustedProxies) != 2 || c.TrustedProxies[1].String() != "192.168.1.7/32" || c.DemoPassword != "demo-pass-1" ||
+		c.IdpA == nil || len(c.IdpA.Audiences) != 2 || c.IdpA.Audiences[1] != "web" || c.IdpB != nil || c.AuthRateLimit != 10 {
 		t.Fatalf("values: %+v", c)
 	}
 }
@@ -36,11 +38,13 @@ func TestLoadValues(t *testing.T) {
 func TestLoadRejects(t *testing.T) {
 	_, err := load(env(map[string]string{
 		"SAMPLE_DATA": "maybe", "GUIDE_PUBLIC_RATE_LIMIT": "0", "TRUSTED_PROXIES": "nope", "LOG_LEVEL": "loud", "DEMO_PASSWORD": "short",
+		"JWT_SECRET": "too-short", "GUIDE_AUTH_RATE_LIMIT": "x", "IDP_A_ISSUER": "https://a.example", "IDP_B_ISSUER": "https://b",
+		"IDP_B_AUDIENCE": "app", "IDP_B_JWKS_URL": "ftp://b/keys",
 	}))
 	if err == nil {
 		t.Fatal("bad settings accepted")
 	}
-	for _, name := range []string{"SAMPLE_DATA", "GUIDE_PUBLIC_RATE_LIMIT", "TRUSTED_PROXIES", "LOG_LEVEL", "DEMO_PASSWORD"} {
+	for _, name := range []string{"SAMPLE_DATA", "GUIDE_PUBLIC_RATE_LIMIT", "TRUSTED_PROXIES", "LOG_LEVEL", "DEMO_PASSWORD", "JWT_SECRET", "GUIDE_AUTH_RATE_LIMIT", "IDP_A_", "IDP_B_JWKS_URL"} {
 		if !strings.Contains(err.Error(), name) {
 			t.Errorf("error does not name %s: %v", name, err)
 		}

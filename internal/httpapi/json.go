@@ -40,13 +40,13 @@ func WriteJSONBytes(w http.ResponseWriter, status int, body []byte) {
 // Decode reads the JSON object in r's body into dst. Bodies over
 // MaxJSONBody, unknown fields, wrong types, trailing data and malformed
 // JSON are refused with a VALIDATION_ERROR (or PAYLOAD_TOO_LARGE) whose
-// details name the field at fault.
+// details name the field at fault. The body is judged by its content, not
+// its Content-Type, so that a JSON body sent by a client that forgot the
+// header (curl -d sends a form type) still works; only a multipart upload
+// is refused as the wrong media type.
 func Decode(w http.ResponseWriter, r *http.Request, dst any) error {
-	if ct := r.Header.Get("Content-Type"); ct != "" {
-		mt, _, err := mime.ParseMediaType(ct)
-		if err != nil || (mt != "application/json" && !strings.HasSuffix(mt, "+json")) {
-			return apperr.Errorf(apperr.MediaType, "Send the body as application/json.")
-		}
+	if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err == nil && strings.HasPrefix(mt, "multipart/") {
+		return apperr.Errorf(apperr.MediaType, "Send the body as application/json.")
 	}
 	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, MaxJSONBody))
 	dec.DisallowUnknownFields()

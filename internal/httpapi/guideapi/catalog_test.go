@@ -105,7 +105,9 @@ func testExperts(t *testing.T, e *env) {
 		{"specialty=food", "AND EXISTS (SELECT 1 FROM expert_specialties s WHERE s.expert_id = e.id AND s.specialty = 'food')", nil,
 			func(x guide.ExpertSummary) bool { return slices.Contains(x.Specialties, "food") }},
 		{"country=CN&specialty=history", "AND e.country_code = 'CN' AND EXISTS (SELECT 1 FROM expert_specialties s WHERE s.expert_id = e.id AND s.specialty = 'history')", nil,
-			func(x guide.ExpertSummary) bool { return x.CountryCode == "CN" && slices.Contains(x.Specialties, "history") }},
+			func(x guide.ExpertSummary) bool {
+				return x.CountryCode == "CN" && slices.Contains(x.Specialties, "history")
+			}},
 		{"city=" + url.QueryEscape("%"), "AND e.location LIKE '%\\%%' ESCAPE '\\'", nil, func(guide.ExpertSummary) bool { return false }},
 	}
 	for _, f := range filters {

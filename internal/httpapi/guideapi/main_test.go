@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/wayfarer-asia/platform/api"
+	"github.com/wayfarer-asia/platform/internal/auth"
 	"github.com/wayfarer-asia/platform/internal/clock"
 	"github.com/wayfarer-asia/platform/internal/guide/sample"
 	"github.com/wayfarer-asia/platform/internal/httpapi/apitest"
@@ -20,14 +21,20 @@ import (
 // env is one test's server: the real router on a fresh database.
 type env struct {
 	*apitest.Client
-	db    *store.DB
-	clock *clock.Fake
+	db       *store.DB
+	clock    *clock.Fake
+	store    *store.Guide
+	tokens   *auth.Tokens
+	keyUsage *auth.KeyUsage
+	idp      *testIdP
 }
 
 type options struct {
 	publicLimit    int
+	authLimit      int
 	trustedProxies []netip.Prefix
 	noSample       bool
+	noIdP          bool
 }
 
 // newEnv starts the guide API on a fresh SQLite database (or the engine
@@ -47,7 +54,23 @@ func newEnv(t *testing.T, opts options, engine ...store.Engine) *env {
 	if opts.publicLimit == 0 {
 		opts.publicLimit = 1000
 	}
+	if opts.authLimit == 0 {
+		opts.authLimit = 1000
+	}
 	clk := clock.NewFake(time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC))
+	tokens, err := auth.NewTokens([]byte("test-secret-test-secret-test-secret!"), clk)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gs := store.NewGuide(db, clk)
+	keyUsage := auth.NewKeyUsage()
+	var idp *testIdP
+	var idpA, idpB *auth.IdentityProvider
+	if !opts.noIdP {
+		idp = newTestIdP(t)
+		idpA = auth.NewIdentityProvider("idp-a", idp.issuerA, []string{"client-a", "client-a-web"}, idp.url, clk)
+		idpB = auth.NewIdentityProvider("idp-b", idp.issuerB, []string{"client-b"}, idp.url, clk)
+	}
 	doc, err := api.LoadGuide()
 	if err != nil {
 		t.Fatalf("openapi: %v", err)
@@ -57,14 +80,22 @@ func newEnv(t *testing.T, opts options, engine ...store.Engine) *env {
 		t.Fatal(err)
 	}
 	srv := guideapi.New(guideapi.Config{
-		Catalog:        store.NewGuide(db, clk),
+		Catalog:        gs,
+		Accounts:       gs,
+		Profiles:       gs,
+		Tokens:         tokens,
+		IdpA:           idpA,
+		IdpB:           idpB,
+		KeyUsage:       keyUsage,
+		Clock:          clk,
 		Limiter:        ratelimit.NewMemory(clk),
 		PublicLimit:    ratelimit.PerMinute(opts.publicLimit),
+		AuthLimit:      ratelimit.Limit{Rate: opts.authLimit, Period: 15 * time.Minute},
 		TrustedProxies: opts.trustedProxies,
 		Logger:         slog.New(slog.NewTextHandler(io.Discard, nil)),
 		OpenAPI:        openAPI,
 	})
-	return &env{Client: apitest.New(t, srv, doc), db: db, clock: clk}
+	return &env{Client: apitest.New(t, srv, doc), db: db, clock: clk, store: gs, tokens: tokens, keyUsage: keyUsage, idp: idp}
 }
 
 // count runs a COUNT query.
@@ -75,4 +106,43 @@ func (e *env) count(t *testing.T, q string, args ...any) int {
 		t.Fatalf("%s: %v", q, err)
 	}
 	return n
+}
+
+// user is an account made through the API for a test.
+type user struct {
+	id, email, token string
+}
+
+// register creates an account through the API and returns its token.
+func (e *env) register(t *testing.T, email, role string) user {
+	t.Helper()
+	var res struct {
+		Token string
+		User  struct{ ID string }
+	}
+	e.Do("POST", "/api/v1/auth/register", map[string]string{
+		"email": email, "password": "correct-horse-1", "name": "Test " + role, "role": role,
+	}).Expect(201).Decode(&res)
+	return user{id: res.User.ID, email: email, token: res.Token}
+}
+
+// bearer returns the Authorization header pair for a token or key.
+func bearer(token string) []string { return []string{"Authorization", "Bearer " + token} }
+
+// apiKey creates an API key for u through the API and returns it.
+func (e *env) apiKey(t *testing.T, u user, scopes ...string) string {
+	t.Helper()
+	var res struct {
+		Data struct{ Key string }
+	}
+	e.Do("POST", "/api/v1/auth/api-keys", map[string]any{"name": "agent", "scopes": scopes}, bearer(u.token)...).Expect(201).Decode(&res)
+	return res.Data.Key
+}
+
+func trusted(cidrs ...string) []netip.Prefix {
+	var out []netip.Prefix
+	for _, c := range cidrs {
+		out = append(out, netip.MustParsePrefix(c))
+	}
+	return out
 }

@@ -70,7 +70,11 @@ func TestTrustedProxy(t *testing.T) {
 	// real address, and that is what counts.
 	e.Get("/api/v1/cities", "X-Forwarded-For", "203.0.113.5, 203.0.113.6").Expect(200)
 	res := e.Get("/api/v1/nothing", "X-Forwarded-For", "203.0.113.7", "X-Forwarded-Proto", "https").Expect(404)
-	var body struct{ Error struct{ DocURL string `json:"doc_url"` } `json:"error"` }
+	var body struct {
+		Error struct {
+			DocURL string `json:"doc_url"`
+		} `json:"error"`
+	}
 	res.Decode(&body)
 	if !strings.HasPrefix(body.Error.DocURL, "https://") {
 		t.Errorf("behind a TLS proxy doc_url is %q", body.Error.DocURL)

@@ -6,6 +6,8 @@ import (
 	"net/http"
 	"net/netip"
 
+	"github.com/wayfarer-asia/platform/internal/auth"
+	"github.com/wayfarer-asia/platform/internal/clock"
 	"github.com/wayfarer-asia/platform/internal/guide"
 	"github.com/wayfarer-asia/platform/internal/httpapi"
 	"github.com/wayfarer-asia/platform/internal/ratelimit"
@@ -14,8 +16,15 @@ import (
 // Config is what the guide API needs to serve.
 type Config struct {
 	Catalog        guide.CatalogService
+	Accounts       guide.AccountService
+	Profiles       guide.ProfileService
+	Tokens         *auth.Tokens
+	IdpA, IdpB     *auth.IdentityProvider // nil when not configured
+	KeyUsage       *auth.KeyUsage
+	Clock          clock.Clock
 	Limiter        ratelimit.Limiter
 	PublicLimit    ratelimit.Limit // per client IP on public reads
+	AuthLimit      ratelimit.Limit // per client IP on login, register, providers, session exchange
 	TrustedProxies []netip.Prefix
 	Logger         *slog.Logger
 	OpenAPI        []byte // the OpenAPI document as JSON
@@ -23,14 +32,15 @@ type Config struct {
 
 // Server is the guide API's HTTP handler.
 type Server struct {
-	cfg     Config
-	router  *httpapi.Router
-	handler http.Handler
+	cfg         Config
+	router      *httpapi.Router
+	handler     http.Handler
+	crossOrigin *http.CrossOriginProtection
 }
 
 // New returns the guide API with every route registered.
 func New(cfg Config) *Server {
-	s := &Server{cfg: cfg, router: httpapi.NewRouter()}
+	s := &Server{cfg: cfg, router: httpapi.NewRouter(), crossOrigin: http.NewCrossOriginProtection()}
 	s.routes()
 	outer := &httpapi.Outer{Logger: cfg.Logger, TrustedProxies: cfg.TrustedProxies}
 	s.handler = outer.Wrap(s.router)
@@ -54,6 +64,20 @@ func (s *Server) routes() {
 	public("GET /api/v1/cities", s.handleCities)
 	public("GET /api/v1/specialties", s.handleSpecialties)
 
+	s.authLimited("POST /api/v1/auth/register", s.handleRegister)
+	s.authLimited("POST /api/v1/auth/login", s.handleLogin)
+	s.authLimited("POST /api/v1/auth/idp-a", s.handleIdpA)
+	s.authLimited("POST /api/v1/auth/idp-b", s.handleIdpB)
+	s.authed("GET /api/v1/auth/me", userOnly, s.handleMe)
+	s.authed("POST /api/v1/auth/session-exchange", userOnly, httpapi.RateLimit(s.cfg.Limiter, s.authKey, s.handleSessionExchange))
+	s.authed("POST /api/v1/auth/api-keys", userOnly, s.handleAPIKeyCreate)
+	s.authed("GET /api/v1/auth/api-keys", userOnly, s.handleAPIKeyList)
+	s.authed("DELETE /api/v1/auth/api-keys/{id}", userOnly, s.handleAPIKeyRevoke)
+
+	s.authed("GET /api/v1/profile", keyOr("profile:read"), s.handleProfileGet)
+	s.authed("POST /api/push/register", userOrSession, s.handlePushRegister)
+	s.authed("POST /api/push/unregister", userOnly, s.handlePushUnregister)
+
 	s.router.Handle("GET /api/v1/openapi.json", httpapi.Adapt(s.handleOpenAPI))
 	s.router.Handle("GET /docs/errors/{$}", httpapi.Adapt(httpapi.HandleErrorIndex))
 	s.router.Handle("GET /docs/errors/{code}", httpapi.Adapt(httpapi.HandleErrorDoc))
@@ -62,6 +86,10 @@ func (s *Server) routes() {
 
 func (s *Server) publicKey(r *http.Request) (string, ratelimit.Limit) {
 	return "guide:public:" + httpapi.ClientIP(r.Context()).String(), s.cfg.PublicLimit
+}
+
+func (s *Server) authKey(r *http.Request) (string, ratelimit.Limit) {
+	return "guide:auth:" + httpapi.ClientIP(r.Context()).String(), s.cfg.AuthLimit
 }
 
 func (s *Server) handleOpenAPI(w http.ResponseWriter, r *http.Request) error {

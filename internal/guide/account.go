@@ -1,0 +1,111 @@
+package guide
+
+import (
+	"context"
+	"slices"
+	"time"
+)
+
+// Roles of an account.
+const (
+	RoleTourist = "TOURIST"
+	RoleExpert  = "EXPERT"
+	RoleAdmin   = "ADMIN"
+)
+
+// Scopes an API key can hold.
+var Scopes = []string{
+	"experts:read", "packages:read", "travelogues:read",
+	"bookings:read", "bookings:write", "profile:read", "profile:write",
+}
+
+// User is an account, as the API shows it (UserResponse).
+type User struct {
+	ID        string     `json:"id"`
+	Email     *string    `json:"email"`
+	Name      *string    `json:"name"`
+	Image     *string    `json:"image"`
+	Nickname  *string    `json:"nickname"`
+	Avatar    *string    `json:"avatar"`
+	Role      string     `json:"role"`
+	Handle    string     `json:"-"`
+	Locale    string     `json:"-"`
+	CreatedAt time.Time  `json:"-"`
+	DeletedAt *time.Time `json:"-"`
+}
+
+// APIKey is a key as listed; the key itself and its hash are never shown.
+type APIKey struct {
+	ID         string     `json:"id"`
+	Name       string     `json:"name"`
+	KeyPrefix  string     `json:"keyPrefix"`
+	Scopes     []string   `json:"scopes"`
+	RateLimit  int        `json:"rateLimit"`
+	LastUsedAt *time.Time `json:"lastUsedAt"`
+	ExpiresAt  *time.Time `json:"expiresAt"`
+	CreatedAt  time.Time  `json:"createdAt"`
+	Mode       string     `json:"mode"`
+	UserID     string     `json:"-"`
+}
+
+// HasScope reports whether the key holds scope.
+func (k *APIKey) HasScope(scope string) bool { return slices.Contains(k.Scopes, scope) }
+
+// Caller is who makes a request: a user, through a user token, a web
+// session or one of their API keys.
+type Caller struct {
+	User    *User
+	APIKey  *APIKey // nil unless the request used an API key
+	Session bool    // authenticated by the web session cookie
+}
+
+// NewUser is an account to create.
+type NewUser struct {
+	Email         string
+	EmailVerified bool
+	PasswordHash  string // empty: no password login
+	Name          *string
+	Role          string
+}
+
+// Identity is a link from an external identity provider's subject to an
+// account.
+type Identity struct {
+	Provider string
+	Subject  string
+	Email    string
+}
+
+// AccountService keeps accounts, their credentials and keys.
+type AccountService interface {
+	// CreateUser creates an account; an EXPERT gets an unverified expert
+	// profile with a handle. Errors: apperr.EmailTaken.
+	CreateUser(ctx context.Context, u NewUser) (*User, error)
+	// FindUserByEmail returns the open account with the e-mail (any case)
+	// and its password hash ("" when it has none). Errors: apperr.NotFound.
+	FindUserByEmail(ctx context.Context, email string) (*User, string, error)
+	// FindUserByID returns an open account. Errors: apperr.NotFound.
+	FindUserByID(ctx context.Context, id string) (*User, error)
+	// SignInWithIdentity returns the account linked to the identity,
+	// linking an open account with the same verified e-mail, or creating a
+	// TOURIST account named name. created tells whether it is new.
+	SignInWithIdentity(ctx context.Context, id Identity, emailVerified bool, name *string) (u *User, created bool, err error)
+
+	// CreateAPIKey stores a key of user by its hash.
+	CreateAPIKey(ctx context.Context, k *APIKey, hash string) error
+	// FindAPIKeys lists the user's active (not revoked, not expired) keys.
+	FindAPIKeys(ctx context.Context, userID string) ([]APIKey, error)
+	// RevokeAPIKey revokes a key of user. Errors: apperr.NotFound.
+	RevokeAPIKey(ctx context.Context, userID, id string) (time.Time, error)
+	// FindAPIKeyByHash returns an active key and its open account.
+	// Errors: apperr.Unauthorized.
+	FindAPIKeyByHash(ctx context.Context, hash string) (*APIKey, *User, error)
+	// TouchAPIKeys records when keys were last used.
+	TouchAPIKeys(ctx context.Context, used map[string]time.Time) error
+
+	// CreateSession stores a web session by the hash of its cookie value.
+	CreateSession(ctx context.Context, hash, userID string, expires time.Time) error
+	// FindSessionUser returns the open account of a live session.
+	// Errors: apperr.NotFound.
+	FindSessionUser(ctx context.Context, hash string) (*User, error)
+}

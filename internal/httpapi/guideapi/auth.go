@@ -1,0 +1,375 @@
+package guideapi
+
+import (
+	"crypto/rand"
+	"encoding/base64"
+	"net/http"
+	"net/mail"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/wayfarer-asia/platform/internal/apperr"
+	"github.com/wayfarer-asia/platform/internal/auth"
+	"github.com/wayfarer-asia/platform/internal/guide"
+	"github.com/wayfarer-asia/platform/internal/httpapi"
+)
+
+// sessionTTL is the lifetime of a web session, the same as a user token's.
+const sessionTTL = auth.UserTokenTTL
+
+// maxPassword bounds the work a password costs to hash.
+const maxPassword = 256
+
+func (s *Server) authLimited(pattern string, h httpapi.HandlerFunc) {
+	s.router.Handle(pattern, httpapi.Adapt(httpapi.RateLimit(s.cfg.Limiter, s.authKey, h)))
+}
+
+type tokenResponse struct {
+	Token string      `json:"token"`
+	User  *guide.User `json:"user"`
+}
+
+func (s *Server) writeToken(w http.ResponseWriter, status int, u *guide.User) error {
+	token, _, err := s.cfg.Tokens.Issue(u.ID)
+	if err != nil {
+		return err
+	}
+	httpapi.WriteJSON(w, status, tokenResponse{Token: token, User: u})
+	return nil
+}
+
+// checkEmail validates an e-mail field: a bare address of at most 254
+// characters.
+func checkEmail(errs apperr.FieldErrors, field string, v *string) string {
+	if v == nil {
+		errs.Add(field, "is required")
+		return ""
+	}
+	e := strings.TrimSpace(*v)
+	a, err := mail.ParseAddress(e)
+	if err != nil || a.Address != e || len(e) > 254 || !strings.Contains(e[strings.LastIndexByte(e, '@')+1:], ".") {
+		errs.Add(field, "must be an e-mail address")
+	}
+	return e
+}
+
+// checkString validates a string field's length in characters.
+func checkString(errs apperr.FieldErrors, field string, v *string, required bool, min, max int) string {
+	if v == nil {
+		if required {
+			errs.Add(field, "is required")
+		}
+		return ""
+	}
+	n := utf8.RuneCountInString(*v)
+	switch {
+	case n < min:
+		errs.Add(field, "must be at least "+strconv.Itoa(min)+" characters")
+	case n > max:
+		errs.Add(field, "must be at most "+strconv.Itoa(max)+" characters")
+	}
+	return *v
+}
+
+func (s *Server) handleRegister(w http.ResponseWriter, r *http.Request) error {
+	var in struct {
+		Email    *string `json:"email"`
+		Password *string `json:"password"`
+		Name     *string `json:"name"`
+		Role     *string `json:"role"`
+	}
+	if err := httpapi.Decode(w, r, &in); err != nil {
+		return err
+	}
+	errs := apperr.FieldErrors{}
+	email := checkEmail(errs, "email", in.Email)
+	password := checkString(errs, "password", in.Password, true, 8, maxPassword)
+	var name string
+	if in.Name != nil {
+		trimmed := strings.TrimSpace(*in.Name)
+		name = checkString(errs, "name", &trimmed, true, 2, 100)
+	} else {
+		errs.Add("name", "is required")
+	}
+	switch {
+	case in.Role == nil:
+		errs.Add("role", "is required")
+	case *in.Role != guide.RoleTourist && *in.Role != guide.RoleExpert:
+		errs.Add("role", "must be TOURIST or EXPERT")
+	}
+	if err := errs.Err(); err != nil {
+		return err
+	}
+	hash, err := auth.HashPassword(password)
+	if err != nil {
+		return err
+	}
+	u, err := s.cfg.Accounts.CreateUser(r.Context(), guide.NewUser{Email: email, PasswordHash: hash, Name: &name, Role: *in.Role})
+	if err != nil {
+		return err
+	}
+	return s.writeToken(w, http.StatusCreated, u)
+}
+
+// dummyHash is checked against when no account matches, so that a failed
+// login takes as long whether or not the e-mail is registered.
+var dummyHash = func() string {
+	h, err := auth.HashPassword("no account has this password")
+	if err != nil {
+		panic(err)
+	}
+	return h
+}()
+
+var errBadLogin = apperr.Errorf(apperr.Unauthorized, "The e-mail or password is wrong.")
+
+func (s *Server) handleLogin(w http.ResponseWriter, r *http.Request) error {
+	var in struct {
+		Email    *string `json:"email"`
+		Password *string `json:"password"`
+	}
+	if err := httpapi.Decode(w, r, &in); err != nil {
+		return err
+	}
+	errs := apperr.FieldErrors{}
+	email := checkEmail(errs, "email", in.Email)
+	password := checkString(errs, "password", in.Password, true, 8, maxPassword)
+	if err := errs.Err(); err != nil {
+		return err
+	}
+	u, hash, err := s.cfg.Accounts.FindUserByEmail(r.Context(), email)
+	if err != nil && apperr.Code(err) != apperr.NotFound {
+		return err
+	}
+	if u == nil || hash == "" {
+		auth.CheckPassword(dummyHash, password)
+		return errBadLogin
+	}
+	if ok, err := auth.CheckPassword(hash, password); err != nil || !ok {
+		return errBadLogin
+	}
+	return s.writeToken(w, http.StatusOK, u)
+}
+
+func (s *Server) handleMe(w http.ResponseWriter, r *http.Request) error {
+	httpapi.WriteJSON(w, http.StatusOK, struct {
+		User *guide.User `json:"user"`
+	}{caller(r.Context()).User})
+	return nil
+}
+
+func (s *Server) handleIdpA(w http.ResponseWriter, r *http.Request) error {
+	var in struct {
+		IDToken *string `json:"idToken"`
+	}
+	if err := httpapi.Decode(w, r, &in); err != nil {
+		return err
+	}
+	errs := apperr.FieldErrors{}
+	token := checkString(errs, "idToken", in.IDToken, true, 1, maxIdentityToken)
+	if err := errs.Err(); err != nil {
+		return err
+	}
+	return s.signInWithProvider(w, r, s.cfg.IdpA, "idp-a", token, nil)
+}
+
+func (s *Server) handleIdpB(w http.ResponseWriter, r *http.Request) error {
+	var in struct {
+		IdentityToken *string `json:"identityToken"`
+		FullName      *struct {
+			GivenName  *string `json:"givenName"`
+			FamilyName *string `json:"familyName"`
+		} `json:"fullName"`
+	}
+	if err := httpapi.Decode(w, r, &in); err != nil {
+		return err
+	}
+	errs := apperr.FieldErrors{}
+	token := checkString(errs, "identityToken", in.IdentityToken, true, 1, maxIdentityToken)
+	var name *string
+	if in.FullName != nil {
+		var parts []string
+		for _, p := range []*string{in.FullName.GivenName, in.FullName.FamilyName} {
+			if p != nil && strings.TrimSpace(*p) != "" {
+				parts = append(parts, strings.TrimSpace(*p))
+			}
+		}
+		if full := strings.Join(parts, " "); full != "" {
+			name = &full
+			checkString(errs, "fullName", name, false, 1, 100)
+		}
+	}
+	if err := errs.Err(); err != nil {
+		return err
+	}
+	return s.signInWithProvider(w, r, s.cfg.IdpB, "idp-b", token, name)
+}
+
+// maxIdentityToken bounds an identity token; real ones are a few KB.
+const maxIdentityToken = 16 << 10
+
+func (s *Server) signInWithProvider(w http.ResponseWriter, r *http.Request, p *auth.IdentityProvider, name, token string, fullName *string) error {
+	if p == nil {
+		return errNotConfigured(name)
+	}
+	claims, err := p.Verify(r.Context(), token)
+	if err != nil {
+		return apperr.Errorf(apperr.Unauthorized, "The %s identity token is not valid.", name)
+	}
+	if fullName == nil && claims.Name != "" {
+		fullName = &claims.Name
+	}
+	u, _, err := s.cfg.Accounts.SignInWithIdentity(r.Context(),
+		guide.Identity{Provider: name, Subject: claims.Subject, Email: claims.Email}, claims.EmailVerified, fullName)
+	if err != nil {
+		return err
+	}
+	return s.writeToken(w, http.StatusOK, u)
+}
+
+func (s *Server) handleSessionExchange(w http.ResponseWriter, r *http.Request) error {
+	c := caller(r.Context())
+	var b [32]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return err
+	}
+	value := base64.RawURLEncoding.EncodeToString(b[:])
+	expires := s.cfg.Clock.Now().Add(sessionTTL)
+	if err := s.cfg.Accounts.CreateSession(r.Context(), hashSession(value), c.User.ID, expires); err != nil {
+		return err
+	}
+	http.SetCookie(w, &http.Cookie{
+		Name:     sessionCookie,
+		Value:    value,
+		Path:     "/",
+		Expires:  expires,
+		MaxAge:   int(sessionTTL / time.Second),
+		HttpOnly: true,
+		Secure:   httpapi.Secure(r.Context()),
+		SameSite: http.SameSiteLaxMode,
+	})
+	httpapi.WriteJSON(w, http.StatusOK, struct {
+		Success bool `json:"success"`
+	}{true})
+	return nil
+}
+
+func (s *Server) handleAPIKeyCreate(w http.ResponseWriter, r *http.Request) error {
+	var in struct {
+		Name          *string   `json:"name"`
+		Scopes        *[]string `json:"scopes"`
+		ExpiresInDays *int      `json:"expiresInDays"`
+		RateLimit     *int      `json:"rateLimit"`
+		Mode          *string   `json:"mode"`
+	}
+	if err := httpapi.Decode(w, r, &in); err != nil {
+		return err
+	}
+	errs := apperr.FieldErrors{}
+	var name string
+	if in.Name != nil {
+		trimmed := strings.TrimSpace(*in.Name)
+		name = checkString(errs, "name", &trimmed, true, 1, 100)
+	} else {
+		errs.Add("name", "is required")
+	}
+	var scopes []string
+	switch {
+	case in.Scopes == nil:
+		errs.Add("scopes", "is required")
+	case len(*in.Scopes) == 0:
+		errs.Add("scopes", "must name at least one scope")
+	default:
+		for _, sc := range *in.Scopes {
+			if !slices.Contains(guide.Scopes, sc) {
+				errs.Add("scopes", "unknown scope "+quote(sc)+"; allowed: "+strings.Join(guide.Scopes, ", "))
+			} else if !slices.Contains(scopes, sc) {
+				scopes = append(scopes, sc)
+			}
+		}
+	}
+	key := &guide.APIKey{UserID: caller(r.Context()).User.ID, Name: name, Scopes: scopes, RateLimit: 300, Mode: "live"}
+	if in.RateLimit != nil {
+		if *in.RateLimit < 1 || *in.RateLimit > 1000 {
+			errs.Add("rateLimit", "must be from 1 to 1000 requests per minute")
+		}
+		key.RateLimit = *in.RateLimit
+	}
+	if in.ExpiresInDays != nil {
+		if *in.ExpiresInDays < 1 || *in.ExpiresInDays > 365 {
+			errs.Add("expiresInDays", "must be from 1 to 365")
+		}
+		exp := s.cfg.Clock.Now().AddDate(0, 0, *in.ExpiresInDays)
+		key.ExpiresAt = &exp
+	}
+	if in.Mode != nil {
+		if *in.Mode != "live" && *in.Mode != "test" {
+			errs.Add("mode", "must be live or test")
+		}
+		key.Mode = *in.Mode
+	}
+	if err := errs.Err(); err != nil {
+		return err
+	}
+	full, prefix, hash, err := auth.NewAPIKey(key.Mode)
+	if err != nil {
+		return err
+	}
+	key.KeyPrefix = prefix
+	if err := s.cfg.Accounts.CreateAPIKey(r.Context(), key, hash); err != nil {
+		return err
+	}
+	type created struct {
+		ID        string   `json:"id"`
+		Key       string   `json:"key"`
+		KeyPrefix string   `json:"keyPrefix"`
+		Name      string   `json:"name"`
+		Scopes    []string `json:"scopes"`
+	}
+	httpapi.WriteJSON(w, http.StatusCreated, struct {
+		Data    created `json:"data"`
+		Warning string  `json:"warning"`
+	}{
+		Data:    created{ID: key.ID, Key: full, KeyPrefix: prefix, Name: key.Name, Scopes: key.Scopes},
+		Warning: "Store this key now: it is shown only once and cannot be recovered. Anyone holding it can act for you within its scopes.",
+	})
+	return nil
+}
+
+func (s *Server) handleAPIKeyList(w http.ResponseWriter, r *http.Request) error {
+	keys, err := s.cfg.Accounts.FindAPIKeys(r.Context(), caller(r.Context()).User.ID)
+	if err != nil {
+		return err
+	}
+	for i := range keys {
+		if t, ok := s.cfg.KeyUsage.Pending(keys[i].ID); ok && (keys[i].LastUsedAt == nil || t.After(*keys[i].LastUsedAt)) {
+			keys[i].LastUsedAt = &t
+		}
+	}
+	httpapi.WriteJSON(w, http.StatusOK, item{keys})
+	return nil
+}
+
+func (s *Server) handleAPIKeyRevoke(w http.ResponseWriter, r *http.Request) error {
+	id := r.PathValue("id")
+	at, err := s.cfg.Accounts.RevokeAPIKey(r.Context(), caller(r.Context()).User.ID, id)
+	if err != nil {
+		return err
+	}
+	httpapi.WriteJSON(w, http.StatusOK, item{struct {
+		ID        string    `json:"id"`
+		Revoked   bool      `json:"revoked"`
+		RevokedAt time.Time `json:"revokedAt"`
+	}{id, true, at}})
+	return nil
+}
+
+func quote(s string) string {
+	if len(s) > 40 {
+		s = s[:40] + "…"
+	}
+	return `"` + s + `"`
+}

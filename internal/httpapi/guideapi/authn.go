@@ -1,0 +1,153 @@
+package guideapi
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"net/http"
+	"strings"
+
+	"github.com/wayfarer-asia/platform/internal/apperr"
+	"github.com/wayfarer-asia/platform/internal/auth"
+	"github.com/wayfarer-asia/platform/internal/guide"
+	"github.com/wayfarer-asia/platform/internal/httpapi"
+	"github.com/wayfarer-asia/platform/internal/ratelimit"
+)
+
+// sessionCookie is the name of the web session cookie.
+const sessionCookie = "gm_session"
+
+// rule says who may call an endpoint.
+type rule struct {
+	scope    string // an API key needs this scope; "" means API keys are refused
+	cookie   bool   // the web session cookie is accepted as well as a bearer token
+	anyScope bool   // any API key of the user is accepted (pending actions)
+}
+
+var (
+	userOnly      = rule{}
+	userOrSession = rule{cookie: true}
+)
+
+// keyOr returns the rule of an endpoint open to user tokens and to API
+// keys holding scope.
+func keyOr(scope string) rule { return rule{scope: scope} }
+
+type callerKey struct{}
+
+// caller returns the authenticated caller of a request behind s.authed.
+func caller(ctx context.Context) *guide.Caller {
+	c, _ := ctx.Value(callerKey{}).(*guide.Caller)
+	return c
+}
+
+// authed registers a handler that runs only for a caller the rule admits.
+func (s *Server) authed(pattern string, rl rule, h httpapi.HandlerFunc) {
+	s.router.Handle(pattern, httpapi.Adapt(func(w http.ResponseWriter, r *http.Request) error {
+		c, err := s.authenticate(w, r, rl)
+		if err != nil {
+			return err
+		}
+		r = r.WithContext(context.WithValue(r.Context(), callerKey{}, c))
+		if c.APIKey != nil {
+			return httpapi.RateLimit(s.cfg.Limiter, func(*http.Request) (string, ratelimit.Limit) {
+				return "guide:key:" + c.APIKey.ID, ratelimit.PerMinute(c.APIKey.RateLimit)
+			}, h)(w, r)
+		}
+		return h(w, r)
+	}))
+}
+
+var errNoCredentials = apperr.Errorf(apperr.Unauthorized, "Authentication required: send \"Authorization: Bearer <token or API key>\".")
+
+// authenticate resolves the credentials of r: a bearer user token, a bearer
+// API key (by its prefix), or, where the rule allows, the session cookie.
+func (s *Server) authenticate(w http.ResponseWriter, r *http.Request, rl rule) (*guide.Caller, error) {
+	ctx := r.Context()
+	bearer, hasAuth, err := bearerToken(r)
+	if err != nil {
+		return nil, err
+	}
+	if !hasAuth {
+		if rl.cookie {
+			if ck, err := r.Cookie(sessionCookie); err == nil && ck.Value != "" {
+				return s.sessionCaller(r, ck.Value)
+			}
+		}
+		return nil, errNoCredentials
+	}
+	if auth.IsAPIKey(bearer) {
+		key, user, err := s.cfg.Accounts.FindAPIKeyByHash(ctx, auth.HashAPIKey(bearer))
+		if err != nil {
+			return nil, err
+		}
+		switch {
+		case rl.anyScope:
+		case rl.scope == "":
+			return nil, apperr.Errorf(apperr.Forbidden, "This endpoint accepts user tokens only; API keys cannot call it.")
+		case !key.HasScope(rl.scope):
+			e := apperr.Errorf(apperr.Scope, "The API key lacks the %s scope this endpoint needs.", rl.scope)
+			e.Details = map[string]any{"requiredScope": rl.scope}
+			return nil, e
+		}
+		s.cfg.KeyUsage.Record(key.ID, s.cfg.Clock.Now())
+		return &guide.Caller{User: user, APIKey: key}, nil
+	}
+	userID, err := s.cfg.Tokens.Verify(bearer)
+	if err != nil {
+		return nil, apperr.Errorf(apperr.Unauthorized, "The token is invalid or expired.")
+	}
+	user, err := s.cfg.Accounts.FindUserByID(ctx, userID)
+	if apperr.Code(err) == apperr.NotFound {
+		return nil, apperr.Errorf(apperr.Unauthorized, "The token's account is closed or does not exist.")
+	} else if err != nil {
+		return nil, err
+	}
+	return &guide.Caller{User: user}, nil
+}
+
+// sessionCaller authenticates by the session cookie. A state-changing
+// request that carries only the cookie must come from our own origin, so a
+// cross-site form or script cannot ride on it.
+func (s *Server) sessionCaller(r *http.Request, value string) (*guide.Caller, error) {
+	if err := s.crossOrigin.Check(r); err != nil {
+		return nil, apperr.Errorf(apperr.Forbidden, "Cross-site request refused: requests authenticated by the session cookie must come from this site.")
+	}
+	user, err := s.cfg.Accounts.FindSessionUser(r.Context(), hashSession(value))
+	if apperr.Code(err) == apperr.NotFound {
+		return nil, apperr.Errorf(apperr.Unauthorized, "The session has expired or was ended.")
+	} else if err != nil {
+		return nil, err
+	}
+	return &guide.Caller{User: user, Session: true}, nil
+}
+
+func hashSession(v string) string {
+	sum := sha256.Sum256([]byte(v))
+	return hex.EncodeToString(sum[:])
+}
+
+// maxBearer bounds the credential read from the Authorization header.
+const maxBearer = 4096
+
+// bearerToken returns the credential of "Authorization: Bearer <value>".
+func bearerToken(r *http.Request) (string, bool, error) {
+	h := r.Header.Get("Authorization")
+	if h == "" {
+		return "", false, nil
+	}
+	scheme, value, ok := strings.Cut(h, " ")
+	value = strings.TrimSpace(value)
+	if !ok || !strings.EqualFold(scheme, "Bearer") || value == "" {
+		return "", true, apperr.Errorf(apperr.Unauthorized, "The Authorization header must be \"Bearer <token or API key>\".")
+	}
+	if len(value) > maxBearer {
+		return "", true, apperr.Errorf(apperr.Unauthorized, "The bearer credential is too long.")
+	}
+	return value, true, nil
+}
+
+// errNotConfigured reports a provider the server was not set up for.
+func errNotConfigured(name string) error {
+	return apperr.Errorf(apperr.Unauthorized, "Sign-in with %s is not configured on this server.", name)
+}

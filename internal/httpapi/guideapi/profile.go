@@ -1,0 +1,120 @@
+package guideapi
+
+import (
+	"net/http"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/wayfarer-asia/platform/internal/apperr"
+	"github.com/wayfarer-asia/platform/internal/guide"
+	"github.com/wayfarer-asia/platform/internal/httpapi"
+)
+
+func (s *Server) handleProfileGet(w http.ResponseWriter, r *http.Request) error {
+	p, err := s.cfg.Profiles.FindProfile(r.Context(), caller(r.Context()).User.ID)
+	if err != nil {
+		return err
+	}
+	httpapi.WriteJSON(w, http.StatusOK, item{p})
+	return nil
+}
+
+var languageTag = regexp.MustCompile(`^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8}){0,3}$`)
+
+func (s *Server) handlePushRegister(w http.ResponseWriter, r *http.Request) error {
+	var in struct {
+		Token        *string `json:"token"`
+		Device       *string `json:"device"`
+		Platform     *string `json:"platform"`
+		AppVersion   *string `json:"appVersion"`
+		BuildNumber  *int    `json:"buildNumber"`
+		DeviceLocale *string `json:"deviceLocale"`
+		Timezone     *string `json:"timezone"`
+	}
+	if err := httpapi.Decode(w, r, &in); err != nil {
+		return err
+	}
+	c := caller(r.Context())
+	errs := apperr.FieldErrors{}
+	t := guide.PushToken{UserID: c.User.ID, Device: in.Device, AppVersion: in.AppVersion, BuildNumber: in.BuildNumber,
+		DeviceLocale: in.DeviceLocale, Timezone: in.Timezone}
+	t.Token = strings.TrimSpace(checkString(errs, "token", in.Token, true, 1, 4096))
+	if in.Token != nil && t.Token == "" {
+		errs.Add("token", "must not be blank")
+	}
+	checkString(errs, "device", in.Device, false, 1, 200)
+	checkString(errs, "appVersion", in.AppVersion, false, 1, 50)
+	if in.BuildNumber != nil && *in.BuildNumber < 0 {
+		errs.Add("buildNumber", "must not be negative")
+	}
+	if in.DeviceLocale != nil && !languageTag.MatchString(*in.DeviceLocale) {
+		errs.Add("deviceLocale", "must be a language tag such as en-GB or zh-Hant-TW")
+	}
+	if in.Timezone != nil {
+		if _, err := time.LoadLocation(*in.Timezone); err != nil || *in.Timezone == "" || *in.Timezone == "Local" {
+			errs.Add("timezone", "must be an IANA time zone such as Asia/Tokyo")
+		}
+	}
+	switch {
+	case in.Platform != nil:
+		if p := *in.Platform; p != "WEB" && p != "ANDROID" && p != "IOS" {
+			errs.Add("platform", "must be WEB, ANDROID or IOS")
+		}
+		t.Platform = *in.Platform
+	case c.Session:
+		t.Platform = "WEB"
+	default:
+		// A bearer token means a native app; its user agent tells which.
+		if t.Platform = nativePlatform(r.UserAgent()); t.Platform == "" {
+			errs.Add("platform", "is required: the user agent does not tell whether this is an iOS or Android app")
+		}
+	}
+	if err := errs.Err(); err != nil {
+		return err
+	}
+	if err := s.cfg.Profiles.RegisterPushToken(r.Context(), t); err != nil {
+		return err
+	}
+	httpapi.WriteJSON(w, http.StatusOK, item{struct {
+		Token      string `json:"token"`
+		Platform   string `json:"platform"`
+		Registered bool   `json:"registered"`
+	}{t.Token, t.Platform, true}})
+	return nil
+}
+
+func nativePlatform(ua string) string {
+	ua = strings.ToLower(ua)
+	switch {
+	case strings.Contains(ua, "android") || strings.Contains(ua, "okhttp"):
+		return "ANDROID"
+	case strings.Contains(ua, "iphone") || strings.Contains(ua, "ipad") || strings.Contains(ua, "ios") ||
+		strings.Contains(ua, "cfnetwork") || strings.Contains(ua, "darwin"):
+		return "IOS"
+	}
+	return ""
+}
+
+func (s *Server) handlePushUnregister(w http.ResponseWriter, r *http.Request) error {
+	var in struct {
+		Token *string `json:"token"`
+	}
+	if err := httpapi.Decode(w, r, &in); err != nil {
+		return err
+	}
+	errs := apperr.FieldErrors{}
+	token := checkString(errs, "token", in.Token, true, 1, 4096)
+	if err := errs.Err(); err != nil {
+		return err
+	}
+	removed, err := s.cfg.Profiles.UnregisterPushToken(r.Context(), caller(r.Context()).User.ID, token)
+	if err != nil {
+		return err
+	}
+	httpapi.WriteJSON(w, http.StatusOK, item{struct {
+		Token   string `json:"token"`
+		Removed bool   `json:"removed"`
+	}{token, removed}})
+	return nil
+}
