@@ -74,3 +74,10 @@ func (f FieldErrors) Err() error {
 	}
 	return &Error{Code: Validation, Message: "The request has invalid fields; see details.", Details: details}
 }
+
+// Field returns a VALIDATION_ERROR about one field.
+func Field(field, msg string) error {
+	errs := FieldErrors{}
+	errs.Add(field, msg)
+	return errs.Err()
+}

@@ -11,6 +11,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // Config holds every setting of cmd/server.
@@ -25,9 +26,10 @@ type Config struct {
 	TrustedProxies      []netip.Prefix
 	LogLevel            slog.Level
 
-	AuthRateLimit int    // requests per 15 minutes per client IP on the auth endpoints
-	JWTSecret     string // empty: generate one and keep it in the database
-	IdpA, IdpB    *IdentityProvider
+	AuthRateLimit    int           // requests per 15 minutes per client IP on the auth endpoints
+	PendingActionTTL time.Duration // lifetime of a pending action
+	JWTSecret        string        // empty: generate one and keep it in the database
+	IdpA, IdpB       *IdentityProvider
 }
 
 // IdentityProvider is an external identity provider's settings; nil when
@@ -85,6 +87,11 @@ func load(getenv func(string) string) (*Config, error) {
 		c.TrustedProxies = append(c.TrustedProxies, p.Masked())
 	}
 	c.AuthRateLimit = positiveInt(get("GUIDE_AUTH_RATE_LIMIT", "10"), "GUIDE_AUTH_RATE_LIMIT", &errs)
+	if d, err := time.ParseDuration(get("PENDING_ACTION_TTL", "10m")); err != nil || d < time.Minute || d > 24*time.Hour {
+		errs = append(errs, fmt.Errorf("PENDING_ACTION_TTL=%q: want a Go duration from 1m to 24h, such as 10m", get("PENDING_ACTION_TTL", "")))
+	} else {
+		c.PendingActionTTL = d
+	}
 	c.JWTSecret = getenv("JWT_SECRET")
 	if c.JWTSecret != "" && len(c.JWTSecret) < 32 {
 		errs = append(errs, fmt.Errorf("JWT_SECRET: %d bytes is too short; use at least 32 random bytes, or leave it unset to have one generated", len(c.JWTSecret)))

@@ -14,7 +14,7 @@ func TestLoadDefaults(t *testing.T) {
 		t.Fatal(err)
 	}
 	if c.GuideAddr != ":8080" || c.PropertyAddr != ":8081" || !c.SampleData || c.PublicRateLimit != 60 ||
-		c.GuideDatabaseURL != "data/guide.db" || c.LogLevel != slog.LevelInfo || len(c.TrustedProxies) != 0 {
+		c.GuideDatabaseURL != "data/guide.db" || c.PendingActionTTL.Minutes() != 10 || c.LogLevel != slog.LevelInfo || len(c.TrustedProxies) != 0 {
 		t.Fatalf("defaults: %+v", c)
 	}
 }
@@ -38,13 +38,13 @@ func TestLoadValues(t *testing.T) {
 func TestLoadRejects(t *testing.T) {
 	_, err := load(env(map[string]string{
 		"SAMPLE_DATA": "maybe", "GUIDE_PUBLIC_RATE_LIMIT": "0", "TRUSTED_PROXIES": "nope", "LOG_LEVEL": "loud", "DEMO_PASSWORD": "short",
-		"JWT_SECRET": "too-short", "GUIDE_AUTH_RATE_LIMIT": "x", "IDP_A_ISSUER": "https://a.example", "IDP_B_ISSUER": "https://b",
+		"JWT_SECRET": "too-short", "PENDING_ACTION_TTL": "10", "GUIDE_AUTH_RATE_LIMIT": "x", "IDP_A_ISSUER": "https://a.example", "IDP_B_ISSUER": "https://b",
 		"IDP_B_AUDIENCE": "app", "IDP_B_JWKS_URL": "ftp://b/keys",
 	}))
 	if err == nil {
 		t.Fatal("bad settings accepted")
 	}
-	for _, name := range []string{"SAMPLE_DATA", "GUIDE_PUBLIC_RATE_LIMIT", "TRUSTED_PROXIES", "LOG_LEVEL", "DEMO_PASSWORD", "JWT_SECRET", "GUIDE_AUTH_RATE_LIMIT", "IDP_A_", "IDP_B_JWKS_URL"} {
+	for _, name := range []string{"SAMPLE_DATA", "GUIDE_PUBLIC_RATE_LIMIT", "TRUSTED_PROXIES", "LOG_LEVEL", "DEMO_PASSWORD", "JWT_SECRET", "GUIDE_AUTH_RATE_LIMIT", "IDP_A_", "IDP_B_JWKS_URL", "PENDING_ACTION_TTL"} {
 		if !strings.Contains(err.Error(), name) {
 			t.Errorf("error does not name %s: %v", name, err)
 		}

@@ -76,10 +76,10 @@ func decodeError(err error) error {
 		if typ.Field == "" {
 			return bodyError("the body must be a JSON object")
 		}
-		return fieldError(typ.Field, "must be "+jsonKind(typ.Type.Kind().String()))
+		return apperr.Field(typ.Field, "must be "+jsonKind(typ.Type.Kind().String()))
 	case strings.HasPrefix(err.Error(), "json: unknown field "):
 		name := strings.Trim(strings.TrimPrefix(err.Error(), "json: unknown field "), `"`)
-		return fieldError(name, "is not a field of this request")
+		return apperr.Field(name, "is not a field of this request")
 	}
 	return bodyError("the body could not be read as JSON")
 }
@@ -100,13 +100,7 @@ func jsonKind(goKind string) string {
 	return "an object"
 }
 
-func bodyError(msg string) error { return fieldError("body", msg) }
-
-func fieldError(field, msg string) error {
-	errs := apperr.FieldErrors{}
-	errs.Add(field, msg)
-	return errs.Err()
-}
+func bodyError(msg string) error { return apperr.Field("body", msg) }
 
 // Optional is a body field that tells apart "absent", "null" and a value,
 // for updates where only sent fields change and null clears one.

@@ -27,6 +27,7 @@ type rule struct {
 var (
 	userOnly      = rule{}
 	userOrSession = rule{cookie: true}
+	anyKey        = rule{anyScope: true}
 )
 
 // keyOr returns the rule of an endpoint open to user tokens and to API

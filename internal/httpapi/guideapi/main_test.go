@@ -83,6 +83,10 @@ func newEnv(t *testing.T, opts options, engine ...store.Engine) *env {
 		Catalog:        gs,
 		Accounts:       gs,
 		Profiles:       gs,
+		Bookings:       gs,
+		Actions:        gs,
+		Closure:        gs,
+		ActionTTL:      10 * time.Minute,
 		Tokens:         tokens,
 		IdpA:           idpA,
 		IdpB:           idpB,
@@ -145,4 +149,18 @@ func trusted(cidrs ...string) []netip.Prefix {
 		out = append(out, netip.MustParsePrefix(c))
 	}
 	return out
+}
+
+// tokenFor issues a user token for the account with the e-mail.
+func (e *env) tokenFor(t *testing.T, email string) user {
+	t.Helper()
+	var id string
+	if err := e.db.QueryRow(`SELECT id FROM users WHERE email_normalized = $1`, email).Scan(&id); err != nil {
+		t.Fatalf("user %s: %v", email, err)
+	}
+	token, _, err := e.tokens.Issue(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return user{id: id, email: email, token: token}
 }

@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/netip"
+	"time"
 
 	"github.com/wayfarer-asia/platform/internal/auth"
 	"github.com/wayfarer-asia/platform/internal/clock"
@@ -18,6 +19,10 @@ type Config struct {
 	Catalog        guide.CatalogService
 	Accounts       guide.AccountService
 	Profiles       guide.ProfileService
+	Bookings       guide.BookingService
+	Actions        guide.ActionService
+	Closure        guide.ClosureService
+	ActionTTL      time.Duration // lifetime of a pending action
 	Tokens         *auth.Tokens
 	IdpA, IdpB     *auth.IdentityProvider // nil when not configured
 	KeyUsage       *auth.KeyUsage
@@ -74,7 +79,20 @@ func (s *Server) routes() {
 	s.authed("GET /api/v1/auth/api-keys", userOnly, s.handleAPIKeyList)
 	s.authed("DELETE /api/v1/auth/api-keys/{id}", userOnly, s.handleAPIKeyRevoke)
 
+	s.authed("GET /api/v1/bookings", keyOr("bookings:read"), s.handleBookingList)
+	s.authed("POST /api/v1/bookings", keyOr("bookings:write"), s.handleBookingCreate)
+	s.authed("GET /api/v1/bookings/{id}", keyOr("bookings:read"), s.handleBookingGet)
+	s.authed("POST /api/v1/bookings/{id}/accept", keyOr("bookings:write"), s.handleTransition(guide.Accept))
+	s.authed("POST /api/v1/bookings/{id}/start", keyOr("bookings:write"), s.handleTransition(guide.Start))
+	s.authed("POST /api/v1/bookings/{id}/complete", keyOr("bookings:write"), s.handleTransition(guide.Complete))
+	s.authed("POST /api/v1/bookings/{id}/cancel", keyOr("bookings:write"), s.handleBookingCancel)
+	s.authed("POST /api/v1/bookings/{id}/review", keyOr("bookings:write"), s.handleBookingReview)
+	s.authed("GET /api/v1/actions/{id}", anyKey, s.handleActionGet)
+	s.authed("POST /api/v1/actions/{id}/confirm", anyKey, s.handleActionConfirm)
+
 	s.authed("GET /api/v1/profile", keyOr("profile:read"), s.handleProfileGet)
+	s.authed("GET /api/v1/profile/delete", keyOr("profile:write"), s.handleDeletionCheck)
+	s.authed("POST /api/v1/profile/delete", keyOr("profile:write"), s.handleAccountDelete)
 	s.authed("POST /api/push/register", userOrSession, s.handlePushRegister)
 	s.authed("POST /api/push/unregister", userOnly, s.handlePushUnregister)
 

@@ -1,0 +1,245 @@
+package guide
+
+import (
+	"context"
+	"encoding/json"
+	"slices"
+	"time"
+)
+
+// Booking statuses.
+const (
+	StatusPending    = "PENDING"
+	StatusConfirmed  = "CONFIRMED"
+	StatusInProgress = "IN_PROGRESS"
+	StatusCompleted  = "COMPLETED"
+	StatusCancelled  = "CANCELLED"
+)
+
+// BookingStatuses lists every status.
+var BookingStatuses = []string{StatusPending, StatusConfirmed, StatusInProgress, StatusCompleted, StatusCancelled}
+
+// Transition is a move of a booking from some statuses to another.
+type Transition struct {
+	Name string   // accept, start, complete, cancel
+	From []string // statuses it may start from
+	To   string
+	// Who may make it besides admins (for complete and cancel) or only
+	// the expert (accept, start).
+	Tourist, Expert, Admin bool
+}
+
+// The booking life cycle.
+var (
+	Accept   = Transition{Name: "accept", From: []string{StatusPending}, To: StatusConfirmed, Expert: true}
+	Start    = Transition{Name: "start", From: []string{StatusConfirmed}, To: StatusInProgress, Expert: true}
+	Complete = Transition{Name: "complete", From: []string{StatusInProgress}, To: StatusCompleted, Expert: true, Admin: true}
+	Cancel   = Transition{Name: "cancel", From: []string{StatusPending, StatusConfirmed, StatusInProgress}, To: StatusCancelled, Tourist: true, Expert: true, Admin: true}
+)
+
+// Allowed reports whether a party may make the transition.
+func (t Transition) Allowed(p Party) bool {
+	return (p.Tourist && t.Tourist) || (p.Expert && t.Expert) || (p.Admin && t.Admin)
+}
+
+// Applies reports whether the transition may start from status.
+func (t Transition) Applies(status string) bool { return slices.Contains(t.From, status) }
+
+// Party is how a user stands to a booking.
+type Party struct {
+	Tourist, Expert, Admin bool
+}
+
+// Any reports whether the user may see the booking at all.
+func (p Party) Any() bool { return p.Tourist || p.Expert || p.Admin }
+
+// CanReview is the rule both BookingDetail.canReview and the review
+// endpoint apply: the traveller, on a COMPLETED booking with an expert,
+// when no review exists yet.
+func CanReview(p Party, status string, hasExpert, hasReview bool) bool {
+	return p.Tourist && status == StatusCompleted && hasExpert && !hasReview
+}
+
+// BookingSummary is a booking as listed.
+type BookingSummary struct {
+	ID               string     `json:"id"`
+	Status           string     `json:"status"`
+	ScheduledDate    time.Time  `json:"scheduledDate"`
+	ScheduledEndDate *time.Time `json:"scheduledEndDate"`
+	Participants     int        `json:"participants"`
+	TouristName      *string    `json:"touristName"`
+	ExpertHandle     *string    `json:"expertHandle"`
+	ExpertName       *string    `json:"expertName"`
+	PackageID        *string    `json:"packageId"`
+	PackageTitle     *string    `json:"packageTitle"`
+	CreatedAt        time.Time  `json:"createdAt"`
+}
+
+// BookingDetail is one booking as its parties see it.
+type BookingDetail struct {
+	ID               string          `json:"id"`
+	Status           string          `json:"status"`
+	ScheduledDate    time.Time       `json:"scheduledDate"`
+	ScheduledEndDate *time.Time      `json:"scheduledEndDate"`
+	Participants     int             `json:"participants"`
+	CustomRequest    *string         `json:"customRequest"`
+	MeetingLocation  *string         `json:"meetingLocation"`
+	Tourist          BookingTourist  `json:"tourist"`
+	Expert           *BookingExpert  `json:"expert"`
+	Package          *BookingPackage `json:"package"`
+	ConfirmedAt      *time.Time      `json:"confirmedAt"`
+	CompletedAt      *time.Time      `json:"completedAt"`
+	CancelledAt      *time.Time      `json:"cancelledAt"`
+	CreatedAt        time.Time       `json:"createdAt"`
+	Review           *BookingReview  `json:"review"`
+	CanReview        bool            `json:"canReview"`
+}
+
+// BookingTourist is the traveller of a booking.
+type BookingTourist struct {
+	Name  *string `json:"name"`
+	Email *string `json:"email"`
+	Image *string `json:"image"`
+}
+
+// BookingExpert is the expert of a booking.
+type BookingExpert struct {
+	Handle string  `json:"handle"`
+	Name   *string `json:"name"`
+	Image  *string `json:"image"`
+}
+
+// BookingPackage is the package of a booking with the price agreed when it
+// was booked.
+type BookingPackage struct {
+	ID       string  `json:"id"`
+	Title    string  `json:"title"`
+	Price    float64 `json:"price"`
+	Currency string  `json:"currency"`
+	Duration int     `json:"duration"`
+}
+
+// BookingReview is the review written for a booking.
+type BookingReview struct {
+	ID        string    `json:"id"`
+	Rating    int       `json:"rating"`
+	Comment   *string   `json:"comment"`
+	CreatedAt time.Time `json:"createdAt"`
+}
+
+// BookingFilter selects the caller's bookings.
+type BookingFilter struct {
+	Page
+	Sort   string // createdAt, scheduledDate
+	Status string
+}
+
+// NewBooking is a booking request; ExpertID or PackageID (or both) is set.
+type NewBooking struct {
+	ExpertID         *string
+	PackageID        *string
+	ScheduledDate    time.Time
+	ScheduledEndDate *time.Time
+	Participants     int
+	CustomRequest    *string
+	MeetingLocation  *string
+}
+
+// CreatedBooking is the answer to a booking request.
+type CreatedBooking struct {
+	ID            string    `json:"id"`
+	Status        string    `json:"status"`
+	ScheduledDate time.Time `json:"scheduledDate"`
+}
+
+// CancelledBooking is the answer to a cancellation.
+type CancelledBooking struct {
+	ID          string    `json:"id"`
+	Status      string    `json:"status"`
+	CancelledAt time.Time `json:"cancelledAt"`
+}
+
+// CreatedReview is the answer to a review, with the expert's new figures.
+type CreatedReview struct {
+	ID        string    `json:"id"`
+	Rating    int       `json:"rating"`
+	Comment   *string   `json:"comment"`
+	CreatedAt time.Time `json:"createdAt"`
+	Expert    struct {
+		Rating      float64 `json:"rating"`
+		ReviewCount int     `json:"reviewCount"`
+	} `json:"expert"`
+}
+
+// BookingService keeps bookings and reviews. Every method acts for the
+// user; a user who is no party to a booking gets apperr.Forbidden.
+type BookingService interface {
+	// CreateBooking books a verified expert or an active package.
+	// Errors: apperr.NotFound, apperr.Validation, apperr.InvalidState.
+	CreateBooking(ctx context.Context, user *User, nb NewBooking) (*CreatedBooking, error)
+	// FindBookings lists the bookings the user made, and those made with
+	// the user as expert.
+	FindBookings(ctx context.Context, user *User, f BookingFilter) ([]BookingSummary, int, error)
+	// FindBookingByID returns a booking. Errors: apperr.NotFound, apperr.Forbidden.
+	FindBookingByID(ctx context.Context, user *User, id string) (*BookingDetail, error)
+	// CheckTransition tells whether the user may make t on the booking now.
+	// Errors: apperr.NotFound, apperr.Forbidden, apperr.InvalidState.
+	CheckTransition(ctx context.Context, user *User, id string, t Transition) error
+	// TransitionBooking moves the booking by t in one conditional update,
+	// so that of two racing transitions exactly one wins.
+	// Errors: apperr.NotFound, apperr.Forbidden, apperr.InvalidState.
+	TransitionBooking(ctx context.Context, user *User, id string, t Transition) (*BookingDetail, error)
+	// CreateReview reviews a completed booking and recomputes the expert's
+	// rating in the same transaction. Errors: apperr.NotFound,
+	// apperr.Forbidden, apperr.Conflict, apperr.Validation.
+	CreateReview(ctx context.Context, user *User, bookingID string, rating int, comment *string) (*CreatedReview, error)
+}
+
+// Pending action kinds and statuses.
+const (
+	ActionBookingCancel = "booking.cancel"
+	ActionAccountDelete = "account.delete"
+
+	ActionPending   = "pending"
+	ActionConfirmed = "confirmed"
+	ActionExpired   = "expired"
+)
+
+// PendingAction is a high-risk operation an API key asked for, waiting for
+// its owner's confirmation.
+type PendingAction struct {
+	ID          string          `json:"id"`
+	Action      string          `json:"action"`
+	Status      string          `json:"status"`
+	ExpiresAt   time.Time       `json:"expiresAt"`
+	ConfirmedAt *time.Time      `json:"confirmedAt"`
+	CreatedAt   time.Time       `json:"createdAt"`
+	UserID      string          `json:"-"`
+	APIKeyID    string          `json:"-"`
+	TargetID    string          `json:"-"`
+	Payload     json.RawMessage `json:"-"`
+	Result      json.RawMessage `json:"-"`
+}
+
+// ConfirmedAction is the answer to a confirmation.
+type ConfirmedAction struct {
+	ActionID string          `json:"actionId"`
+	Action   string          `json:"action"`
+	Status   string          `json:"status"`
+	Payload  json.RawMessage `json:"payload"`
+	Result   json.RawMessage `json:"result"`
+}
+
+// ActionService keeps pending actions.
+type ActionService interface {
+	// CreateAction stores a pending action of the caller's key.
+	CreateAction(ctx context.Context, c *Caller, action, targetID string, payload any, ttl time.Duration) (*PendingAction, error)
+	// FindActionByID returns an action of the original actor: the key that
+	// asked for it, or its owner with a user token. Errors: apperr.NotFound.
+	FindActionByID(ctx context.Context, c *Caller, id string) (*PendingAction, error)
+	// ConfirmAction confirms a pending action and performs it under the
+	// rules in force now, in one transaction; the action stays confirmed
+	// even when the operation fails, and the result says why.
+	// Errors: apperr.NotFound, apperr.InvalidState.
+	ConfirmAction(ctx context.Context, c *Caller, id string) (*ConfirmedAction, error)
+}

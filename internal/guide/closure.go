@@ -1,0 +1,29 @@
+package guide
+
+import (
+	"context"
+	"time"
+)
+
+// DeletionBlocker is a reason an account cannot be closed yet.
+type DeletionBlocker struct {
+	Type    string `json:"type"` // active_bookings
+	Count   int    `json:"count"`
+	Message string `json:"message"`
+}
+
+// DeletionCheck says whether an account can be closed now.
+type DeletionCheck struct {
+	CanDelete bool              `json:"canDelete"`
+	Blockers  []DeletionBlocker `json:"blockers"`
+}
+
+// ClosureService closes accounts.
+type ClosureService interface {
+	// CheckDeletion lists what keeps the account from being closed:
+	// bookings still to happen, as traveller or as expert.
+	CheckDeletion(ctx context.Context, userID string) (*DeletionCheck, error)
+	// CloseAccount anonymises the account in one transaction and removes
+	// every way back into it. Errors: apperr.InvalidState when blocked.
+	CloseAccount(ctx context.Context, userID string) (time.Time, error)
+}

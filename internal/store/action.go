@@ -1,0 +1,156 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"time"
+
+	"github.com/wayfarer-asia/platform/internal/apperr"
+	"github.com/wayfarer-asia/platform/internal/guide"
+)
+
+var _ guide.ActionService = (*Guide)(nil)
+
+// CreateAction stores a pending action of the caller's API key.
+func (g *Guide) CreateAction(ctx context.Context, c *guide.Caller, action, targetID string, payload any, ttl time.Duration) (*guide.PendingAction, error) {
+	body, err := json.Marshal(payload)
+	if err != nil {
+		return nil, err
+	}
+	now := g.clock.Now()
+	a := &guide.PendingAction{ID: newID(), Action: action, Status: guide.ActionPending, ExpiresAt: now.Add(ttl), CreatedAt: now,
+		UserID: c.User.ID, TargetID: targetID, Payload: body}
+	if c.APIKey != nil {
+		a.APIKeyID = c.APIKey.ID
+	}
+	_, err = g.db.ExecContext(ctx, `INSERT INTO pending_actions (id, user_id, api_key_id, action, target_id, payload, status, expires_at, created_at)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+		a.ID, a.UserID, nullIfEmpty(a.APIKeyID), a.Action, nullIfEmpty(targetID), string(body), a.Status, a.ExpiresAt, now)
+	return a, err
+}
+
+// actorCondition limits a query on pending_actions to those the caller
+// may see: the key that asked for the action, or its owner with a user
+// token. Anything else is reported as not found.
+func actorCondition(w *where, c *guide.Caller) {
+	w.and("user_id = " + w.arg(c.User.ID))
+	if c.APIKey != nil {
+		w.and("api_key_id = " + w.arg(c.APIKey.ID))
+	}
+}
+
+// FindActionByID returns an action of the original actor.
+func (g *Guide) FindActionByID(ctx context.Context, c *guide.Caller, id string) (*guide.PendingAction, error) {
+	return g.findAction(ctx, g.db, c, id)
+}
+
+func (g *Guide) findAction(ctx context.Context, q querier, c *guide.Caller, id string) (*guide.PendingAction, error) {
+	w := &where{}
+	w.and("id = " + w.arg(id))
+	actorCondition(w, c)
+	var a guide.PendingAction
+	var apiKey, target sql.NullString
+	var confirmed sql.NullTime
+	var payload, result []byte
+	err := q.QueryRowContext(ctx, `SELECT id, action, status, expires_at, confirmed_at, created_at,
+		user_id, api_key_id, target_id, payload, result FROM pending_actions`+w.String(), w.args...).Scan(
+		&a.ID, &a.Action, &a.Status, &a.ExpiresAt, &confirmed, &a.CreatedAt, &a.UserID, &apiKey, &target, &payload, &result)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, apperr.Errorf(apperr.NotFound, "No pending action with id %q.", id)
+	} else if err != nil {
+		return nil, err
+	}
+	a.ExpiresAt, a.CreatedAt, a.ConfirmedAt = a.ExpiresAt.UTC(), a.CreatedAt.UTC(), nullTime(confirmed)
+	a.APIKeyID, a.TargetID = apiKey.String, target.String
+	a.Payload, a.Result = rawJSON(payload, "{}"), rawJSON(result, "null")
+	if a.Status == guide.ActionPending && !g.clock.Now().Before(a.ExpiresAt) {
+		a.Status = guide.ActionExpired
+	}
+	return &a, nil
+}
+
+// actionFailure is the result of a confirmed action whose operation failed.
+type actionFailure struct {
+	OK    bool `json:"ok"`
+	Error struct {
+		Code    string `json:"code"`
+		Message string `json:"message"`
+	} `json:"error"`
+}
+
+// ConfirmAction confirms a pending action and performs it, in one
+// transaction: the conditional update lets one of two racing confirmations
+// win; the operation's own failure is recorded as the result and the
+// action stays confirmed. Every condition sits on the updated row itself:
+// PostgreSQL re-checks those against the row a concurrent confirmation
+// committed, but would not re-run a subquery.
+func (g *Guide) ConfirmAction(ctx context.Context, c *guide.Caller, id string) (*guide.ConfirmedAction, error) {
+	var out *guide.ConfirmedAction
+	err := g.db.InTx(ctx, func(tx *sql.Tx) error {
+		now := g.clock.Now()
+		w := &where{}
+		at := w.arg(now)
+		w.and("id = " + w.arg(id))
+		w.and("status = 'pending'")
+		w.and("expires_at > " + at)
+		actorCondition(w, c)
+		res, err := tx.ExecContext(ctx, `UPDATE pending_actions SET status = 'confirmed', confirmed_at = `+at+w.String(), w.args...)
+		if err != nil {
+			return err
+		}
+		a, err := g.findAction(ctx, tx, c, id)
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			if a.Status == guide.ActionExpired {
+				return apperr.Errorf(apperr.InvalidState, "The action expired at %s; make the request again.", a.ExpiresAt.Format(time.RFC3339))
+			}
+			return apperr.Errorf(apperr.InvalidState, "The action is already confirmed; make a new request to repeat it.")
+		}
+		result, err := g.perform(ctx, tx, c.User, a)
+		if err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE pending_actions SET result = $1 WHERE id = $2`, string(result), id); err != nil {
+			return err
+		}
+		out = &guide.ConfirmedAction{ActionID: a.ID, Action: a.Action, Status: guide.ActionConfirmed, Payload: a.Payload, Result: result}
+		return nil
+	})
+	return out, err
+}
+
+// perform runs a confirmed action's operation under today's rules. A rule
+// that refuses it becomes a failure result; only unexpected errors abort.
+func (g *Guide) perform(ctx context.Context, tx *sql.Tx, user *guide.User, a *guide.PendingAction) (json.RawMessage, error) {
+	var result any
+	var opErr error
+	switch a.Action {
+	case guide.ActionBookingCancel:
+		if _, opErr = g.transition(ctx, tx, user, a.TargetID, guide.Cancel); opErr == nil {
+			var b guide.CancelledBooking
+			opErr = tx.QueryRowContext(ctx, `SELECT id, status, cancelled_at FROM bookings WHERE id = $1`, a.TargetID).Scan(&b.ID, &b.Status, &b.CancelledAt)
+			b.CancelledAt = b.CancelledAt.UTC()
+			result = map[string]any{"ok": true, "booking": b}
+		}
+	case guide.ActionAccountDelete:
+		var at time.Time
+		if at, opErr = g.closeAccount(ctx, tx, user.ID); opErr == nil {
+			result = map[string]any{"ok": true, "deleted": true, "deletedAt": at}
+		}
+	default:
+		opErr = apperr.Errorf(apperr.InvalidState, "Unknown action %q.", a.Action)
+	}
+	var ae *apperr.Error
+	if errors.As(opErr, &ae) {
+		f := actionFailure{}
+		f.Error.Code, f.Error.Message = ae.Code, ae.Message
+		result = f
+	} else if opErr != nil {
+		return nil, opErr
+	}
+	return json.Marshal(result)
+}

@@ -1,0 +1,374 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"strconv"
+	"strings"
+
+	"github.com/wayfarer-asia/platform/internal/apperr"
+	"github.com/wayfarer-asia/platform/internal/guide"
+)
+
+var _ guide.BookingService = (*Guide)(nil)
+
+// querier is what *sql.DB and *sql.Tx share, so that one operation can run
+// alone or inside a larger transaction.
+type querier interface {
+	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}
+
+// CreateBooking books a verified expert or an active package.
+func (g *Guide) CreateBooking(ctx context.Context, user *guide.User, nb guide.NewBooking) (*guide.CreatedBooking, error) {
+	now := g.clock.Now()
+	if !nb.ScheduledDate.After(now) {
+		return nil, apperr.Field("scheduledDate", "must be in the future")
+	}
+	var expertID, expertUser string
+	var price sql.NullFloat64
+	var currency sql.NullString
+	var duration sql.NullInt64
+	if nb.PackageID != nil {
+		var maxParticipants int
+		err := g.db.QueryRowContext(ctx, `SELECT p.expert_id, u.id, p.base_price, p.currency, p.duration, p.max_participants
+			FROM packages p JOIN experts e ON e.id = p.expert_id JOIN users u ON u.id = e.user_id
+			WHERE p.id = $1 AND p.is_active = TRUE AND `+publicExpert, *nb.PackageID).Scan(
+			&expertID, &expertUser, &price, &currency, &duration, &maxParticipants)
+		if errors.Is(err, sql.ErrNoRows) {
+			return nil, apperr.Errorf(apperr.NotFound, "No active package with id %q.", *nb.PackageID)
+		} else if err != nil {
+			return nil, err
+		}
+		if nb.ExpertID != nil && *nb.ExpertID != expertID {
+			return nil, apperr.Field("packageId", "belongs to another expert than expertId")
+		}
+		if nb.Participants > maxParticipants {
+			return nil, apperr.Field("participants", "this package takes at most "+strconv.Itoa(maxParticipants)+" participants")
+		}
+	} else {
+		err := g.db.QueryRowContext(ctx, `SELECT e.id, u.id FROM experts e JOIN users u ON u.id = e.user_id
+			WHERE e.id = $1 AND `+publicExpert, *nb.ExpertID).Scan(&expertID, &expertUser)
+		if errors.Is(err, sql.ErrNoRows) {
+			return nil, apperr.Errorf(apperr.NotFound, "No verified expert with id %q.", *nb.ExpertID)
+		} else if err != nil {
+			return nil, err
+		}
+	}
+	if expertUser == user.ID {
+		return nil, apperr.Errorf(apperr.InvalidState, "Experts cannot book themselves.")
+	}
+	b := &guide.CreatedBooking{ID: newID(), Status: guide.StatusPending, ScheduledDate: nb.ScheduledDate}
+	_, err := g.db.ExecContext(ctx, `INSERT INTO bookings (id, tourist_id, expert_id, package_id, status, scheduled_date,
+			scheduled_end_date, participants, custom_request, meeting_location, price, currency, duration, created_at, updated_at)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $14)`,
+		b.ID, user.ID, expertID, nb.PackageID, b.Status, nb.ScheduledDate, nb.ScheduledEndDate, nb.Participants,
+		nb.CustomRequest, nb.MeetingLocation, price, currency, duration, now)
+	if err != nil {
+		return nil, err
+	}
+	return b, nil
+}
+
+var bookingSorts = map[string]string{"createdAt": "b.created_at", "scheduledDate": "b.scheduled_date"}
+
+// FindBookings lists the user's bookings as traveller and as expert.
+func (g *Guide) FindBookings(ctx context.Context, user *guide.User, f guide.BookingFilter) ([]guide.BookingSummary, int, error) {
+	w := &where{}
+	u := w.arg(user.ID)
+	w.and("(b.tourist_id = " + u + " OR eu.id = " + u + ")")
+	if f.Status != "" {
+		w.and("b.status = " + w.arg(f.Status))
+	}
+	from := ` FROM bookings b JOIN users t ON t.id = b.tourist_id
+		LEFT JOIN experts e ON e.id = b.expert_id LEFT JOIN users eu ON eu.id = e.user_id
+		LEFT JOIN packages p ON p.id = b.package_id` + w.String()
+	col, dir := bookingSorts[f.Sort], direction(f.Order)
+	if col == "" {
+		col = bookingSorts["createdAt"]
+	}
+	rows, err := g.db.QueryContext(ctx, `SELECT b.id, b.status, b.scheduled_date, b.scheduled_end_date, b.participants,
+			t.name, t.deleted_at IS NOT NULL, eu.handle, eu.name, eu.deleted_at IS NOT NULL, b.package_id, p.title, b.created_at,
+			COUNT(*) OVER ()`+from+` ORDER BY `+col+` `+dir+`, b.id `+dir+
+		` LIMIT `+w.arg(f.PageSize)+` OFFSET `+w.arg(f.Offset()), w.args...)
+	if err != nil {
+		return nil, 0, err
+	}
+	defer rows.Close()
+	out := []guide.BookingSummary{}
+	total := 0
+	for rows.Next() {
+		var b guide.BookingSummary
+		var end sql.NullTime
+		var touristName, expertHandle, expertName, packageID, packageTitle sql.NullString
+		var touristGone bool
+		var expertGone sql.NullBool
+		if err := rows.Scan(&b.ID, &b.Status, &b.ScheduledDate, &end, &b.Participants, &touristName, &touristGone,
+			&expertHandle, &expertName, &expertGone, &packageID, &packageTitle, &b.CreatedAt, &total); err != nil {
+			return nil, 0, err
+		}
+		b.ScheduledDate, b.CreatedAt, b.ScheduledEndDate = b.ScheduledDate.UTC(), b.CreatedAt.UTC(), nullTime(end)
+		b.TouristName = displayName(touristName, touristGone)
+		b.ExpertHandle, b.ExpertName = nullString(expertHandle), displayName(expertName, expertGone.Bool)
+		b.PackageID, b.PackageTitle = nullString(packageID), nullString(packageTitle)
+		out = append(out, b)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, 0, err
+	}
+	if len(out) == 0 && f.Offset() > 0 {
+		if err := g.db.QueryRowContext(ctx, `SELECT COUNT(*)`+from, w.args[:len(w.args)-2]...).Scan(&total); err != nil {
+			return nil, 0, err
+		}
+	}
+	return out, total, nil
+}
+
+// displayName is the name shown for a user: "Deleted User" once the
+// account is closed.
+func displayName(name sql.NullString, deleted bool) *string {
+	if deleted {
+		return ptr(guide.DeletedUserName)
+	}
+	return nullString(name)
+}
+
+// party loads how user stands to a booking, and its status.
+// Errors: apperr.NotFound.
+func party(ctx context.Context, q querier, user *guide.User, id string) (guide.Party, string, error) {
+	var status, tourist string
+	var expertUser sql.NullString
+	err := q.QueryRowContext(ctx, `SELECT b.status, b.tourist_id, e.user_id FROM bookings b
+		LEFT JOIN experts e ON e.id = b.expert_id WHERE b.id = $1`, id).Scan(&status, &tourist, &expertUser)
+	if errors.Is(err, sql.ErrNoRows) {
+		return guide.Party{}, "", apperr.Errorf(apperr.NotFound, "No booking with id %q.", id)
+	} else if err != nil {
+		return guide.Party{}, "", err
+	}
+	return guide.Party{Tourist: tourist == user.ID, Expert: expertUser.Valid && expertUser.String == user.ID, Admin: user.Role == guide.RoleAdmin}, status, nil
+}
+
+// FindBookingByID returns a booking its parties and admins may see.
+func (g *Guide) FindBookingByID(ctx context.Context, user *guide.User, id string) (*guide.BookingDetail, error) {
+	p, _, err := party(ctx, g.db, user, id)
+	if err != nil {
+		return nil, err
+	}
+	if !p.Any() {
+		return nil, apperr.Errorf(apperr.Forbidden, "This booking is not yours.")
+	}
+	return g.bookingDetail(ctx, g.db, p, id)
+}
+
+func (g *Guide) bookingDetail(ctx context.Context, q querier, p guide.Party, id string) (*guide.BookingDetail, error) {
+	var b guide.BookingDetail
+	var end, confirmed, completed, cancelled, reviewAt sql.NullTime
+	var custom, meeting, tName, tEmail, tImage, tAvatar sql.NullString
+	var eHandle, eName, eAvatar, eImage sql.NullString
+	var pkgID, pkgTitle, currency, reviewID, reviewComment sql.NullString
+	var price sql.NullFloat64
+	var duration, reviewRating sql.NullInt64
+	var tGone bool
+	var eGone sql.NullBool
+	err := q.QueryRowContext(ctx, `SELECT b.id, b.status, b.scheduled_date, b.scheduled_end_date, b.participants,
+			b.custom_request, b.meeting_location, t.name, t.email, t.image, t.avatar, t.deleted_at IS NOT NULL,
+			eu.handle, eu.name, eu.avatar, e.profile_image, eu.deleted_at IS NOT NULL,
+			b.package_id, p.title, b.price, b.currency, b.duration,
+			b.confirmed_at, b.completed_at, b.cancelled_at, b.created_at,
+			r.id, r.rating, r.comment, r.created_at
+		FROM bookings b JOIN users t ON t.id = b.tourist_id
+		LEFT JOIN experts e ON e.id = b.expert_id LEFT JOIN users eu ON eu.id = e.user_id
+		LEFT JOIN packages p ON p.id = b.package_id LEFT JOIN reviews r ON r.booking_id = b.id
+		WHERE b.id = $1`, id).Scan(&b.ID, &b.Status, &b.ScheduledDate, &end, &b.Participants,
+		&custom, &meeting, &tName, &tEmail, &tImage, &tAvatar, &tGone,
+		&eHandle, &eName, &eAvatar, &eImage, &eGone,
+		&pkgID, &pkgTitle, &price, &currency, &duration,
+		&confirmed, &completed, &cancelled, &b.CreatedAt,
+		&reviewID, &reviewRating, &reviewComment, &reviewAt)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, apperr.Errorf(apperr.NotFound, "No booking with id %q.", id)
+	} else if err != nil {
+		return nil, err
+	}
+	b.ScheduledDate, b.CreatedAt, b.ScheduledEndDate = b.ScheduledDate.UTC(), b.CreatedAt.UTC(), nullTime(end)
+	b.CustomRequest, b.MeetingLocation = nullString(custom), nullString(meeting)
+	b.ConfirmedAt, b.CompletedAt, b.CancelledAt = nullTime(confirmed), nullTime(completed), nullTime(cancelled)
+	b.Tourist = guide.BookingTourist{Name: displayName(tName, tGone), Email: nullString(tEmail), Image: firstOf(tAvatar, tImage)}
+	if tGone {
+		b.Tourist = guide.BookingTourist{Name: ptr(guide.DeletedUserName)}
+	}
+	if eHandle.Valid {
+		b.Expert = &guide.BookingExpert{Handle: eHandle.String, Name: displayName(eName, eGone.Bool), Image: firstOf(eAvatar, eImage)}
+	}
+	if pkgID.Valid {
+		b.Package = &guide.BookingPackage{ID: pkgID.String, Title: pkgTitle.String, Price: price.Float64, Currency: currency.String, Duration: int(duration.Int64)}
+	}
+	if reviewID.Valid {
+		b.Review = &guide.BookingReview{ID: reviewID.String, Rating: int(reviewRating.Int64), Comment: nullString(reviewComment), CreatedAt: reviewAt.Time.UTC()}
+	}
+	b.CanReview = guide.CanReview(p, b.Status, b.Expert != nil, b.Review != nil)
+	return &b, nil
+}
+
+func firstOf(a, b sql.NullString) *string {
+	if a.Valid {
+		return &a.String
+	}
+	return nullString(b)
+}
+
+// CheckTransition tells whether the user may make t on the booking now.
+func (g *Guide) CheckTransition(ctx context.Context, user *guide.User, id string, t guide.Transition) error {
+	p, status, err := party(ctx, g.db, user, id)
+	if err != nil {
+		return err
+	}
+	return checkTransition(p, status, t)
+}
+
+func checkTransition(p guide.Party, status string, t guide.Transition) error {
+	if !p.Any() {
+		return apperr.Errorf(apperr.Forbidden, "This booking is not yours.")
+	}
+	if !t.Allowed(p) {
+		return apperr.Errorf(apperr.Forbidden, "Only %s may %s this booking.", who(t), t.Name)
+	}
+	if !t.Applies(status) {
+		return apperr.Errorf(apperr.InvalidState, "A %s booking cannot be %s; only a %s one can.", status, pastTense(t.Name), strings.Join(t.From, " or "))
+	}
+	return nil
+}
+
+func who(t guide.Transition) string {
+	var parties []string
+	if t.Tourist {
+		parties = append(parties, "the traveller")
+	}
+	if t.Expert {
+		parties = append(parties, "the booked expert")
+	}
+	if t.Admin {
+		parties = append(parties, "an admin")
+	}
+	return strings.Join(parties, ", ")
+}
+
+func pastTense(name string) string {
+	switch name {
+	case "accept":
+		return "accepted"
+	case "start":
+		return "started"
+	case "complete":
+		return "completed"
+	}
+	return "cancelled"
+}
+
+// TransitionBooking moves the booking by t.
+func (g *Guide) TransitionBooking(ctx context.Context, user *guide.User, id string, t guide.Transition) (*guide.BookingDetail, error) {
+	p, err := g.transition(ctx, g.db, user, id, t)
+	if err != nil {
+		return nil, err
+	}
+	return g.bookingDetail(ctx, g.db, p, id)
+}
+
+// transition checks the rights and moves the booking in one conditional
+// update: a booking that changed status in between is not moved, and the
+// caller learns it with INVALID_STATE.
+func (g *Guide) transition(ctx context.Context, q querier, user *guide.User, id string, t guide.Transition) (guide.Party, error) {
+	p, status, err := party(ctx, q, user, id)
+	if err != nil {
+		return p, err
+	}
+	if err := checkTransition(p, status, t); err != nil {
+		return p, err
+	}
+	now := g.clock.Now()
+	set := "status = $1, updated_at = $2"
+	args := []any{t.To, now, id}
+	switch t.To {
+	case guide.StatusConfirmed:
+		set += ", confirmed_at = $2"
+	case guide.StatusCompleted:
+		set += ", completed_at = $2"
+	case guide.StatusCancelled:
+		set += ", cancelled_at = $2, cancelled_by = $4"
+		by := "admin"
+		if p.Tourist {
+			by = "tourist"
+		} else if p.Expert {
+			by = "expert"
+		}
+		args = append(args, by)
+	}
+	from := make([]string, len(t.From))
+	for i, s := range t.From {
+		from[i] = "'" + s + "'"
+	}
+	res, err := q.ExecContext(ctx, `UPDATE bookings SET `+set+` WHERE id = $3 AND status IN (`+strings.Join(from, ", ")+`)`, args...)
+	if err != nil {
+		return p, err
+	}
+	if n, err := res.RowsAffected(); err != nil {
+		return p, err
+	} else if n == 0 {
+		_, status, err := party(ctx, q, user, id)
+		if err != nil {
+			return p, err
+		}
+		return p, checkTransition(p, status, t)
+	}
+	return p, nil
+}
+
+// CreateReview reviews a completed booking. The expert row is locked
+// first, so that concurrent reviews of one expert recompute the rating in
+// turn, each from every review committed before it.
+func (g *Guide) CreateReview(ctx context.Context, user *guide.User, bookingID string, rating int, comment *string) (*guide.CreatedReview, error) {
+	var out *guide.CreatedReview
+	err := g.db.InTx(ctx, func(tx *sql.Tx) error {
+		var status, tourist string
+		var expertID sql.NullString
+		var reviewed bool
+		err := tx.QueryRowContext(ctx, `SELECT b.status, b.tourist_id, b.expert_id,
+				EXISTS (SELECT 1 FROM reviews r WHERE r.booking_id = b.id)
+			FROM bookings b WHERE b.id = $1`, bookingID).Scan(&status, &tourist, &expertID, &reviewed)
+		if errors.Is(err, sql.ErrNoRows) {
+			return apperr.Errorf(apperr.NotFound, "No booking with id %q.", bookingID)
+		} else if err != nil {
+			return err
+		}
+		p := guide.Party{Tourist: tourist == user.ID}
+		switch {
+		case !p.Tourist:
+			return apperr.Errorf(apperr.Forbidden, "Only the traveller who made the booking can review it.")
+		case status != guide.StatusCompleted || !expertID.Valid:
+			return apperr.Errorf(apperr.Conflict, "Only a COMPLETED booking can be reviewed; this one is %s.", status)
+		case reviewed:
+			return apperr.Errorf(apperr.Conflict, "This booking already has a review.")
+		}
+		now := g.clock.Now()
+		if _, err := tx.ExecContext(ctx, `UPDATE experts SET updated_at = $1 WHERE id = $2`, now, expertID.String); err != nil {
+			return err
+		}
+		r := &guide.CreatedReview{ID: newID(), Rating: rating, Comment: comment, CreatedAt: now}
+		_, err = tx.ExecContext(ctx, `INSERT INTO reviews (id, booking_id, expert_id, author_id, rating, comment, created_at)
+			VALUES ($1, $2, $3, $4, $5, $6, $7)`, r.ID, bookingID, expertID.String, user.ID, rating, comment, now)
+		if isUniqueViolation(err) {
+			return apperr.Errorf(apperr.Conflict, "This booking already has a review.")
+		} else if err != nil {
+			return err
+		}
+		err = tx.QueryRowContext(ctx, `UPDATE experts SET
+				rating = (SELECT CAST(SUM(rating) AS DOUBLE PRECISION) / COUNT(*) FROM reviews WHERE expert_id = $1),
+				review_count = (SELECT COUNT(*) FROM reviews WHERE expert_id = $1)
+			WHERE id = $1 RETURNING rating, review_count`, expertID.String).Scan(&r.Expert.Rating, &r.Expert.ReviewCount)
+		out = r
+		return err
+	})
+	return out, err
+}
