@@ -73,6 +73,10 @@ func run() error {
 		return err
 	}
 	keyUsage := auth.NewKeyUsage()
+	realtime, err := realtimeIssuer(cfg, clk, logger)
+	if err != nil {
+		return err
+	}
 	limiter := ratelimit.NewMemory(clk)
 	guideHandler := guideapi.New(guideapi.Config{
 		Catalog:        guideStore,
@@ -82,6 +86,8 @@ func run() error {
 		Actions:        guideStore,
 		Closure:        guideStore,
 		ActionTTL:      cfg.PendingActionTTL,
+		Conversations:  guideStore,
+		Realtime:       realtime,
 		Tokens:         tokens,
 		IdpA:           identityProvider("idp-a", cfg.IdpA, clk),
 		IdpB:           identityProvider("idp-b", cfg.IdpB, clk),
@@ -173,6 +179,20 @@ func jwtSecret(ctx context.Context, cfg *config.Config, g *store.Guide, logger *
 		logger.Warn("JWT_SECRET is not set: generated a secret and stored it in the database; set JWT_SECRET to manage it yourself")
 	}
 	return []byte(secret), nil
+}
+
+// realtimeIssuer signs realtime channel credentials with REALTIME_SECRET,
+// or with a random secret for this process when none is set.
+func realtimeIssuer(cfg *config.Config, clk clock.Clock, logger *slog.Logger) (*auth.Realtime, error) {
+	secret := []byte(cfg.RealtimeSecret)
+	if len(secret) == 0 {
+		secret = make([]byte, 32)
+		if _, err := rand.Read(secret); err != nil {
+			return nil, err
+		}
+		logger.Warn("REALTIME_SECRET is not set: realtime credentials are signed with a random secret that changes at every start; set it to share one with the realtime service")
+	}
+	return auth.NewRealtime(cfg.RealtimeAppID, secret, clk), nil
 }
 
 func identityProvider(name string, p *config.IdentityProvider, c clock.Clock) *auth.IdentityProvider {

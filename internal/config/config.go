@@ -30,6 +30,8 @@ type Config struct {
 	PendingActionTTL time.Duration // lifetime of a pending action
 	JWTSecret        string        // empty: generate one and keep it in the database
 	IdpA, IdpB       *IdentityProvider
+	RealtimeAppID    string
+	RealtimeSecret   string // empty: generate one at start
 }
 
 // IdentityProvider is an external identity provider's settings; nil when
@@ -95,6 +97,11 @@ func load(getenv func(string) string) (*Config, error) {
 	c.JWTSecret = getenv("JWT_SECRET")
 	if c.JWTSecret != "" && len(c.JWTSecret) < 32 {
 		errs = append(errs, fmt.Errorf("JWT_SECRET: %d bytes is too short; use at least 32 random bytes, or leave it unset to have one generated", len(c.JWTSecret)))
+	}
+	c.RealtimeAppID = get("REALTIME_APP_ID", "wayfarer-guide")
+	c.RealtimeSecret = getenv("REALTIME_SECRET")
+	if c.RealtimeSecret != "" && len(c.RealtimeSecret) < 32 {
+		errs = append(errs, fmt.Errorf("REALTIME_SECRET: %d bytes is too short; use at least 32", len(c.RealtimeSecret)))
 	}
 	c.IdpA = identityProvider("IDP_A_", getenv, &errs)
 	c.IdpB = identityProvider("IDP_B_", getenv, &errs)

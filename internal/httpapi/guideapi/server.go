@@ -16,13 +16,21 @@ import (
 
 // Config is what the guide API needs to serve.
 type Config struct {
-	Catalog        guide.CatalogService
-	Accounts       guide.AccountService
-	Profiles       guide.ProfileService
-	Bookings       guide.BookingService
-	Actions        guide.ActionService
-	Closure        guide.ClosureService
-	ActionTTL      time.Duration // lifetime of a pending action
+	Catalog       guide.CatalogService
+	Accounts      guide.AccountService
+	Profiles      guide.ProfileService
+	Bookings      guide.BookingService
+	Actions       guide.ActionService
+	Closure       guide.ClosureService
+	ActionTTL     time.Duration // lifetime of a pending action
+	Conversations guide.ConversationService
+	Realtime      *auth.Realtime
+	// AIReplies tells whether an AI model is configured, so that messages
+	// to experts with auto-reply ask it for an answer.
+	AIReplies bool
+	// Notify wakes the background workers after new deferred work, so a
+	// notification need not wait for the next poll. May be nil.
+	Notify         func()
 	Tokens         *auth.Tokens
 	IdpA, IdpB     *auth.IdentityProvider // nil when not configured
 	KeyUsage       *auth.KeyUsage
@@ -45,6 +53,9 @@ type Server struct {
 
 // New returns the guide API with every route registered.
 func New(cfg Config) *Server {
+	if cfg.Notify == nil {
+		cfg.Notify = func() {}
+	}
 	s := &Server{cfg: cfg, router: httpapi.NewRouter(), crossOrigin: http.NewCrossOriginProtection()}
 	s.routes()
 	outer := &httpapi.Outer{Logger: cfg.Logger, TrustedProxies: cfg.TrustedProxies}
@@ -93,6 +104,14 @@ func (s *Server) routes() {
 	s.authed("GET /api/v1/profile", keyOr("profile:read"), s.handleProfileGet)
 	s.authed("GET /api/v1/profile/delete", keyOr("profile:write"), s.handleDeletionCheck)
 	s.authed("POST /api/v1/profile/delete", keyOr("profile:write"), s.handleAccountDelete)
+	s.authed("GET /api/v1/conversations", userOnly, s.handleConversationList)
+	s.authed("POST /api/v1/conversations", userOnly, s.handleConversationOpen)
+	s.authed("GET /api/v1/conversations/unread-count", userOnly, s.handleUnreadCount)
+	s.authed("GET /api/v1/conversations/{id}/messages", userOnly, s.handleMessageList)
+	s.authed("POST /api/v1/conversations/{id}/messages", userOnly, s.handleMessageSend)
+	s.authed("POST /api/v1/conversations/{id}/read", userOnly, s.handleConversationRead)
+	s.authed("GET /api/realtime/token", userOnly, s.handleRealtimeToken)
+	s.authed("GET /api/expert/availability", userOnly, s.handleAvailability)
 	s.authed("POST /api/push/register", userOrSession, s.handlePushRegister)
 	s.authed("POST /api/push/unregister", userOnly, s.handlePushUnregister)
 

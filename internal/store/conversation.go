@@ -1,0 +1,274 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"slices"
+	"strings"
+
+	"github.com/wayfarer-asia/platform/internal/apperr"
+	"github.com/wayfarer-asia/platform/internal/guide"
+)
+
+var _ guide.ConversationService = (*Guide)(nil)
+
+const conversationSelect = `SELECT c.id, c.last_message, c.last_message_at, c.created_at,
+		eu.handle, eu.name, COALESCE(eu.avatar, e.profile_image), eu.deleted_at IS NOT NULL,
+		t.id, t.name, COALESCE(t.avatar, t.image), t.deleted_at IS NOT NULL,
+		(SELECT COUNT(*) FROM messages m WHERE m.conversation_id = c.id AND m.sender_id <> $1 AND m.is_read = FALSE)
+	FROM conversations c JOIN experts e ON e.id = c.expert_id JOIN users eu ON eu.id = e.user_id
+	JOIN users t ON t.id = c.tourist_id`
+
+func scanConversation(s interface{ Scan(...any) error }, c *guide.ConversationSummary) error {
+	var last, eName, eImage, tName, tImage sql.NullString
+	var lastAt sql.NullTime
+	var eGone, tGone bool
+	if err := s.Scan(&c.ID, &last, &lastAt, &c.CreatedAt, &c.Expert.Handle, &eName, &eImage, &eGone,
+		&c.Tourist.ID, &tName, &tImage, &tGone, &c.UnreadCount); err != nil {
+		return err
+	}
+	c.LastMessage, c.LastMessageAt, c.CreatedAt = nullString(last), nullTime(lastAt), c.CreatedAt.UTC()
+	c.Expert.Name, c.Expert.Image = displayName(eName, eGone), nullString(eImage)
+	c.Tourist.Name, c.Tourist.Image = displayName(tName, tGone), nullString(tImage)
+	if eGone {
+		c.Expert.Image = nil
+	}
+	if tGone {
+		c.Tourist.Image = nil
+	}
+	return nil
+}
+
+// OpenConversation returns the user's conversation with a verified expert,
+// creating it if needed. Two concurrent opens create one conversation: the
+// pair is unique and the insert does nothing on conflict.
+func (g *Guide) OpenConversation(ctx context.Context, user *guide.User, handle string) (*guide.ConversationSummary, bool, error) {
+	var expertID, expertUser string
+	var messaging bool
+	err := g.db.QueryRowContext(ctx, `SELECT e.id, u.id, e.messaging_enabled FROM experts e JOIN users u ON u.id = e.user_id
+		WHERE u.handle = $1 AND `+publicExpert, strings.ToLower(handle)).Scan(&expertID, &expertUser, &messaging)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, false, apperr.Errorf(apperr.NotFound, "No expert with handle %q.", handle)
+	} else if err != nil {
+		return nil, false, err
+	}
+	switch {
+	case expertUser == user.ID:
+		return nil, false, apperr.Errorf(apperr.InvalidState, "You cannot open a conversation with yourself.")
+	case !messaging:
+		return nil, false, apperr.Errorf(apperr.InvalidState, "This expert does not take messages.")
+	}
+	now := g.clock.Now()
+	res, err := g.db.ExecContext(ctx, `INSERT INTO conversations (id, tourist_id, expert_id, created_at, updated_at)
+		VALUES ($1, $2, $3, $4, $4) ON CONFLICT (tourist_id, expert_id) DO NOTHING`, newID(), user.ID, expertID, now)
+	if err != nil {
+		return nil, false, err
+	}
+	created, _ := res.RowsAffected()
+	var c guide.ConversationSummary
+	err = scanConversation(g.db.QueryRowContext(ctx, conversationSelect+` WHERE c.tourist_id = $1 AND c.expert_id = $2`, user.ID, expertID), &c)
+	return &c, created == 1, err
+}
+
+// FindConversations lists the user's conversations, newest activity first.
+func (g *Guide) FindConversations(ctx context.Context, user *guide.User) ([]guide.ConversationSummary, error) {
+	rows, err := g.db.QueryContext(ctx, conversationSelect+` WHERE c.tourist_id = $1 OR e.user_id = $1
+		ORDER BY COALESCE(c.last_message_at, c.created_at) DESC, c.id DESC`, user.ID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := []guide.ConversationSummary{}
+	for rows.Next() {
+		var c guide.ConversationSummary
+		if err := scanConversation(rows, &c); err != nil {
+			return nil, err
+		}
+		out = append(out, c)
+	}
+	return out, rows.Err()
+}
+
+// participants returns the conversation's two users, checking that user
+// is one of them. Errors: apperr.NotFound, apperr.Forbidden.
+func participants(ctx context.Context, q querier, user *guide.User, id string) (tourist, expertUser, expertID string, err error) {
+	err = q.QueryRowContext(ctx, `SELECT c.tourist_id, e.user_id, e.id FROM conversations c JOIN experts e ON e.id = c.expert_id
+		WHERE c.id = $1`, id).Scan(&tourist, &expertUser, &expertID)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", "", "", apperr.Errorf(apperr.NotFound, "No conversation with id %q.", id)
+	} else if err != nil {
+		return "", "", "", err
+	}
+	if user.ID != tourist && user.ID != expertUser {
+		return "", "", "", apperr.Errorf(apperr.Forbidden, "This conversation is not yours.")
+	}
+	return tourist, expertUser, expertID, nil
+}
+
+const messageSelect = `SELECT m.id, m.conversation_id, m.sender_id, m.message_type, m.content, m.image_url, m.image_width,
+		m.image_height, m.is_read, m.is_ai_generated, m.created_at, s.name, COALESCE(s.avatar, s.image), s.deleted_at IS NOT NULL
+	FROM messages m JOIN users s ON s.id = m.sender_id`
+
+func scanMessage(s interface{ Scan(...any) error }, m *guide.Message) error {
+	var content, imageURL, name, image sql.NullString
+	var w, h sql.NullInt64
+	var gone bool
+	if err := s.Scan(&m.ID, &m.ConversationID, &m.SenderID, &m.MessageType, &content, &imageURL, &w, &h,
+		&m.IsRead, &m.IsAIGenerated, &m.CreatedAt, &name, &image, &gone); err != nil {
+		return err
+	}
+	m.Content, m.ImageURL, m.CreatedAt = nullString(content), nullString(imageURL), m.CreatedAt.UTC()
+	if w.Valid {
+		m.ImageWidth = ptr(int(w.Int64))
+	}
+	if h.Valid {
+		m.ImageHeight = ptr(int(h.Int64))
+	}
+	m.Sender = guide.MessageSender{ID: m.SenderID, Name: displayName(name, gone), Image: nullString(image)}
+	if gone {
+		m.Sender.Image = nil
+	}
+	return nil
+}
+
+// FindMessages returns a page of messages before the cursor, oldest first.
+// Paging by (created_at, id) never skips or repeats a message, even when
+// many share a timestamp.
+func (g *Guide) FindMessages(ctx context.Context, user *guide.User, id, cursor string, limit int) (*guide.MessagePage, error) {
+	if _, _, _, err := participants(ctx, g.db, user, id); err != nil {
+		return nil, err
+	}
+	w := &where{}
+	w.and("m.conversation_id = " + w.arg(id))
+	if cursor != "" {
+		w.and(`(m.created_at, m.id) < (SELECT c.created_at, c.id FROM messages c WHERE c.id = ` + w.arg(cursor) +
+			` AND c.conversation_id = m.conversation_id)`)
+		var ok bool
+		if err := g.db.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM messages WHERE id = $1 AND conversation_id = $2)`, cursor, id).Scan(&ok); err != nil {
+			return nil, err
+		}
+		if !ok {
+			return nil, apperr.Field("cursor", "is not a message of this conversation")
+		}
+	}
+	rows, err := g.db.QueryContext(ctx, messageSelect+w.String()+` ORDER BY m.created_at DESC, m.id DESC LIMIT `+w.arg(limit+1), w.args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	page := &guide.MessagePage{Messages: []guide.Message{}}
+	for rows.Next() {
+		var m guide.Message
+		if err := scanMessage(rows, &m); err != nil {
+			return nil, err
+		}
+		page.Messages = append(page.Messages, m)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	if len(page.Messages) > limit {
+		page.Messages, page.HasMore = page.Messages[:limit], true
+		page.NextCursor = ptr(page.Messages[limit-1].ID)
+	}
+	slices.Reverse(page.Messages)
+	return page, nil
+}
+
+// SendMessage stores a message with its notification and AI-reply jobs in
+// one transaction. A realtimeMessageId already recorded (the unique
+// constraint decides, even for concurrent retries) returns the stored
+// message instead.
+func (g *Guide) SendMessage(ctx context.Context, user *guide.User, id string, nm guide.NewMessage, aiReply bool) (*guide.Message, bool, error) {
+	var out guide.Message
+	created := false
+	err := g.db.InTx(ctx, func(tx *sql.Tx) error {
+		tourist, _, expertID, err := participants(ctx, tx, user, id)
+		if err != nil {
+			return err
+		}
+		now := g.clock.Now()
+		msgID := newID()
+		var imageURL any
+		if nm.MessageType == guide.MessageImage {
+			imageURL = nm.Content
+		}
+		res, err := tx.ExecContext(ctx, `INSERT INTO messages (id, conversation_id, sender_id, message_type, content, image_url, realtime_message_id, created_at)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (conversation_id, realtime_message_id) DO NOTHING`,
+			msgID, id, user.ID, nm.MessageType, nm.Content, imageURL, nm.RealtimeMessageID, now)
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return scanMessage(tx.QueryRowContext(ctx, messageSelect+` WHERE m.conversation_id = $1 AND m.realtime_message_id = $2`,
+				id, *nm.RealtimeMessageID), &out)
+		}
+		created = true
+		preview := nm.Content
+		if nm.MessageType == guide.MessageImage {
+			preview = "[image]"
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE conversations SET last_message = $1, last_message_at = $2, updated_at = $2 WHERE id = $3`,
+			preview, now, id); err != nil {
+			return err
+		}
+		if err := EnqueueJob(ctx, tx, JobPushMessage, map[string]string{"messageId": msgID}, now, now); err != nil {
+			return err
+		}
+		if aiReply && user.ID == tourist {
+			var auto bool
+			if err := tx.QueryRowContext(ctx, `SELECT ai_auto_reply AND messaging_enabled FROM experts WHERE id = $1`, expertID).Scan(&auto); err != nil {
+				return err
+			}
+			if auto {
+				if err := EnqueueJob(ctx, tx, JobAIReply, map[string]string{"conversationId": id, "messageId": msgID}, now, now); err != nil {
+					return err
+				}
+			}
+		}
+		return scanMessage(tx.QueryRowContext(ctx, messageSelect+` WHERE m.id = $1`, msgID), &out)
+	})
+	if err != nil {
+		return nil, false, err
+	}
+	return &out, created, nil
+}
+
+// MarkRead marks every message from the other party as read.
+func (g *Guide) MarkRead(ctx context.Context, user *guide.User, id string) (int, error) {
+	if _, _, _, err := participants(ctx, g.db, user, id); err != nil {
+		return 0, err
+	}
+	res, err := g.db.ExecContext(ctx, `UPDATE messages SET is_read = TRUE WHERE conversation_id = $1 AND sender_id <> $2 AND is_read = FALSE`, id, user.ID)
+	if err != nil {
+		return 0, err
+	}
+	n, err := res.RowsAffected()
+	return int(n), err
+}
+
+// UnreadCount counts unread messages from others across the user's
+// conversations.
+func (g *Guide) UnreadCount(ctx context.Context, user *guide.User) (int, error) {
+	var n int
+	err := g.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM messages m JOIN conversations c ON c.id = m.conversation_id
+		JOIN experts e ON e.id = c.expert_id
+		WHERE (c.tourist_id = $1 OR e.user_id = $1) AND m.sender_id <> $1 AND m.is_read = FALSE`, user.ID).Scan(&n)
+	return n, err
+}
+
+// FindAvailability returns the user's expert schedule.
+func (g *Guide) FindAvailability(ctx context.Context, user *guide.User) (*guide.Availability, error) {
+	var a guide.Availability
+	var schedule, blocked []byte
+	err := g.db.QueryRowContext(ctx, `SELECT id, weekly_schedule, timezone, blocked_dates FROM experts WHERE user_id = $1`, user.ID).
+		Scan(&a.ExpertID, &schedule, &a.Timezone, &blocked)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, apperr.Errorf(apperr.NotFound, "This account has no expert profile.")
+	} else if err != nil {
+		return nil, err
+	}
+	a.WeeklySchedule, a.BlockedDates = rawJSON(schedule, "{}"), rawJSON(blocked, "[]")
+	return &a, nil
+}
