@@ -46,10 +46,23 @@ type PushToken struct {
 	Timezone     *string
 }
 
+// ProfileUpdate names the fields to change; a nil field stays as it is.
+type ProfileUpdate struct {
+	Name, Nickname, Bio, BioZh *Change
+}
+
+// Change is a new value for a field; a nil Value clears it.
+type Change struct {
+	Value *string
+}
+
 // ProfileService reads and changes the caller's own account.
 type ProfileService interface {
 	// FindProfile returns the open account's profile. Errors: apperr.NotFound.
 	FindProfile(ctx context.Context, userID string) (*Profile, error)
+	// UpdateProfile changes the fields named in u and returns the profile.
+	// Errors: apperr.NotFound.
+	UpdateProfile(ctx context.Context, userID string, u ProfileUpdate) (*Profile, error)
 	// RegisterPushToken stores a device token for the user, moving it from
 	// any other account that held it.
 	RegisterPushToken(ctx context.Context, t PushToken) error

@@ -46,6 +46,30 @@ func (g *Guide) FindProfile(ctx context.Context, userID string) (*guide.Profile,
 	return &p, nil
 }
 
+// UpdateProfile changes the fields named in u.
+func (g *Guide) UpdateProfile(ctx context.Context, userID string, u guide.ProfileUpdate) (*guide.Profile, error) {
+	w := &where{}
+	set := "updated_at = " + w.arg(g.clock.Now())
+	for _, f := range []struct {
+		column string
+		change *guide.Change
+	}{{"name", u.Name}, {"nickname", u.Nickname}, {"bio", u.Bio}, {"bio_zh", u.BioZh}} {
+		if f.change != nil {
+			set += ", " + f.column + " = " + w.arg(f.change.Value)
+		}
+	}
+	w.and("id = " + w.arg(userID))
+	w.and("deleted_at IS NULL")
+	res, err := g.db.ExecContext(ctx, `UPDATE users SET `+set+w.String(), w.args...)
+	if err != nil {
+		return nil, err
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return nil, apperr.Errorf(apperr.NotFound, "No such account.")
+	}
+	return g.FindProfile(ctx, userID)
+}
+
 // RegisterPushToken stores a device token for the user; a token already
 // registered, to this user or another, moves to this user with the new
 // details.

@@ -20,6 +20,54 @@ func (s *Server) handleProfileGet(w http.ResponseWriter, r *http.Request) error 
 	return nil
 }
 
+func (s *Server) handleProfileUpdate(w http.ResponseWriter, r *http.Request) error {
+	var in struct {
+		Name     httpapi.Optional[string] `json:"name"`
+		Nickname httpapi.Optional[string] `json:"nickname"`
+		Bio      httpapi.Optional[string] `json:"bio"`
+		BioZh    httpapi.Optional[string] `json:"bioZh"`
+	}
+	if err := httpapi.Decode(w, r, &in); err != nil {
+		return err
+	}
+	errs := apperr.FieldErrors{}
+	var u guide.ProfileUpdate
+	for _, f := range []struct {
+		name string
+		in   httpapi.Optional[string]
+		max  int
+		out  **guide.Change
+	}{
+		{"name", in.Name, 100, &u.Name},
+		{"nickname", in.Nickname, 50, &u.Nickname},
+		{"bio", in.Bio, 500, &u.Bio},
+		{"bioZh", in.BioZh, 500, &u.BioZh},
+	} {
+		if !f.in.Set {
+			continue
+		}
+		c := &guide.Change{}
+		if f.in.Value != nil {
+			v := strings.TrimSpace(*f.in.Value)
+			if v == "" {
+				errs.Add(f.name, "must not be blank; send null to clear it")
+			}
+			checkString(errs, f.name, &v, false, 1, f.max)
+			c.Value = &v
+		}
+		*f.out = c
+	}
+	if err := errs.Err(); err != nil {
+		return err
+	}
+	p, err := s.cfg.Profiles.UpdateProfile(r.Context(), caller(r.Context()).User.ID, u)
+	if err != nil {
+		return err
+	}
+	httpapi.WriteJSON(w, http.StatusOK, item{p})
+	return nil
+}
+
 var languageTag = regexp.MustCompile(`^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8}){0,3}$`)
 
 func (s *Server) handlePushRegister(w http.ResponseWriter, r *http.Request) error {

@@ -102,6 +102,7 @@ func (s *Server) routes() {
 	s.authed("POST /api/v1/actions/{id}/confirm", anyKey, s.handleActionConfirm)
 
 	s.authed("GET /api/v1/profile", keyOr("profile:read"), s.handleProfileGet)
+	s.authed("PUT /api/v1/profile", keyOr("profile:write"), s.handleProfileUpdate)
 	s.authed("GET /api/v1/profile/delete", keyOr("profile:write"), s.handleDeletionCheck)
 	s.authed("POST /api/v1/profile/delete", keyOr("profile:write"), s.handleAccountDelete)
 	s.authed("GET /api/v1/conversations", userOnly, s.handleConversationList)
