@@ -143,10 +143,10 @@ func TestAccountClosure(t *testing.T) {
 				t.Errorf("the identity signs in to %s; closed %s, new %s", fresh.User.ID, u.id, again.id)
 			}
 			for table, n := range map[string]int{
-				"api_keys": b.count(t, `SELECT COUNT(*) FROM api_keys WHERE user_id = $1`, u.id),
+				"api_keys":    b.count(t, `SELECT COUNT(*) FROM api_keys WHERE user_id = $1`, u.id),
 				"push_tokens": b.count(t, `SELECT COUNT(*) FROM push_tokens WHERE user_id = $1`, u.id),
-				"sessions": b.count(t, `SELECT COUNT(*) FROM sessions WHERE user_id = $1`, u.id),
-				"identities": b.count(t, `SELECT COUNT(*) FROM identities WHERE user_id = $1`, u.id),
+				"sessions":    b.count(t, `SELECT COUNT(*) FROM sessions WHERE user_id = $1`, u.id),
+				"identities":  b.count(t, `SELECT COUNT(*) FROM identities WHERE user_id = $1`, u.id),
 			} {
 				if n != 0 {
 					t.Errorf("%d rows left in %s", n, table)
