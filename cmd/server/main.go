@@ -16,6 +16,10 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/redis/go-redis/v9"
+
 	"github.com/wayfarer-asia/platform/api"
 	"github.com/wayfarer-asia/platform/internal/auth"
 	"github.com/wayfarer-asia/platform/internal/clock"
@@ -72,12 +76,30 @@ func run() error {
 	if err != nil {
 		return err
 	}
+	reg := prometheus.NewRegistry()
+	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
+		collectors.NewDBStatsCollector(guideDB.DB, "guide"))
+	metrics := httpapi.NewMetrics(reg)
+	readyChecks := []httpapi.Check{{Name: "database", Check: guideDB.PingContext}}
+	var rdb *redis.Client
+	if cfg.RedisURL != "" {
+		opts, err := redis.ParseURL(cfg.RedisURL)
+		if err != nil {
+			return fmt.Errorf("REDIS_URL: %w", err)
+		}
+		// Short timeouts: a limiter that waits on a sick Redis would stall
+		// every request; failing fast lets the fallback rules apply.
+		opts.DialTimeout, opts.ReadTimeout, opts.WriteTimeout = time.Second, 250*time.Millisecond, 250*time.Millisecond
+		rdb = redis.NewClient(opts)
+		defer rdb.Close()
+		readyChecks = append(readyChecks, httpapi.Check{Name: "redis", Check: func(ctx context.Context) error { return rdb.Ping(ctx).Err() }})
+	}
+	limiter, readLimiter := limiters(rdb, clk, metrics, logger)
 	keyUsage := auth.NewKeyUsage()
 	realtime, err := realtimeIssuer(cfg, clk, logger)
 	if err != nil {
 		return err
 	}
-	limiter := ratelimit.NewMemory(clk)
 	guideHandler := guideapi.New(guideapi.Config{
 		Catalog:        guideStore,
 		Accounts:       guideStore,
@@ -94,6 +116,10 @@ func run() error {
 		KeyUsage:       keyUsage,
 		Clock:          clk,
 		Limiter:        limiter,
+		ReadLimiter:    readLimiter,
+		Metrics:        metrics,
+		Gatherer:       reg,
+		ReadyChecks:    readyChecks,
 		PublicLimit:    ratelimit.PerMinute(cfg.PublicRateLimit),
 		AuthLimit:      ratelimit.Limit{Rate: cfg.AuthRateLimit, Period: 15 * time.Minute},
 		TrustedProxies: cfg.TrustedProxies,
@@ -157,6 +183,21 @@ func loadGuideSample(ctx context.Context, cfg *config.Config, db *store.DB, g *s
 		}
 	}
 	return g.SetDemoPasswords(ctx, hash)
+}
+
+// limiters returns the strict limiter (login, registration, key writes:
+// refused when it fails) and the read limiter (falls back to a count in
+// this process). With Redis both count there, shared by every replica.
+func limiters(rdb *redis.Client, clk clock.Clock, m *httpapi.Metrics, logger *slog.Logger) (strict, read ratelimit.Limiter) {
+	local := ratelimit.NewMemory(clk)
+	if rdb == nil {
+		return local, local
+	}
+	shared := ratelimit.NewRedis(rdb, "rl:")
+	return shared, &ratelimit.Fallback{Primary: shared, Local: local, OnFallback: func(err error) {
+		m.LimiterDecision("fallback")
+		logger.Warn("Redis unreachable: counting this read locally", "err", err)
+	}}
 }
 
 // jwtSecret returns JWT_SECRET, or else the secret kept in the database,

@@ -32,6 +32,7 @@ type Config struct {
 	IdpA, IdpB       *IdentityProvider
 	RealtimeAppID    string
 	RealtimeSecret   string // empty: generate one at start
+	RedisURL         string // empty: limits are counted in this process
 }
 
 // IdentityProvider is an external identity provider's settings; nil when
@@ -97,6 +98,12 @@ func load(getenv func(string) string) (*Config, error) {
 	c.JWTSecret = getenv("JWT_SECRET")
 	if c.JWTSecret != "" && len(c.JWTSecret) < 32 {
 		errs = append(errs, fmt.Errorf("JWT_SECRET: %d bytes is too short; use at least 32 random bytes, or leave it unset to have one generated", len(c.JWTSecret)))
+	}
+	c.RedisURL = get("REDIS_URL", "")
+	if c.RedisURL != "" {
+		if u, err := url.Parse(c.RedisURL); err != nil || (u.Scheme != "redis" && u.Scheme != "rediss") || u.Host == "" {
+			errs = append(errs, fmt.Errorf("REDIS_URL: want redis://host:port/db or rediss://…"))
+		}
 	}
 	c.RealtimeAppID = get("REALTIME_APP_ID", "wayfarer-guide")
 	c.RealtimeSecret = getenv("REALTIME_SECRET")

@@ -70,6 +70,8 @@ func baseURL(r *http.Request) string {
 type Outer struct {
 	Logger         *slog.Logger
 	TrustedProxies []netip.Prefix
+	Server         string   // "guide" or "property", for metrics
+	Metrics        *Metrics // may be nil
 }
 
 // Wrap applies the middleware to next.
@@ -103,6 +105,7 @@ func (o *Outer) Wrap(next http.Handler) http.Handler {
 				slog.Duration("duration", time.Since(start)),
 				slog.String("client", ri.clientIP.String()),
 			)
+			o.Metrics.observe(o.Server, r.Pattern, r.Method, sw.code(), time.Since(start))
 		}()
 		next.ServeHTTP(sw, r)
 	})
@@ -186,17 +189,27 @@ func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 // derives from it, sets the X-RateLimit-* headers, and refuses with 429
 // once the budget is spent.
 func RateLimit(l ratelimit.Limiter, keyFn func(*http.Request) (string, ratelimit.Limit), next HandlerFunc) HandlerFunc {
+	return RateLimitCounted(nil, l, keyFn, next)
+}
+
+// RateLimitCounted is RateLimit that also counts each decision in m.
+func RateLimitCounted(m *Metrics, l ratelimit.Limiter, keyFn func(*http.Request) (string, ratelimit.Limit), next HandlerFunc) HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		key, limit := keyFn(r)
 		res, err := l.Allow(r.Context(), key, limit)
 		if err != nil {
-			return err
+			// Refuse rather than run unlimited; limiters that may fall back
+			// to a local count do so before getting here.
+			m.LimiterDecision("error")
+			slog.WarnContext(r.Context(), "rate limiter unavailable", "err", err, "request_id", RequestID(r.Context()))
+			return &apperr.Error{Code: apperr.Unavailable, Message: "The rate limiter is unavailable; try again shortly.", RetryAfter: 1}
 		}
 		h := w.Header()
 		h.Set("X-RateLimit-Limit", strconv.Itoa(res.Limit))
 		h.Set("X-RateLimit-Remaining", strconv.Itoa(res.Remaining))
 		h.Set("X-RateLimit-Reset", strconv.FormatInt(int64(math.Ceil(float64(res.ResetAt.UnixNano())/1e9)), 10))
 		if !res.Allowed {
+			m.LimiterDecision("denied")
 			secs := int(math.Ceil(res.RetryAfter.Seconds()))
 			return &apperr.Error{
 				Code:       apperr.RateLimited,
@@ -204,8 +217,13 @@ func RateLimit(l ratelimit.Limiter, keyFn func(*http.Request) (string, ratelimit
 				RetryAfter: secs,
 			}
 		}
+		m.LimiterDecision("allowed")
 		return next(w, r)
 	}
+}
+
+func logError(r *http.Request, msg string, args ...any) {
+	slog.ErrorContext(r.Context(), msg, append(args, "request_id", RequestID(r.Context()))...)
 }
 
 func period(d time.Duration) string {

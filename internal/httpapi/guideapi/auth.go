@@ -24,7 +24,7 @@ const sessionTTL = auth.UserTokenTTL
 const maxPassword = 256
 
 func (s *Server) authLimited(pattern string, h httpapi.HandlerFunc) {
-	s.router.Handle(pattern, httpapi.Adapt(httpapi.RateLimit(s.cfg.Limiter, s.authKey, h)))
+	s.router.Handle(pattern, httpapi.Adapt(httpapi.RateLimitCounted(s.cfg.Metrics, s.cfg.Limiter, s.authKey, h)))
 }
 
 type tokenResponse struct {

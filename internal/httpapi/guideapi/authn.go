@@ -51,7 +51,11 @@ func (s *Server) authed(pattern string, rl rule, h httpapi.HandlerFunc) {
 		}
 		r = r.WithContext(context.WithValue(r.Context(), callerKey{}, c))
 		if c.APIKey != nil {
-			return httpapi.RateLimit(s.cfg.Limiter, func(*http.Request) (string, ratelimit.Limit) {
+			limiter := s.cfg.Limiter
+			if r.Method == http.MethodGet {
+				limiter = s.cfg.ReadLimiter
+			}
+			return httpapi.RateLimitCounted(s.cfg.Metrics, limiter, func(*http.Request) (string, ratelimit.Limit) {
 				return "guide:key:" + c.APIKey.ID, ratelimit.PerMinute(c.APIKey.RateLimit)
 			}, h)(w, r)
 		}

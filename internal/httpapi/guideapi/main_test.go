@@ -7,10 +7,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
+
 	"github.com/wayfarer-asia/platform/api"
 	"github.com/wayfarer-asia/platform/internal/auth"
 	"github.com/wayfarer-asia/platform/internal/clock"
 	"github.com/wayfarer-asia/platform/internal/guide/sample"
+	"github.com/wayfarer-asia/platform/internal/httpapi"
 	"github.com/wayfarer-asia/platform/internal/httpapi/apitest"
 	"github.com/wayfarer-asia/platform/internal/httpapi/guideapi"
 	"github.com/wayfarer-asia/platform/internal/ratelimit"
@@ -35,6 +38,9 @@ type options struct {
 	trustedProxies []netip.Prefix
 	noSample       bool
 	noIdP          bool
+	limiter        ratelimit.Limiter // strict limiter; a memory one when nil
+	readLimiter    ratelimit.Limiter
+	readyChecks    []httpapi.Check
 }
 
 // newEnv starts the guide API on a fresh SQLite database (or the engine
@@ -58,6 +64,9 @@ func newEnv(t *testing.T, opts options, engine ...store.Engine) *env {
 		opts.authLimit = 1000
 	}
 	clk := clock.NewFake(time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC))
+	if opts.limiter == nil {
+		opts.limiter = ratelimit.NewMemory(clk)
+	}
 	tokens, err := auth.NewTokens([]byte("test-secret-test-secret-test-secret!"), clk)
 	if err != nil {
 		t.Fatal(err)
@@ -79,7 +88,15 @@ func newEnv(t *testing.T, opts options, engine ...store.Engine) *env {
 	if err != nil {
 		t.Fatal(err)
 	}
+	reg := prometheus.NewRegistry()
+	metrics := httpapi.NewMetrics(reg)
+	if opts.readyChecks == nil {
+		opts.readyChecks = []httpapi.Check{{Name: "database", Check: db.PingContext}}
+	}
 	srv := guideapi.New(guideapi.Config{
+		Metrics:        metrics,
+		Gatherer:       reg,
+		ReadyChecks:    opts.readyChecks,
 		Catalog:        gs,
 		Accounts:       gs,
 		Profiles:       gs,
@@ -95,7 +112,8 @@ func newEnv(t *testing.T, opts options, engine ...store.Engine) *env {
 		IdpB:           idpB,
 		KeyUsage:       keyUsage,
 		Clock:          clk,
-		Limiter:        ratelimit.NewMemory(clk),
+		Limiter:        opts.limiter,
+		ReadLimiter:    opts.readLimiter,
 		PublicLimit:    ratelimit.PerMinute(opts.publicLimit),
 		AuthLimit:      ratelimit.Limit{Rate: opts.authLimit, Period: 15 * time.Minute},
 		TrustedProxies: opts.trustedProxies,

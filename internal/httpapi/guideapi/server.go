@@ -7,6 +7,8 @@ import (
 	"net/netip"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
+
 	"github.com/wayfarer-asia/platform/internal/auth"
 	"github.com/wayfarer-asia/platform/internal/clock"
 	"github.com/wayfarer-asia/platform/internal/guide"
@@ -30,17 +32,24 @@ type Config struct {
 	AIReplies bool
 	// Notify wakes the background workers after new deferred work, so a
 	// notification need not wait for the next poll. May be nil.
-	Notify         func()
-	Tokens         *auth.Tokens
-	IdpA, IdpB     *auth.IdentityProvider // nil when not configured
-	KeyUsage       *auth.KeyUsage
-	Clock          clock.Clock
+	Notify     func()
+	Tokens     *auth.Tokens
+	IdpA, IdpB *auth.IdentityProvider // nil when not configured
+	KeyUsage   *auth.KeyUsage
+	Clock      clock.Clock
+	// Limiter counts login, registration and key-authenticated writes; if
+	// it fails they are refused. ReadLimiter (Limiter when nil) counts
+	// public and key-authenticated reads and may fall back to a local count.
 	Limiter        ratelimit.Limiter
+	ReadLimiter    ratelimit.Limiter
 	PublicLimit    ratelimit.Limit // per client IP on public reads
 	AuthLimit      ratelimit.Limit // per client IP on login, register, providers, session exchange
 	TrustedProxies []netip.Prefix
 	Logger         *slog.Logger
-	OpenAPI        []byte // the OpenAPI document as JSON
+	OpenAPI        []byte              // the OpenAPI document as JSON
+	Metrics        *httpapi.Metrics    // may be nil
+	Gatherer       prometheus.Gatherer // served at /metrics; nil: not served
+	ReadyChecks    []httpapi.Check     // dependencies /readyz asks
 }
 
 // Server is the guide API's HTTP handler.
@@ -53,12 +62,15 @@ type Server struct {
 
 // New returns the guide API with every route registered.
 func New(cfg Config) *Server {
+	if cfg.ReadLimiter == nil {
+		cfg.ReadLimiter = cfg.Limiter
+	}
 	if cfg.Notify == nil {
 		cfg.Notify = func() {}
 	}
 	s := &Server{cfg: cfg, router: httpapi.NewRouter(), crossOrigin: http.NewCrossOriginProtection()}
 	s.routes()
-	outer := &httpapi.Outer{Logger: cfg.Logger, TrustedProxies: cfg.TrustedProxies}
+	outer := &httpapi.Outer{Logger: cfg.Logger, TrustedProxies: cfg.TrustedProxies, Server: "guide", Metrics: cfg.Metrics}
 	s.handler = outer.Wrap(s.router)
 	return s
 }
@@ -67,7 +79,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.S
 
 func (s *Server) routes() {
 	public := func(pattern string, h httpapi.HandlerFunc) {
-		s.router.Handle(pattern, httpapi.Adapt(httpapi.RateLimit(s.cfg.Limiter, s.publicKey, h)))
+		s.router.Handle(pattern, httpapi.Adapt(httpapi.RateLimitCounted(s.cfg.Metrics, s.cfg.ReadLimiter, s.publicKey, h)))
 	}
 	public("GET /api/v1/experts", s.handleExpertList)
 	public("GET /api/v1/experts/{handle}", s.handleExpertGet)
@@ -85,7 +97,7 @@ func (s *Server) routes() {
 	s.authLimited("POST /api/v1/auth/idp-a", s.handleIdpA)
 	s.authLimited("POST /api/v1/auth/idp-b", s.handleIdpB)
 	s.authed("GET /api/v1/auth/me", userOnly, s.handleMe)
-	s.authed("POST /api/v1/auth/session-exchange", userOnly, httpapi.RateLimit(s.cfg.Limiter, s.authKey, s.handleSessionExchange))
+	s.authed("POST /api/v1/auth/session-exchange", userOnly, httpapi.RateLimitCounted(s.cfg.Metrics, s.cfg.Limiter, s.authKey, s.handleSessionExchange))
 	s.authed("POST /api/v1/auth/api-keys", userOnly, s.handleAPIKeyCreate)
 	s.authed("GET /api/v1/auth/api-keys", userOnly, s.handleAPIKeyList)
 	s.authed("DELETE /api/v1/auth/api-keys/{id}", userOnly, s.handleAPIKeyRevoke)
@@ -116,6 +128,11 @@ func (s *Server) routes() {
 	s.authed("POST /api/push/register", userOrSession, s.handlePushRegister)
 	s.authed("POST /api/push/unregister", userOnly, s.handlePushUnregister)
 
+	s.router.Handle("GET /healthz", httpapi.Adapt(httpapi.HandleHealth))
+	s.router.Handle("GET /readyz", httpapi.Adapt(httpapi.HandleReady(s.cfg.ReadyChecks)))
+	if s.cfg.Gatherer != nil {
+		s.router.Handle("GET /metrics", httpapi.HandleMetrics(s.cfg.Gatherer))
+	}
 	s.router.Handle("GET /api/v1/openapi.json", httpapi.Adapt(s.handleOpenAPI))
 	s.router.Handle("GET /docs/errors/{$}", httpapi.Adapt(httpapi.HandleErrorIndex))
 	s.router.Handle("GET /docs/errors/{code}", httpapi.Adapt(httpapi.HandleErrorDoc))
