@@ -237,10 +237,21 @@ func period(d time.Duration) string {
 // methods (405, with Allow) use the error envelope.
 type Router struct {
 	*http.ServeMux
+	patterns []string
 }
 
 // NewRouter returns an empty router.
 func NewRouter() *Router { return &Router{ServeMux: http.NewServeMux()} }
+
+// Handle registers h for pattern and remembers the pattern, so that tests
+// can compare the routes served with the routes documented.
+func (rt *Router) Handle(pattern string, h http.Handler) {
+	rt.patterns = append(rt.patterns, pattern)
+	rt.ServeMux.Handle(pattern, h)
+}
+
+// Patterns lists the registered patterns in registration order.
+func (rt *Router) Patterns() []string { return append([]string(nil), rt.patterns...) }
 
 // ServeHTTP dispatches r, answering for unmatched requests itself.
 func (rt *Router) ServeHTTP(w http.ResponseWriter, r *http.Request) {

@@ -62,6 +62,9 @@ type Server struct {
 
 // New returns the guide API with every route registered.
 func New(cfg Config) *Server {
+	if cfg.Gatherer == nil {
+		cfg.Gatherer = prometheus.NewRegistry()
+	}
 	if cfg.ReadLimiter == nil {
 		cfg.ReadLimiter = cfg.Limiter
 	}
@@ -76,6 +79,9 @@ func New(cfg Config) *Server {
 }
 
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.ServeHTTP(w, r) }
+
+// Routes lists the "METHOD /path" patterns the server answers.
+func (s *Server) Routes() []string { return s.router.Patterns() }
 
 func (s *Server) routes() {
 	public := func(pattern string, h httpapi.HandlerFunc) {
@@ -130,9 +136,7 @@ func (s *Server) routes() {
 
 	s.router.Handle("GET /healthz", httpapi.Adapt(httpapi.HandleHealth))
 	s.router.Handle("GET /readyz", httpapi.Adapt(httpapi.HandleReady(s.cfg.ReadyChecks)))
-	if s.cfg.Gatherer != nil {
-		s.router.Handle("GET /metrics", httpapi.HandleMetrics(s.cfg.Gatherer))
-	}
+	s.router.Handle("GET /metrics", httpapi.HandleMetrics(s.cfg.Gatherer))
 	s.router.Handle("GET /api/v1/openapi.json", httpapi.Adapt(s.handleOpenAPI))
 	s.router.Handle("GET /docs/errors/{$}", httpapi.Adapt(httpapi.HandleErrorIndex))
 	s.router.Handle("GET /docs/errors/{code}", httpapi.Adapt(httpapi.HandleErrorDoc))
