@@ -5,7 +5,9 @@ import (
 	"crypto/rsa"
 	"encoding/base64"
 	"net/http"
+	"net/http/httptest"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -216,6 +218,8 @@ func TestUserTokens(t *testing.T) {
 		"no expiry":       sign(jwt.SigningMethodHS256, secret, jwt.MapClaims{"iss": "wayfarer-guide", "sub": u.id}),
 		"wrong issuer":    sign(jwt.SigningMethodHS256, secret, claimsWith("iss", "someone")),
 		"future iat":      sign(jwt.SigningMethodHS256, secret, claimsWith("iat", now.Add(time.Hour).Unix())),
+		"not yet valid":   sign(jwt.SigningMethodHS256, secret, claimsWith("nbf", now.Add(time.Hour).Unix())),
+		"empty":           ".",
 		"unknown subject": sign(jwt.SigningMethodHS256, secret, claimsWith("sub", "00000000-0000-7000-8000-000000000000")),
 		"garbage":         "not.a.token",
 		"over-long":       strings.Repeat("a", 5000),
@@ -354,6 +358,24 @@ func TestIdentityProviders(t *testing.T) {
 			t.Errorf("%s: %d %s", name, res.Status, res.Body)
 		}
 	}
+	// Key-location headers are never followed: a listener they point at
+	// sees no request, and the token signed with the attacker's key fails.
+	var lured atomic.Int32
+	lure := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { lured.Add(1) }))
+	defer lure.Close()
+	for _, h := range []string{"jku", "x5u"} {
+		tk := jwt.NewWithClaims(jwt.SigningMethodRS256, p.claims(now, "sub-x", "x@example.com"))
+		tk.Header["kid"] = "attacker"
+		tk.Header[h] = lure.URL + "/keys"
+		signed, _ := tk.SignedString(otherKey)
+		e.Do("POST", "/api/v1/auth/idp-a", map[string]any{"idToken": signed}).Expect(401)
+	}
+	if lured.Load() != 0 {
+		t.Errorf("a jku/x5u header made the server fetch %d times", lured.Load())
+	}
+	// An over-long token is refused without work.
+	e.Do("POST", "/api/v1/auth/idp-a", map[string]any{"idToken": strings.Repeat("a", 20<<10)}).Expect(400)
+
 	// A provider-A token is not a provider-B token.
 	e.Do("POST", "/api/v1/auth/idp-b", map[string]any{"identityToken": valid}).Expect(401)
 	if n := e.count(t, `SELECT COUNT(*) FROM identities WHERE subject = 'sub-x'`); n != 0 {
