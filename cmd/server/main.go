@@ -22,6 +22,7 @@ import (
 
 	"github.com/wayfarer-asia/platform/api"
 	"github.com/wayfarer-asia/platform/internal/auth"
+	"github.com/wayfarer-asia/platform/internal/blob"
 	"github.com/wayfarer-asia/platform/internal/clock"
 	"github.com/wayfarer-asia/platform/internal/config"
 	"github.com/wayfarer-asia/platform/internal/guide/sample"
@@ -109,6 +110,7 @@ func run() error {
 		Closure:        guideStore,
 		ActionTTL:      cfg.PendingActionTTL,
 		Conversations:  guideStore,
+		Avatars:        avatarStore(cfg),
 		Realtime:       realtime,
 		Tokens:         tokens,
 		IdpA:           identityProvider("idp-a", cfg.IdpA, clk),
@@ -234,6 +236,16 @@ func realtimeIssuer(cfg *config.Config, clk clock.Clock, logger *slog.Logger) (*
 		logger.Warn("REALTIME_SECRET is not set: realtime credentials are signed with a random secret that changes at every start; set it to share one with the realtime service")
 	}
 	return auth.NewRealtime(cfg.RealtimeAppID, secret, clk), nil
+}
+
+// avatarStore keeps avatars in the S3-compatible bucket when one is
+// configured, else in AVATAR_DIR.
+func avatarStore(cfg *config.Config) blob.Store {
+	if s := cfg.S3; s != nil {
+		return &blob.S3{Endpoint: s.Endpoint, Region: s.Region, Bucket: s.Bucket, AccessKey: s.AccessKey,
+			SecretKey: s.SecretKey, PathStyle: s.PathStyle, Client: &http.Client{Timeout: 30 * time.Second}}
+	}
+	return &blob.Local{Dir: cfg.AvatarDir}
 }
 
 func identityProvider(name string, p *config.IdentityProvider, c clock.Clock) *auth.IdentityProvider {

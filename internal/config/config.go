@@ -33,6 +33,14 @@ type Config struct {
 	RealtimeAppID    string
 	RealtimeSecret   string // empty: generate one at start
 	RedisURL         string // empty: limits are counted in this process
+	AvatarDir        string
+	S3               *S3 // nil: avatars are stored in AvatarDir
+}
+
+// S3 locates an S3-compatible bucket.
+type S3 struct {
+	Endpoint, Region, Bucket, AccessKey, SecretKey string
+	PathStyle                                      bool
 }
 
 // IdentityProvider is an external identity provider's settings; nil when
@@ -103,6 +111,17 @@ func load(getenv func(string) string) (*Config, error) {
 	if c.RedisURL != "" {
 		if u, err := url.Parse(c.RedisURL); err != nil || (u.Scheme != "redis" && u.Scheme != "rediss") || u.Host == "" {
 			errs = append(errs, fmt.Errorf("REDIS_URL: want redis://host:port/db or rediss://…"))
+		}
+	}
+	c.AvatarDir = get("AVATAR_DIR", "data/avatars")
+	if bucket := get("S3_BUCKET", ""); bucket != "" {
+		c.S3 = &S3{Endpoint: get("S3_ENDPOINT", ""), Region: get("S3_REGION", ""), Bucket: bucket,
+			AccessKey: get("S3_ACCESS_KEY", ""), SecretKey: getenv("S3_SECRET_KEY"), PathStyle: get("S3_PATH_STYLE", "false") == "true"}
+		if u, err := url.Parse(c.S3.Endpoint); err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
+			errs = append(errs, fmt.Errorf("S3_ENDPOINT=%q: want the store's http(s) URL when S3_BUCKET is set", c.S3.Endpoint))
+		}
+		if c.S3.Region == "" || c.S3.AccessKey == "" || c.S3.SecretKey == "" {
+			errs = append(errs, errors.New("S3_REGION, S3_ACCESS_KEY and S3_SECRET_KEY are needed when S3_BUCKET is set"))
 		}
 	}
 	c.RealtimeAppID = get("REALTIME_APP_ID", "wayfarer-guide")

@@ -68,6 +68,15 @@ func (g *Guide) closeAccount(ctx context.Context, tx *sql.Tx, userID string) (ti
 		e.Details = map[string]any{"blockers": check.Blockers}
 		return now, e
 	}
+	var avatarKey sql.NullString
+	if err := tx.QueryRowContext(ctx, `SELECT avatar_key FROM users WHERE id = $1`, userID).Scan(&avatarKey); err != nil {
+		return now, err
+	}
+	if avatarKey.Valid {
+		if err := EnqueueJob(ctx, tx, JobBlobDelete, map[string]string{"key": avatarKey.String}, now, now); err != nil {
+			return now, err
+		}
+	}
 	only := []any{userID}
 	with := []any{userID, now}
 	for _, st := range []struct {
@@ -78,7 +87,7 @@ func (g *Guide) closeAccount(ctx context.Context, tx *sql.Tx, userID string) (ti
 		// and travelogues keep their author, shown as "Deleted User". The
 		// handle becomes opaque and the e-mail is released.
 		{`UPDATE users SET email = NULL, email_normalized = NULL, email_verified = FALSE, password_hash = NULL,
-			name = NULL, nickname = NULL, image = NULL, avatar = NULL, bio = NULL, bio_zh = NULL,
+			name = NULL, nickname = NULL, image = NULL, avatar = NULL, avatar_key = NULL, bio = NULL, bio_zh = NULL,
 			handle = 'deleted-' || id, deleted_at = $2, updated_at = $2 WHERE id = $1`, with},
 		{`UPDATE experts SET bio = NULL, profile_image = NULL, cover_image = NULL, social_links = '{}',
 			messaging_enabled = FALSE, ai_auto_reply = FALSE, ai_instructions = NULL, updated_at = $2 WHERE user_id = $1`, with},

@@ -14,6 +14,9 @@ const (
 	// JobAIReply asks the AI model for the expert's reply to a traveller's
 	// message. Payload: {"conversationId": "...", "messageId": "..."}.
 	JobAIReply = "ai.reply"
+	// JobBlobDelete removes a stored file no longer referenced, such as the
+	// avatar of a closed account. Payload: {"key": "..."}.
+	JobBlobDelete = "blob.delete"
 )
 
 // EnqueueJob records deferred work in the jobs table, inside the caller's

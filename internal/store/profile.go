@@ -70,6 +70,25 @@ func (g *Guide) UpdateProfile(ctx context.Context, userID string, u guide.Profil
 	return g.FindProfile(ctx, userID)
 }
 
+// SetAvatar records the user's new avatar and returns the key it replaces.
+func (g *Guide) SetAvatar(ctx context.Context, userID, url, key string) (string, error) {
+	var old sql.NullString
+	err := g.db.InTx(ctx, func(tx *sql.Tx) error {
+		err := tx.QueryRowContext(ctx, `SELECT avatar_key FROM users WHERE id = $1 AND deleted_at IS NULL`, userID).Scan(&old)
+		if errors.Is(err, sql.ErrNoRows) {
+			return apperr.Errorf(apperr.NotFound, "No such account.")
+		} else if err != nil {
+			return err
+		}
+		_, err = tx.ExecContext(ctx, `UPDATE users SET avatar = $1, avatar_key = $2, updated_at = $3 WHERE id = $4`, url, key, g.clock.Now(), userID)
+		return err
+	})
+	if old.String == key {
+		return "", err // the same picture again: nothing to remove
+	}
+	return old.String, err
+}
+
 // RegisterPushToken stores a device token for the user; a token already
 // registered, to this user or another, moves to this user with the new
 // details.

@@ -11,6 +11,7 @@ import (
 
 	"github.com/wayfarer-asia/platform/api"
 	"github.com/wayfarer-asia/platform/internal/auth"
+	"github.com/wayfarer-asia/platform/internal/blob"
 	"github.com/wayfarer-asia/platform/internal/clock"
 	"github.com/wayfarer-asia/platform/internal/guide/sample"
 	"github.com/wayfarer-asia/platform/internal/httpapi"
@@ -105,6 +106,7 @@ func newEnv(t *testing.T, opts options, engine ...store.Engine) *env {
 		Closure:        gs,
 		ActionTTL:      10 * time.Minute,
 		Conversations:  gs,
+		Avatars:        &blob.Local{Dir: t.TempDir()},
 		Realtime:       auth.NewRealtime("test-app", []byte("realtime-secret-realtime-secret!"), clk),
 		AIReplies:      true,
 		Tokens:         tokens,

@@ -166,3 +166,37 @@ func (s *Server) handlePushUnregister(w http.ResponseWriter, r *http.Request) er
 	}{token, removed}})
 	return nil
 }
+
+// maxAvatar is the largest avatar file accepted.
+const maxAvatar = 5 << 20
+
+func (s *Server) handleAvatarUpload(w http.ResponseWriter, r *http.Request) error {
+	img, err := httpapi.ReadAvatarUpload(w, r, maxAvatar)
+	if err != nil {
+		return err
+	}
+	u := caller(r.Context()).User
+	key := img.Key("avatars/" + u.ID)
+	if err := s.cfg.Avatars.Put(r.Context(), key, img.Data, img.ContentType); err != nil {
+		return err
+	}
+	url := httpapi.AbsoluteURL(r, "/media/"+key)
+	old, err := s.cfg.Profiles.SetAvatar(r.Context(), u.ID, url, key)
+	if err != nil {
+		return err
+	}
+	if old != "" {
+		if err := s.cfg.Avatars.Delete(r.Context(), old); err != nil {
+			// The new avatar is in place; a leftover file is only litter.
+			s.cfg.Logger.WarnContext(r.Context(), "old avatar not removed", "key", old, "err", err)
+		}
+	}
+	httpapi.WriteJSON(w, http.StatusOK, item{struct {
+		URL string `json:"url"`
+	}{url}})
+	return nil
+}
+
+func (s *Server) handleAvatarGet(w http.ResponseWriter, r *http.Request) error {
+	return httpapi.ServeBlob(w, r, s.cfg.Avatars, "avatars/"+r.PathValue("key"))
+}

@@ -10,6 +10,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/wayfarer-asia/platform/internal/auth"
+	"github.com/wayfarer-asia/platform/internal/blob"
 	"github.com/wayfarer-asia/platform/internal/clock"
 	"github.com/wayfarer-asia/platform/internal/guide"
 	"github.com/wayfarer-asia/platform/internal/httpapi"
@@ -26,6 +27,7 @@ type Config struct {
 	Closure       guide.ClosureService
 	ActionTTL     time.Duration // lifetime of a pending action
 	Conversations guide.ConversationService
+	Avatars       blob.Store
 	Realtime      *auth.Realtime
 	// AIReplies tells whether an AI model is configured, so that messages
 	// to experts with auto-reply ask it for an answer.
@@ -121,6 +123,7 @@ func (s *Server) routes() {
 
 	s.authed("GET /api/v1/profile", keyOr("profile:read"), s.handleProfileGet)
 	s.authed("PUT /api/v1/profile", keyOr("profile:write"), s.handleProfileUpdate)
+	s.authed("POST /api/v1/profile/avatar", keyOr("profile:write"), s.handleAvatarUpload)
 	s.authed("GET /api/v1/profile/delete", keyOr("profile:write"), s.handleDeletionCheck)
 	s.authed("POST /api/v1/profile/delete", keyOr("profile:write"), s.handleAccountDelete)
 	s.authed("GET /api/v1/conversations", userOnly, s.handleConversationList)
@@ -141,6 +144,7 @@ func (s *Server) routes() {
 	s.router.Handle("GET /docs/errors/{$}", httpapi.Adapt(httpapi.HandleErrorIndex))
 	s.router.Handle("GET /docs/errors/{code}", httpapi.Adapt(httpapi.HandleErrorDoc))
 	s.router.Handle("GET /media/sample/{kind}/{name}", httpapi.Adapt(handleSampleImage))
+	s.router.Handle("GET /media/avatars/{key...}", httpapi.Adapt(s.handleAvatarGet))
 }
 
 func (s *Server) publicKey(r *http.Request) (string, ratelimit.Limit) {

@@ -1,0 +1,175 @@
+package httpapi
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"log/slog"
+	"mime"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/wayfarer-asia/platform/internal/apperr"
+	"github.com/wayfarer-asia/platform/internal/blob"
+	"github.com/wayfarer-asia/platform/internal/imaging"
+)
+
+// MultipartOverhead is the room a multipart upload gets on top of its file
+// for the boundaries, the part headers and any small other fields.
+const MultipartOverhead = 64 << 10
+
+// ReadAvatarUpload reads the image of a multipart/form-data upload and
+// returns it sanitised by imaging.Sanitize (type judged from the bytes,
+// dimensions bounded, re-encoded without metadata).
+//
+// The whole body is capped at maxBytes+MultipartOverhead with
+// http.MaxBytesReader (past it: PAYLOAD_TOO_LARGE, 413; a Content-Length
+// over it is refused before anything is read), and the file part at
+// maxBytes (413 too). Parts are streamed with r.MultipartReader: nothing
+// is buffered to disk and only the file part is held in memory.
+//
+// The image is the first part named "file"; its file name and declared
+// Content-Type are ignored. Other fields are skipped unread (their bytes
+// count against the overhead allowance), and parts after the file are not
+// read at all. Failures:
+//
+//   - Content-Type not multipart/form-data: UNSUPPORTED_MEDIA_TYPE (415);
+//   - no boundary, a malformed or truncated multipart body:
+//     VALIDATION_ERROR (400) with details.body;
+//   - no part named "file": VALIDATION_ERROR (400) with details.file;
+//   - the image refused: the error of imaging.Sanitize (415, 413 or 400
+//     with details.file).
+func ReadAvatarUpload(w http.ResponseWriter, r *http.Request, maxBytes int64) (*imaging.Image, error) {
+	mt, params, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	if err != nil || mt != "multipart/form-data" {
+		return nil, &apperr.Error{
+			Code:    apperr.MediaType,
+			Message: "Send the image as multipart/form-data, in a field named file.",
+			Details: map[string]any{"accepted": []string{"multipart/form-data"}},
+		}
+	}
+	if params["boundary"] == "" {
+		return nil, bodyError("the Content-Type has no multipart boundary")
+	}
+	limit := maxBytes + MultipartOverhead
+	if r.ContentLength > limit {
+		return nil, bodyTooLarge(limit)
+	}
+	r.Body = http.MaxBytesReader(w, r.Body, limit)
+	mr, err := r.MultipartReader()
+	if err != nil {
+		return nil, bodyError("the body is not a multipart form")
+	}
+	for {
+		part, err := mr.NextPart()
+		if errors.Is(err, io.EOF) {
+			return nil, apperr.Field(imaging.Field, fmt.Sprintf("is required: a JPEG, PNG or WebP image of at most %s", sizeText(maxBytes)))
+		}
+		if err != nil {
+			return nil, multipartError(err, limit)
+		}
+		if part.FormName() != imaging.Field {
+			part.Close()
+			continue
+		}
+		img, err := imaging.Sanitize(part, maxBytes)
+		part.Close()
+		if errors.Is(err, imaging.ErrRead) {
+			return nil, multipartError(err, limit)
+		}
+		return img, err
+	}
+}
+
+func multipartError(err error, limit int64) error {
+	var tooBig *http.MaxBytesError
+	if errors.As(err, &tooBig) {
+		return bodyTooLarge(limit)
+	}
+	return bodyError("the multipart body is malformed or ends early")
+}
+
+func bodyTooLarge(limit int64) error {
+	return apperr.Errorf(apperr.TooLarge, "The body is larger than %d bytes.", limit)
+}
+
+func sizeText(n int64) string {
+	if n >= 1<<20 && n%(1<<20) == 0 {
+		return strconv.FormatInt(n>>20, 10) + " MB"
+	}
+	return strconv.FormatInt(n, 10) + " bytes"
+}
+
+// servedTypes are the content types ServeBlob passes on; anything else is
+// served as application/octet-stream.
+var servedTypes = map[string]bool{"image/jpeg": true, "image/png": true, "image/webp": true}
+
+// ServeBlob answers with the object key of store: its content type (an
+// image type, else application/octet-stream), X-Content-Type-Options:
+// nosniff and Content-Security-Policy: default-src 'none' (so that even a
+// file a browser would take for a document could run nothing), and
+// Cache-Control: public, max-age=31536000, immutable, since keys are
+// content-addressed and an object never changes. The key doubles as ETag,
+// so a revalidation is answered 304; HEAD gets the headers only. A missing
+// object, or a key outside blob.ValidKey (such as one with ".."), is
+// NOT_FOUND (404). The error is returned only before anything is written:
+// a copy that fails half-way (the client went away) is logged, not
+// returned.
+func ServeBlob(w http.ResponseWriter, r *http.Request, store blob.Store, key string) error {
+	rc, ct, err := store.Get(r.Context(), key)
+	if errors.Is(err, blob.ErrNotFound) || errors.Is(err, blob.ErrInvalidKey) {
+		return apperr.Errorf(apperr.NotFound, "No image at this address.")
+	}
+	if err != nil {
+		return err
+	}
+	defer rc.Close()
+	if !servedTypes[ct] {
+		ct = "application/octet-stream"
+	}
+	etag := `"` + key + `"`
+	h := w.Header()
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Content-Security-Policy", "default-src 'none'")
+	h.Set("Cache-Control", "public, max-age=31536000, immutable")
+	h.Set("ETag", etag)
+	if etagMatch(r.Header.Get("If-None-Match"), etag) {
+		w.WriteHeader(http.StatusNotModified)
+		return nil
+	}
+	h.Set("Content-Type", ct)
+	if st, ok := rc.(interface{ Stat() (fs.FileInfo, error) }); ok {
+		if fi, err := st.Stat(); err == nil {
+			h.Set("Content-Length", strconv.FormatInt(fi.Size(), 10))
+		}
+	}
+	w.WriteHeader(http.StatusOK)
+	if r.Method == http.MethodHead {
+		return nil
+	}
+	if _, err := io.Copy(w, rc); err != nil {
+		slog.WarnContext(r.Context(), "serving a blob failed", "key", key, "err", err)
+	}
+	return nil
+}
+
+// etagMatch reports whether an If-None-Match header matches etag (weak
+// comparison, as RFC 9110 asks for If-None-Match).
+func etagMatch(header, etag string) bool {
+	for tag := range strings.SplitSeq(header, ",") {
+		tag = strings.TrimPrefix(strings.TrimSpace(tag), "W/")
+		if tag == "*" || tag == etag {
+			return true
+		}
+	}
+	return false
+}
+
+// AbsoluteURL is path on the server that answered r, such as
+// "https://api.example.com" + path; use it for the url of an uploaded
+// avatar.
+func AbsoluteURL(r *http.Request, path string) string {
+	return baseURL(r) + path
+}
