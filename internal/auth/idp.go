@@ -186,12 +186,14 @@ func (j *jwks) fetch(ctx context.Context) (map[string]crypto.PublicKey, error) {
 			}
 			keys[k.Kid] = &rsa.PublicKey{N: n, E: int(e.Int64())}
 		case "EC":
-			x, y := b64int(k.X), b64int(k.Y)
-			if k.Crv != "P-256" || x == nil || y == nil {
+			x, errX := base64.RawURLEncoding.DecodeString(k.X)
+			y, errY := base64.RawURLEncoding.DecodeString(k.Y)
+			if k.Crv != "P-256" || errX != nil || errY != nil || len(x) != 32 || len(y) != 32 {
 				continue
 			}
-			pub := &ecdsa.PublicKey{Curve: elliptic.P256(), X: x, Y: y}
-			if !pub.Curve.IsOnCurve(x, y) { //nolint:staticcheck // validating untrusted coordinates
+			// Parsing the uncompressed point checks that it is on the curve.
+			pub, err := ecdsa.ParseUncompressedPublicKey(elliptic.P256(), append(append([]byte{4}, x...), y...))
+			if err != nil {
 				continue
 			}
 			keys[k.Kid] = pub

@@ -206,6 +206,7 @@ func (g *Guide) CreateAPIKey(ctx context.Context, k *guide.APIKey, hash string) 
 	return err
 }
 
+// #nosec G101 -- column names, not a credential.
 const apiKeyColumns = `k.id, k.user_id, k.name, k.key_prefix, k.mode, k.scopes, k.rate_limit, k.last_used_at, k.expires_at, k.created_at`
 
 func scanAPIKey(s interface{ Scan(...any) error }, k *guide.APIKey, extra ...any) error {

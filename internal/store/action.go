@@ -96,6 +96,7 @@ func (g *Guide) ConfirmAction(ctx context.Context, c *guide.Caller, id string) (
 		w.and("status = 'pending'")
 		w.and("expires_at > " + at)
 		actorCondition(w, c)
+		// #nosec G202 -- only $N placeholders are concatenated; values are bound.
 		res, err := tx.ExecContext(ctx, `UPDATE pending_actions SET status = 'confirmed', confirmed_at = `+at+w.String(), w.args...)
 		if err != nil {
 			return err
