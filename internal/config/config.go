@@ -34,7 +34,8 @@ type Config struct {
 	RealtimeSecret   string // empty: generate one at start
 	RedisURL         string // empty: limits are counted in this process
 	AvatarDir        string
-	S3               *S3 // nil: avatars are stored in AvatarDir
+	CatalogCacheTTL  time.Duration // 0 disables the catalogue page cache
+	S3               *S3           // nil: avatars are stored in AvatarDir
 }
 
 // S3 locates an S3-compatible bucket.
@@ -112,6 +113,11 @@ func load(getenv func(string) string) (*Config, error) {
 		if u, err := url.Parse(c.RedisURL); err != nil || (u.Scheme != "redis" && u.Scheme != "rediss") || u.Host == "" {
 			errs = append(errs, fmt.Errorf("REDIS_URL: want redis://host:port/db or rediss://…"))
 		}
+	}
+	if d, err := time.ParseDuration(get("CATALOG_CACHE_TTL", "5s")); err != nil || d < 0 || d > time.Hour {
+		errs = append(errs, fmt.Errorf("CATALOG_CACHE_TTL: want a Go duration from 0s (off) to 1h"))
+	} else {
+		c.CatalogCacheTTL = d
 	}
 	c.AvatarDir = get("AVATAR_DIR", "data/avatars")
 	if bucket := get("S3_BUCKET", ""); bucket != "" {

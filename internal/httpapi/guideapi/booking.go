@@ -193,6 +193,7 @@ func (s *Server) handleBookingReview(w http.ResponseWriter, r *http.Request) err
 	if err != nil {
 		return err
 	}
+	s.catalogChanged()
 	httpapi.WriteJSON(w, http.StatusCreated, item{rv})
 	return nil
 }
@@ -243,6 +244,9 @@ func (s *Server) handleActionConfirm(w http.ResponseWriter, r *http.Request) err
 	if err != nil {
 		return err
 	}
+	if a.Action == guide.ActionAccountDelete {
+		s.catalogChanged()
+	}
 	httpapi.WriteJSON(w, http.StatusOK, item{a})
 	return nil
 }
@@ -284,6 +288,7 @@ func (s *Server) handleAccountDelete(w http.ResponseWriter, r *http.Request) err
 	if err != nil {
 		return err
 	}
+	s.catalogChanged()
 	httpapi.WriteJSON(w, http.StatusOK, item{struct {
 		Deleted   bool      `json:"deleted"`
 		DeletedAt time.Time `json:"deletedAt"`

@@ -64,6 +64,7 @@ func (s *Server) handleProfileUpdate(w http.ResponseWriter, r *http.Request) err
 	if err != nil {
 		return err
 	}
+	s.catalogChanged()
 	httpapi.WriteJSON(w, http.StatusOK, item{p})
 	return nil
 }
@@ -185,6 +186,7 @@ func (s *Server) handleAvatarUpload(w http.ResponseWriter, r *http.Request) erro
 	if err != nil {
 		return err
 	}
+	s.catalogChanged()
 	if old != "" {
 		if err := s.cfg.Avatars.Delete(r.Context(), old); err != nil {
 			// The new avatar is in place; a leftover file is only litter.

@@ -32,6 +32,10 @@ type Config struct {
 	// AIReplies tells whether an AI model is configured, so that messages
 	// to experts with auto-reply ask it for an answer.
 	AIReplies bool
+	// CatalogCacheTTL bounds how long a rendered catalogue page is served
+	// from memory; writes in this process invalidate at once, writes by
+	// other replicas show within it. 0 disables the cache.
+	CatalogCacheTTL time.Duration
 	// Notify wakes the background workers after new deferred work, so a
 	// notification need not wait for the next poll. May be nil.
 	Notify     func()
@@ -60,6 +64,7 @@ type Server struct {
 	router      *httpapi.Router
 	handler     http.Handler
 	crossOrigin *http.CrossOriginProtection
+	cache       *pageCache // nil when CatalogCacheTTL is 0
 }
 
 // New returns the guide API with every route registered.
@@ -74,6 +79,9 @@ func New(cfg Config) *Server {
 		cfg.Notify = func() {}
 	}
 	s := &Server{cfg: cfg, router: httpapi.NewRouter(), crossOrigin: http.NewCrossOriginProtection()}
+	if cfg.CatalogCacheTTL > 0 {
+		s.cache = newPageCache(cfg.CatalogCacheTTL, 10000)
+	}
 	s.routes()
 	outer := &httpapi.Outer{Logger: cfg.Logger, TrustedProxies: cfg.TrustedProxies, Server: "guide", Metrics: cfg.Metrics}
 	s.handler = outer.Wrap(s.router)
@@ -87,7 +95,7 @@ func (s *Server) Routes() []string { return s.router.Patterns() }
 
 func (s *Server) routes() {
 	public := func(pattern string, h httpapi.HandlerFunc) {
-		s.router.Handle(pattern, httpapi.Adapt(httpapi.RateLimitCounted(s.cfg.Metrics, s.cfg.ReadLimiter, s.publicKey, h)))
+		s.router.Handle(pattern, httpapi.Adapt(httpapi.RateLimitCounted(s.cfg.Metrics, s.cfg.ReadLimiter, s.publicKey, s.cached(h))))
 	}
 	public("GET /api/v1/experts", s.handleExpertList)
 	public("GET /api/v1/experts/{handle}", s.handleExpertGet)
@@ -145,6 +153,14 @@ func (s *Server) routes() {
 	s.router.Handle("GET /docs/errors/{code}", httpapi.Adapt(httpapi.HandleErrorDoc))
 	s.router.Handle("GET /media/sample/{kind}/{name}", httpapi.Adapt(handleSampleImage))
 	s.router.Handle("GET /media/avatars/{key...}", httpapi.Adapt(s.handleAvatarGet))
+}
+
+// catalogChanged drops cached catalogue pages after a write that shows in
+// the catalogue.
+func (s *Server) catalogChanged() {
+	if s.cache != nil {
+		s.cache.invalidate()
+	}
 }
 
 func (s *Server) publicKey(r *http.Request) (string, ratelimit.Limit) {
