@@ -3,9 +3,9 @@
 // the handlers against them.
 //
 // Each API has its own document beside this file, named after it:
-// guide.yaml for the guide marketplace API. Every document gets a Load
-// function, which parses and validates it, and a JSON function, which
-// returns it as JSON for serving.
+// guide.yaml for the guide marketplace API, property.yaml for the property
+// platform open API. Every document gets a Load function, which parses and
+// validates it, and a JSON function, which returns it as JSON for serving.
 package api
 
 import (
@@ -38,6 +38,29 @@ func GuideJSON() ([]byte, error) {
 
 var guideJSON = sync.OnceValues(func() ([]byte, error) {
 	return marshal("guide.yaml", LoadGuide)
+})
+
+// propertyYAML is the OpenAPI 3.0.3 document of the property platform open
+// API.
+//
+//go:embed property.yaml
+var propertyYAML []byte
+
+// LoadProperty parses and validates the property platform API document.
+// Each call returns a new *openapi3.T, which the caller may modify.
+func LoadProperty() (*openapi3.T, error) {
+	return load("property.yaml", propertyYAML)
+}
+
+// PropertyJSON returns the property platform API document as JSON, as
+// served at GET /api/v1/openapi.json on the property server. It is computed
+// once; callers must not modify the returned slice.
+func PropertyJSON() ([]byte, error) {
+	return propertyJSON()
+}
+
+var propertyJSON = sync.OnceValues(func() ([]byte, error) {
+	return marshal("property.yaml", LoadProperty)
 })
 
 // load parses the document data, resolves its internal references and

@@ -21,6 +21,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/wayfarer-asia/platform/api"
+	"github.com/wayfarer-asia/platform/internal/ai"
 	"github.com/wayfarer-asia/platform/internal/auth"
 	"github.com/wayfarer-asia/platform/internal/blob"
 	"github.com/wayfarer-asia/platform/internal/clock"
@@ -28,6 +29,10 @@ import (
 	"github.com/wayfarer-asia/platform/internal/guide/sample"
 	"github.com/wayfarer-asia/platform/internal/httpapi"
 	"github.com/wayfarer-asia/platform/internal/httpapi/guideapi"
+	"github.com/wayfarer-asia/platform/internal/httpapi/propertyapi"
+	"github.com/wayfarer-asia/platform/internal/property"
+	propertysample "github.com/wayfarer-asia/platform/internal/property/sample"
+	"github.com/wayfarer-asia/platform/internal/push"
 	"github.com/wayfarer-asia/platform/internal/ratelimit"
 	"github.com/wayfarer-asia/platform/internal/store"
 	"github.com/wayfarer-asia/platform/internal/worker"
@@ -50,39 +55,10 @@ func run() error {
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	clk := clock.System{}
-
-	guideDB, err := store.Open(ctx, cfg.GuideDatabaseURL)
-	if err != nil {
-		return err
-	}
-	defer guideDB.Close()
-	if err := guideDB.Migrate(ctx, "guide"); err != nil {
-		return err
-	}
-	guideStore := store.NewGuide(guideDB, clk)
-	if err := loadGuideSample(ctx, cfg, guideDB, guideStore, logger); err != nil {
-		return err
-	}
-
-	openAPI, err := api.GuideJSON()
-	if err != nil {
-		return err
-	}
-	secret, err := jwtSecret(ctx, cfg, guideStore, logger)
-	if err != nil {
-		return err
-	}
-	tokens, err := auth.NewTokens(secret, clk)
-	if err != nil {
-		return err
-	}
-	reg := prometheus.NewRegistry()
-	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
-		collectors.NewDBStatsCollector(guideDB.DB, "guide"))
-	metrics := httpapi.NewMetrics(reg)
-	readyChecks := []httpapi.Check{{Name: "database", Check: guideDB.PingContext}}
-	var rdb *redis.Client
+	a := &app{cfg: cfg, logger: logger, clock: clock.System{}, registry: prometheus.NewRegistry()}
+	defer a.close()
+	a.registry.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	a.metrics = httpapi.NewMetrics(a.registry)
 	if cfg.RedisURL != "" {
 		opts, err := redis.ParseURL(cfg.RedisURL)
 		if err != nil {
@@ -91,55 +67,28 @@ func run() error {
 		// Short timeouts: a limiter that waits on a sick Redis would stall
 		// every request; failing fast lets the fallback rules apply.
 		opts.DialTimeout, opts.ReadTimeout, opts.WriteTimeout = time.Second, 250*time.Millisecond, 250*time.Millisecond
-		rdb = redis.NewClient(opts)
-		defer rdb.Close()
-		readyChecks = append(readyChecks, httpapi.Check{Name: "redis", Check: func(ctx context.Context) error { return rdb.Ping(ctx).Err() }})
+		a.redis = redis.NewClient(opts)
+		a.closers = append(a.closers, a.redis.Close)
 	}
-	limiter, readLimiter := limiters(rdb, clk, metrics, logger)
-	keyUsage := auth.NewKeyUsage()
-	realtime, err := realtimeIssuer(cfg, clk, logger)
+	a.limiter, a.readLimiter = limiters(a.redis, a.clock, a.metrics, logger)
+
+	guideHandler, err := a.guide(ctx)
 	if err != nil {
 		return err
 	}
-	guideHandler := guideapi.New(guideapi.Config{
-		Catalog:         guideStore,
-		Accounts:        guideStore,
-		Profiles:        guideStore,
-		Bookings:        guideStore,
-		Actions:         guideStore,
-		Closure:         guideStore,
-		ActionTTL:       cfg.PendingActionTTL,
-		Conversations:   guideStore,
-		Avatars:         avatarStore(cfg),
-		CatalogCacheTTL: cfg.CatalogCacheTTL,
-		Realtime:        realtime,
-		Tokens:          tokens,
-		IdpA:            identityProvider("idp-a", cfg.IdpA, clk),
-		IdpB:            identityProvider("idp-b", cfg.IdpB, clk),
-		KeyUsage:        keyUsage,
-		Clock:           clk,
-		Limiter:         limiter,
-		ReadLimiter:     readLimiter,
-		Metrics:         metrics,
-		Gatherer:        reg,
-		ReadyChecks:     readyChecks,
-		PublicLimit:     ratelimit.PerMinute(cfg.PublicRateLimit),
-		AuthLimit:       ratelimit.Limit{Rate: cfg.AuthRateLimit, Period: 15 * time.Minute},
-		TrustedProxies:  cfg.TrustedProxies,
-		Logger:          logger,
-		OpenAPI:         openAPI,
-	})
-	// The property platform API arrives with its own issue; until then its
-	// address answers every request with the 404 envelope.
-	propertyHandler := (&httpapi.Outer{Logger: logger, TrustedProxies: cfg.TrustedProxies}).Wrap(httpapi.NewRouter())
+	propertyHandler, err := a.property(ctx)
+	if err != nil {
+		return err
+	}
 
-	var workers sync.WaitGroup
-	workers.Go(func() {
-		worker.Every(ctx, "api key usage", 10*time.Second, func(ctx context.Context) error {
-			return guideStore.TouchAPIKeys(ctx, keyUsage.Take())
-		})
-	})
-	defer workers.Wait()
+	// Background jobs run until the servers have drained, so that work the
+	// last requests recorded is still flushed.
+	jobsCtx, stopJobs := context.WithCancel(context.WithoutCancel(ctx))
+	var jobs sync.WaitGroup
+	for _, j := range a.jobs {
+		jobs.Go(func() { worker.Every(jobsCtx, j.name, j.every, j.run) })
+	}
+	jobs.Go(func() { a.runner.Run(jobsCtx) })
 
 	servers := []*http.Server{newServer(cfg.GuideAddr, guideHandler), newServer(cfg.PropertyAddr, propertyHandler)}
 	errc := make(chan error, len(servers))
@@ -152,16 +101,212 @@ func run() error {
 		}()
 	}
 	select {
-	case err := <-errc:
-		stop()
-		shutdown(servers, logger)
-		return err
+	case err = <-errc:
 	case <-ctx.Done():
+		logger.Info("shutting down: finishing in-flight requests")
 	}
-	logger.Info("shutting down: finishing in-flight requests")
 	shutdown(servers, logger)
-	logger.Info("stopped")
-	return nil
+	stopJobs()
+	jobs.Wait()
+	if err == nil {
+		logger.Info("stopped")
+	}
+	return err
+}
+
+// app holds what the two APIs share while the server is wired.
+type app struct {
+	cfg         *config.Config
+	logger      *slog.Logger
+	clock       clock.Clock
+	registry    *prometheus.Registry
+	metrics     *httpapi.Metrics
+	redis       *redis.Client
+	limiter     ratelimit.Limiter
+	readLimiter ratelimit.Limiter
+	jobs        []job
+	runner      *worker.Runner
+	closers     []func() error
+}
+
+// job is background work run every so often.
+type job struct {
+	name  string
+	every time.Duration
+	run   func(context.Context) error
+}
+
+func (a *app) close() {
+	for i := len(a.closers) - 1; i >= 0; i-- {
+		a.closers[i]()
+	}
+}
+
+// openDB opens and migrates the database of a service.
+func (a *app) openDB(ctx context.Context, url, service string) (*store.DB, error) {
+	db, err := store.Open(ctx, url)
+	if err != nil {
+		return nil, err
+	}
+	a.closers = append(a.closers, db.Close)
+	if err := db.Migrate(ctx, service); err != nil {
+		return nil, err
+	}
+	a.registry.MustRegister(collectors.NewDBStatsCollector(db.DB, service))
+	return db, nil
+}
+
+// readyChecks are the dependencies /readyz asks about, besides db.
+func (a *app) readyChecks(db *store.DB) []httpapi.Check {
+	checks := []httpapi.Check{{Name: "database", Check: db.PingContext}}
+	if a.redis != nil {
+		checks = append(checks, httpapi.Check{Name: "redis", Check: func(ctx context.Context) error { return a.redis.Ping(ctx).Err() }})
+	}
+	return checks
+}
+
+// guide wires the guide marketplace API.
+func (a *app) guide(ctx context.Context) (http.Handler, error) {
+	cfg, clk, logger := a.cfg, a.clock, a.logger
+	db, err := a.openDB(ctx, cfg.GuideDatabaseURL, "guide")
+	if err != nil {
+		return nil, err
+	}
+	gs := store.NewGuide(db, clk)
+	if err := loadGuideSample(ctx, cfg, db, gs, logger); err != nil {
+		return nil, err
+	}
+	openAPI, err := api.GuideJSON()
+	if err != nil {
+		return nil, err
+	}
+	secret, err := persistedSecret(ctx, cfg.JWTSecret, "JWT_SECRET", "jwt_secret", gs.Setting, logger)
+	if err != nil {
+		return nil, err
+	}
+	tokens, err := auth.NewTokens(secret, clk)
+	if err != nil {
+		return nil, err
+	}
+	realtime, err := realtimeIssuer(cfg, clk, logger)
+	if err != nil {
+		return nil, err
+	}
+	keyUsage := auth.NewKeyUsage()
+	a.jobs = append(a.jobs, job{"api key usage", 10 * time.Second, func(ctx context.Context) error {
+		return gs.TouchAPIKeys(ctx, keyUsage.Take())
+	}})
+	avatars := avatarStore(cfg)
+	var sender push.Sender = push.LogSender{Logger: logger}
+	if cfg.PushGatewayURL != "" {
+		sender = &push.HTTPSender{URL: cfg.PushGatewayURL}
+	}
+	var aiClient *ai.Client
+	if cfg.AIBaseURL != "" {
+		aiClient = &ai.Client{BaseURL: cfg.AIBaseURL, APIKey: cfg.AIAPIKey, Model: cfg.AIModel}
+	}
+	a.runner = worker.NewRunner(gs, clk, sender, aiClient)
+	a.runner.Blobs, a.runner.Logger = avatars, logger
+	return guideapi.New(guideapi.Config{
+		Catalog:         gs,
+		Accounts:        gs,
+		Profiles:        gs,
+		Bookings:        gs,
+		Actions:         gs,
+		Closure:         gs,
+		ActionTTL:       cfg.PendingActionTTL,
+		Conversations:   gs,
+		Avatars:         avatars,
+		AIReplies:       aiClient != nil,
+		Notify:          a.runner.Wake,
+		CatalogCacheTTL: cfg.CatalogCacheTTL,
+		Realtime:        realtime,
+		Tokens:          tokens,
+		IdpA:            identityProvider("idp-a", cfg.IdpA, clk),
+		IdpB:            identityProvider("idp-b", cfg.IdpB, clk),
+		KeyUsage:        keyUsage,
+		Clock:           clk,
+		Limiter:         a.limiter,
+		ReadLimiter:     a.readLimiter,
+		Metrics:         a.metrics,
+		Gatherer:        a.registry,
+		ReadyChecks:     a.readyChecks(db),
+		PublicLimit:     ratelimit.PerMinute(cfg.PublicRateLimit),
+		AuthLimit:       ratelimit.Limit{Rate: cfg.AuthRateLimit, Period: 15 * time.Minute},
+		TrustedProxies:  cfg.TrustedProxies,
+		Logger:          logger,
+		OpenAPI:         openAPI,
+	}), nil
+}
+
+// property wires the property platform API.
+func (a *app) property(ctx context.Context) (http.Handler, error) {
+	cfg, clk, logger := a.cfg, a.clock, a.logger
+	db, err := a.openDB(ctx, cfg.PropertyDatabaseURL, "property")
+	if err != nil {
+		return nil, err
+	}
+	ps := store.NewProperty(db, clk)
+	if cfg.SampleData {
+		empty, err := store.PropertyIsEmpty(ctx, db)
+		if err != nil {
+			return nil, err
+		}
+		if empty {
+			start := time.Now()
+			// The calendar starts today, so that "next month" has stock.
+			if err := store.LoadPropertySample(ctx, db, propertysample.Generate(property.DateOf(clk.Now()))); err != nil {
+				return nil, fmt.Errorf("load property sample data: %w", err)
+			}
+			logger.Info("loaded property sample data", "duration", time.Since(start))
+		}
+	}
+	hash, err := demoHash(cfg)
+	if err != nil {
+		return nil, err
+	}
+	if err := ps.SetDemoPassword(ctx, hash); err != nil {
+		return nil, err
+	}
+	secret, err := persistedSecret(ctx, cfg.PortalJWTSecret, "PORTAL_JWT_SECRET", "portal_jwt_secret", ps.Setting, logger)
+	if err != nil {
+		return nil, err
+	}
+	portalTokens, err := auth.NewTokens(secret, clk)
+	if err != nil {
+		return nil, err
+	}
+	openAPI, err := api.PropertyJSON()
+	if err != nil {
+		return nil, err
+	}
+	usage := property.NewUsage()
+	a.jobs = append(a.jobs,
+		job{"property key usage", 10 * time.Second, func(ctx context.Context) error { return ps.FlushUsage(ctx, usage) }},
+		job{"expired quote holds", 30 * time.Second, func(ctx context.Context) error {
+			_, err := ps.ReleaseExpiredHolds(ctx)
+			return err
+		}},
+		job{"idempotency records", time.Hour, func(ctx context.Context) error {
+			_, err := ps.PurgeIdempotencyKeys(ctx)
+			return err
+		}},
+	)
+	return propertyapi.New(propertyapi.Config{
+		Catalog:        ps,
+		Bookings:       ps,
+		Accounts:       ps,
+		Idempotency:    ps,
+		Usage:          usage,
+		PortalTokens:   portalTokens,
+		Clock:          clk,
+		Limiter:        a.limiter,
+		KeyLimit:       ratelimit.PerMinute(cfg.PropertyRateLimit),
+		QuoteTTL:       cfg.QuoteTTL,
+		TrustedProxies: cfg.TrustedProxies,
+		Logger:         logger,
+		OpenAPI:        openAPI,
+	}), nil
 }
 
 func loadGuideSample(ctx context.Context, cfg *config.Config, db *store.DB, g *store.Guide, logger *slog.Logger) error {
@@ -178,14 +323,20 @@ func loadGuideSample(ctx context.Context, cfg *config.Config, db *store.DB, g *s
 			logger.Info("loaded guide sample data", "duration", time.Since(start))
 		}
 	}
-	hash := ""
-	if cfg.DemoPassword != "" {
-		var err error
-		if hash, err = auth.HashPassword(cfg.DemoPassword); err != nil {
-			return err
-		}
+	hash, err := demoHash(cfg)
+	if err != nil {
+		return err
 	}
 	return g.SetDemoPasswords(ctx, hash)
+}
+
+// demoHash hashes DEMO_PASSWORD; "" when it is unset, which takes the demo
+// accounts' passwords away.
+func demoHash(cfg *config.Config) (string, error) {
+	if cfg.DemoPassword == "" {
+		return "", nil
+	}
+	return auth.HashPassword(cfg.DemoPassword)
 }
 
 // limiters returns the strict limiter (login, registration, key writes:
@@ -203,24 +354,24 @@ func limiters(rdb *redis.Client, clk clock.Clock, m *httpapi.Metrics, logger *sl
 	}}
 }
 
-// jwtSecret returns JWT_SECRET, or else the secret kept in the database,
-// generated on first start so that tokens survive restarts and replicas
-// agree.
-func jwtSecret(ctx context.Context, cfg *config.Config, g *store.Guide, logger *slog.Logger) ([]byte, error) {
-	if cfg.JWTSecret != "" {
-		return []byte(cfg.JWTSecret), nil
+// persistedSecret returns the configured secret, or else the one kept in
+// the database under key, generated on first start so that tokens survive
+// restarts and every replica agrees.
+func persistedSecret(ctx context.Context, configured, envName, key string, setting func(ctx context.Context, key, value string) (string, error), logger *slog.Logger) ([]byte, error) {
+	if configured != "" {
+		return []byte(configured), nil
 	}
 	var b [32]byte
 	if _, err := rand.Read(b[:]); err != nil {
 		return nil, err
 	}
 	fresh := hex.EncodeToString(b[:])
-	secret, err := g.Setting(ctx, "jwt_secret", fresh)
+	secret, err := setting(ctx, key, fresh)
 	if err != nil {
 		return nil, err
 	}
 	if secret == fresh {
-		logger.Warn("JWT_SECRET is not set: generated a secret and stored it in the database; set JWT_SECRET to manage it yourself")
+		logger.Warn(envName + " is not set: generated a secret and stored it in the database; set " + envName + " to manage it yourself")
 	}
 	return []byte(secret), nil
 }

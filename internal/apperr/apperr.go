@@ -24,6 +24,12 @@ const (
 	RateLimited      = "RATE_LIMITED"
 	Internal         = "INTERNAL_ERROR"
 	Unavailable      = "SERVICE_UNAVAILABLE"
+
+	// Codes of the property platform API.
+	StayUnavailable       = "UNAVAILABLE"             // the stay cannot be had; details.reason says why
+	Gone                  = "GONE"                    // the resource existed but has expired (a quote)
+	IdempotencyKeyReused  = "IDEMPOTENCY_KEY_REUSED"  // an Idempotency-Key sent again with another request
+	IdempotencyInProgress = "IDEMPOTENCY_IN_PROGRESS" // the first request with the Idempotency-Key still runs
 )
 
 // Error is a failure the caller can act on: a code from the list above, a

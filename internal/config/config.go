@@ -26,16 +26,23 @@ type Config struct {
 	TrustedProxies      []netip.Prefix
 	LogLevel            slog.Level
 
-	AuthRateLimit    int           // requests per 15 minutes per client IP on the auth endpoints
-	PendingActionTTL time.Duration // lifetime of a pending action
-	JWTSecret        string        // empty: generate one and keep it in the database
-	IdpA, IdpB       *IdentityProvider
-	RealtimeAppID    string
-	RealtimeSecret   string // empty: generate one at start
-	RedisURL         string // empty: limits are counted in this process
-	AvatarDir        string
-	CatalogCacheTTL  time.Duration // 0 disables the catalogue page cache
-	S3               *S3           // nil: avatars are stored in AvatarDir
+	AuthRateLimit     int           // requests per 15 minutes per client IP on the auth endpoints
+	PendingActionTTL  time.Duration // lifetime of a pending action
+	JWTSecret         string        // empty: generate one and keep it in the database
+	IdpA, IdpB        *IdentityProvider
+	RealtimeAppID     string
+	RealtimeSecret    string // empty: generate one at start
+	RedisURL          string // empty: limits are counted in this process
+	AvatarDir         string
+	PushGatewayURL    string // empty: notifications are logged, not sent
+	AIBaseURL         string // empty: no AI replies
+	AIAPIKey          string
+	AIModel           string
+	PropertyRateLimit int           // requests per minute per property API key
+	QuoteTTL          time.Duration // how long a property quote holds its units
+	PortalJWTSecret   string        // empty: generate one and keep it in the property database
+	CatalogCacheTTL   time.Duration // 0 disables the catalogue page cache
+	S3                *S3           // nil: avatars are stored in AvatarDir
 }
 
 // S3 locates an S3-compatible bucket.
@@ -118,6 +125,31 @@ func load(getenv func(string) string) (*Config, error) {
 		errs = append(errs, fmt.Errorf("CATALOG_CACHE_TTL: want a Go duration from 0s (off) to 1h"))
 	} else {
 		c.CatalogCacheTTL = d
+	}
+	c.PropertyRateLimit = positiveInt(get("PROPERTY_RATE_LIMIT", "60"), "PROPERTY_RATE_LIMIT", &errs)
+	if d, err := time.ParseDuration(get("QUOTE_TTL", "15m")); err != nil || d < time.Minute || d > 24*time.Hour {
+		errs = append(errs, fmt.Errorf("QUOTE_TTL: want a Go duration from 1m to 24h, such as 15m"))
+	} else {
+		c.QuoteTTL = d
+	}
+	c.PortalJWTSecret = getenv("PORTAL_JWT_SECRET")
+	if c.PortalJWTSecret != "" && len(c.PortalJWTSecret) < 32 {
+		errs = append(errs, fmt.Errorf("PORTAL_JWT_SECRET: %d bytes is too short; use at least 32", len(c.PortalJWTSecret)))
+	}
+	c.PushGatewayURL = get("PUSH_GATEWAY_URL", "")
+	if c.PushGatewayURL != "" {
+		if u, err := url.Parse(c.PushGatewayURL); err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
+			errs = append(errs, fmt.Errorf("PUSH_GATEWAY_URL=%q: want an http(s) URL", c.PushGatewayURL))
+		}
+	}
+	c.AIBaseURL, c.AIAPIKey, c.AIModel = get("AI_BASE_URL", ""), getenv("AI_API_KEY"), get("AI_MODEL", "")
+	if c.AIBaseURL != "" {
+		if u, err := url.Parse(c.AIBaseURL); err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
+			errs = append(errs, fmt.Errorf("AI_BASE_URL=%q: want an http(s) URL such as https://api.openai.com/v1", c.AIBaseURL))
+		}
+		if c.AIModel == "" {
+			errs = append(errs, errors.New("AI_MODEL is required when AI_BASE_URL is set"))
+		}
 	}
 	c.AvatarDir = get("AVATAR_DIR", "data/avatars")
 	if bucket := get("S3_BUCKET", ""); bucket != "" {

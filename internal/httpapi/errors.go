@@ -43,9 +43,19 @@ var Codes = []CodeInfo{
 	{apperr.Unavailable, 503, "Service unavailable", true, "A dependency of the service is unreachable. Retry after a short wait."},
 }
 
+// PropertyCodes lists the codes only the property platform API answers
+// with. They are kept apart from Codes, whose every entry the guide API's
+// document describes; both lists are served by the /docs/errors pages.
+var PropertyCodes = []CodeInfo{
+	{apperr.StayUnavailable, 409, "Unavailable", false, "The stay cannot be had as asked. error.details.reason says why: sold_out (no unit left for the night in details.date), min_stay (the arrival night requires at least details.minStay nights), closed (the property does not sell the night in details.date), closed_to_arrival (no arrival on details.date), closed_to_departure (no departure on details.date) or max_guests (the room type takes at most details.maxGuests guests). Change the dates, the room type or the number of guests; the availability calendar shows every restriction."},
+	{apperr.Gone, 410, "Gone", false, "The resource existed but has expired: a quote whose hold ran out (see its expiresAt). Its units were released; ask for a new quote."},
+	{apperr.IdempotencyKeyReused, 422, "Idempotency key reused", false, "This Idempotency-Key was first sent with another request (another method, path or body, or another key mode). Use a new Idempotency-Key for a different request; keys are remembered for 24 hours per account."},
+	{apperr.IdempotencyInProgress, 409, "Idempotency key in progress", true, "The first request sent with this Idempotency-Key is still being processed. Retry after a moment: once it has finished, the same request replays its response."},
+}
+
 var codeIndex = func() map[string]CodeInfo {
-	m := make(map[string]CodeInfo, len(Codes))
-	for _, c := range Codes {
+	m := make(map[string]CodeInfo, len(Codes)+len(PropertyCodes))
+	for _, c := range append(append([]CodeInfo(nil), Codes...), PropertyCodes...) {
 		m[c.Code] = c
 	}
 	return m
@@ -117,7 +127,7 @@ func Adapt(h HandlerFunc) http.Handler {
 
 // SortedCodes returns the codes ordered by status, then name.
 func SortedCodes() []CodeInfo {
-	out := append([]CodeInfo(nil), Codes...)
+	out := append(append([]CodeInfo(nil), Codes...), PropertyCodes...)
 	sort.Slice(out, func(i, j int) bool {
 		if out[i].Status != out[j].Status {
 			return out[i].Status < out[j].Status

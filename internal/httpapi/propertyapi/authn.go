@@ -1,0 +1,195 @@
+package propertyapi
+
+import (
+	"context"
+	"net/http"
+	"strings"
+
+	"github.com/wayfarer-asia/platform/internal/apperr"
+	"github.com/wayfarer-asia/platform/internal/auth"
+	"github.com/wayfarer-asia/platform/internal/httpapi"
+	"github.com/wayfarer-asia/platform/internal/property"
+	"github.com/wayfarer-asia/platform/internal/ratelimit"
+)
+
+// SessionCookie is the name of the portal's session cookie. It holds a
+// portal token, the same as a bearer token; the portal's web pages set it.
+const SessionCookie = "pp_session"
+
+// openAPIPath is the one path under /api/v1 that needs no key.
+const openAPIPath = "/api/v1/openapi.json"
+
+type keyCtx struct{}
+
+// callerKey returns the API key of a request that passed the gate.
+func callerKey(ctx context.Context) *property.Key {
+	k, _ := ctx.Value(keyCtx{}).(*property.Key)
+	return k
+}
+
+// account returns whose inventory and bookings the request acts on.
+func account(ctx context.Context) property.Account {
+	k := callerKey(ctx)
+	return property.Account{DeveloperID: k.DeveloperID, Test: k.Test()}
+}
+
+// gate guards /api/v1: every request is counted against a rate limit (the
+// key's, or the client IP's when it has no valid key), so that every
+// response, 401 and 429 included, carries the X-RateLimit-* headers; then
+// a request without a valid key is refused with 401. The OpenAPI document
+// needs no key.
+func (s *Server) gate(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/api/v1" && !strings.HasPrefix(r.URL.Path, "/api/v1/") {
+			next.ServeHTTP(w, r)
+			return
+		}
+		serve := func(w http.ResponseWriter, r *http.Request) error {
+			next.ServeHTTP(w, r)
+			return nil
+		}
+		httpapi.Adapt(func(w http.ResponseWriter, r *http.Request) error {
+			if r.URL.Path == openAPIPath {
+				return httpapi.RateLimit(s.cfg.Limiter, s.ipLimit, serve)(w, r)
+			}
+			key, err := s.authenticateKey(r)
+			if err != nil && apperr.Code(err) != apperr.Unauthorized {
+				return err
+			}
+			if key == nil {
+				return httpapi.RateLimit(s.cfg.Limiter, s.ipLimit, func(http.ResponseWriter, *http.Request) error { return err })(w, r)
+			}
+			err = httpapi.RateLimit(s.cfg.Limiter, func(*http.Request) (string, ratelimit.Limit) {
+				return "property:key:" + key.ID, s.cfg.KeyLimit
+			}, func(w http.ResponseWriter, r *http.Request) error {
+				return serve(w, r.WithContext(context.WithValue(r.Context(), keyCtx{}, key)))
+			})(w, r)
+			s.cfg.Usage.Record(key.ID, s.cfg.Clock.Now(), apperr.Code(err) == apperr.RateLimited)
+			return err
+		}).ServeHTTP(w, r)
+	})
+}
+
+func (s *Server) ipLimit(r *http.Request) (string, ratelimit.Limit) {
+	return "property:ip:" + httpapi.ClientIP(r.Context()).String(), s.cfg.KeyLimit
+}
+
+var errNoKey = apperr.Errorf(apperr.Unauthorized, "An API key is required: send it as \"X-API-KEY: <key>\" or \"Authorization: Bearer <key>\".")
+
+// maxCredential bounds a credential read from a header.
+const maxCredential = 4096
+
+// authenticateKey returns the working key of the request, from X-API-KEY
+// or else Authorization: Bearer. Errors: apperr.Unauthorized.
+func (s *Server) authenticateKey(r *http.Request) (*property.Key, error) {
+	value := strings.TrimSpace(r.Header.Get("X-API-KEY"))
+	if value == "" {
+		bearer, ok, err := bearerToken(r)
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			return nil, errNoKey
+		}
+		value = bearer
+	}
+	if len(value) > maxCredential || !auth.IsAPIKey(value) {
+		return nil, apperr.Errorf(apperr.Unauthorized, "The API key is not valid: keys start with pk_test_ or pk_live_.")
+	}
+	return s.cfg.Accounts.FindKeyByHash(r.Context(), auth.HashAPIKey(value))
+}
+
+// open registers an open API handler that needs scope.
+func (s *Server) open(pattern, scope string, h httpapi.HandlerFunc) {
+	s.router.Handle(pattern, httpapi.Adapt(func(w http.ResponseWriter, r *http.Request) error {
+		k := callerKey(r.Context())
+		if k == nil { // not through the gate: cannot happen
+			return errNoKey
+		}
+		if !k.HasScope(scope) {
+			e := apperr.Errorf(apperr.Scope, "The API key lacks the %s scope this endpoint needs.", scope)
+			e.Details = map[string]any{"requiredScope": scope}
+			return e
+		}
+		return h(w, r)
+	}))
+}
+
+// bearerToken returns the credential of "Authorization: Bearer <value>".
+func bearerToken(r *http.Request) (string, bool, error) {
+	h := r.Header.Get("Authorization")
+	if h == "" {
+		return "", false, nil
+	}
+	scheme, value, ok := strings.Cut(h, " ")
+	value = strings.TrimSpace(value)
+	if !ok || !strings.EqualFold(scheme, "Bearer") || value == "" {
+		return "", true, apperr.Errorf(apperr.Unauthorized, "The Authorization header must be \"Bearer <credential>\".")
+	}
+	if len(value) > maxCredential {
+		return "", true, apperr.Errorf(apperr.Unauthorized, "The bearer credential is too long.")
+	}
+	return value, true, nil
+}
+
+type developerCtx struct{}
+
+// developer returns the portal account of a request behind s.portal.
+func developer(ctx context.Context) *property.Developer {
+	d, _ := ctx.Value(developerCtx{}).(*property.Developer)
+	return d
+}
+
+// portalAuth registers signup or login: limited per client IP, no
+// credentials.
+func (s *Server) portalAuth(pattern string, h httpapi.HandlerFunc) {
+	s.router.Handle(pattern, httpapi.Adapt(httpapi.RateLimit(s.cfg.Limiter, func(r *http.Request) (string, ratelimit.Limit) {
+		return "property:portal-auth:" + httpapi.ClientIP(r.Context()).String(), s.cfg.PortalAuthLimit
+	}, h)))
+}
+
+// portal registers a portal handler: limited per client IP, for a
+// developer authenticated by a portal token.
+func (s *Server) portal(pattern string, h httpapi.HandlerFunc) {
+	s.router.Handle(pattern, httpapi.Adapt(httpapi.RateLimit(s.cfg.Limiter, func(r *http.Request) (string, ratelimit.Limit) {
+		return "property:portal:" + httpapi.ClientIP(r.Context()).String(), s.cfg.PortalLimit
+	}, func(w http.ResponseWriter, r *http.Request) error {
+		d, err := s.authenticatePortal(r)
+		if err != nil {
+			return err
+		}
+		return h(w, r.WithContext(context.WithValue(r.Context(), developerCtx{}, d)))
+	})))
+}
+
+// authenticatePortal resolves the portal token of r, from Authorization:
+// Bearer or the session cookie. A state-changing request carried by the
+// cookie alone must come from the portal's own origin.
+func (s *Server) authenticatePortal(r *http.Request) (*property.Developer, error) {
+	token, ok, err := bearerToken(r)
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		ck, err := r.Cookie(SessionCookie)
+		if err != nil || ck.Value == "" {
+			return nil, apperr.Errorf(apperr.Unauthorized, "Sign in first: send the portal token as \"Authorization: Bearer <token>\".")
+		}
+		if err := s.crossOrigin.Check(r); err != nil {
+			return nil, apperr.Errorf(apperr.Forbidden, "Cross-site request refused: requests authenticated by the session cookie must come from the portal.")
+		}
+		token = ck.Value
+	}
+	if auth.IsAPIKey(token) {
+		return nil, apperr.Errorf(apperr.Unauthorized, "The portal takes a portal token, not an API key; sign in with POST /portal/api/login.")
+	}
+	id, err := s.cfg.PortalTokens.Verify(token)
+	if err != nil {
+		return nil, apperr.Errorf(apperr.Unauthorized, "The portal token is invalid or expired; sign in again.")
+	}
+	d, err := s.cfg.Accounts.FindDeveloperByID(r.Context(), id)
+	if apperr.Code(err) == apperr.NotFound {
+		return nil, apperr.Errorf(apperr.Unauthorized, "The portal token's account does not exist.")
+	}
+	return d, err
+}

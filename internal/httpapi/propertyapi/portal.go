@@ -1,0 +1,331 @@
+package propertyapi
+
+import (
+	"encoding/json"
+	"net/http"
+	"net/mail"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/google/uuid"
+
+	"github.com/wayfarer-asia/platform/internal/apperr"
+	"github.com/wayfarer-asia/platform/internal/auth"
+	"github.com/wayfarer-asia/platform/internal/httpapi"
+	"github.com/wayfarer-asia/platform/internal/property"
+)
+
+// maxPassword bounds the work a password costs to hash.
+const maxPassword = 256
+
+// checkEmail validates an e-mail field: a bare address of at most 254
+// characters.
+func checkEmail(errs apperr.FieldErrors, field string, v *string) string {
+	if v == nil {
+		errs.Add(field, "is required")
+		return ""
+	}
+	e := strings.TrimSpace(*v)
+	a, err := mail.ParseAddress(e)
+	if err != nil || a.Address != e || len(e) > 254 || !strings.Contains(e[strings.LastIndexByte(e, '@')+1:], ".") {
+		errs.Add(field, "must be an e-mail address")
+	}
+	return e
+}
+
+// checkString validates a string field's length in characters, trimmed.
+func checkString(errs apperr.FieldErrors, field string, v *string, required bool, min, max int) string {
+	if v == nil {
+		if required {
+			errs.Add(field, "is required")
+		}
+		return ""
+	}
+	s := strings.TrimSpace(*v)
+	n := utf8.RuneCountInString(s)
+	switch {
+	case n < min:
+		errs.Add(field, "must be at least "+strconv.Itoa(min)+" characters")
+	case n > max:
+		errs.Add(field, "must be at most "+strconv.Itoa(max)+" characters")
+	}
+	return s
+}
+
+type tokenResponse struct {
+	Token     string              `json:"token"`
+	ExpiresAt time.Time           `json:"expiresAt"`
+	Developer *property.Developer `json:"developer"`
+}
+
+func (s *Server) writeToken(w http.ResponseWriter, status int, d *property.Developer) error {
+	token, exp, err := s.cfg.PortalTokens.Issue(d.ID)
+	if err != nil {
+		return err
+	}
+	httpapi.WriteJSON(w, status, tokenResponse{Token: token, ExpiresAt: exp, Developer: d})
+	return nil
+}
+
+func (s *Server) handleSignup(w http.ResponseWriter, r *http.Request) error {
+	var in struct {
+		Email    *string `json:"email"`
+		Password *string `json:"password"`
+		Name     *string `json:"name"`
+	}
+	if err := httpapi.Decode(w, r, &in); err != nil {
+		return err
+	}
+	errs := apperr.FieldErrors{}
+	email := checkEmail(errs, "email", in.Email)
+	if in.Password == nil {
+		errs.Add("password", "is required")
+	} else if n := utf8.RuneCountInString(*in.Password); n < 8 || n > maxPassword {
+		errs.Add("password", "must be 8 to 256 characters")
+	}
+	name := checkString(errs, "name", in.Name, true, 2, 100)
+	if err := errs.Err(); err != nil {
+		return err
+	}
+	hash, err := auth.HashPassword(*in.Password)
+	if err != nil {
+		return err
+	}
+	d, err := s.cfg.Accounts.CreateDeveloper(r.Context(), property.NewDeveloper{Email: email, Name: name, PasswordHash: hash})
+	if err != nil {
+		return err
+	}
+	return s.writeToken(w, http.StatusCreated, d)
+}
+
+// dummyHash is checked against when no account matches, so that a failed
+// login takes as long whether or not the e-mail is registered.
+var dummyHash = func() string {
+	h, err := auth.HashPassword("no account has this password")
+	if err != nil {
+		panic(err)
+	}
+	return h
+}()
+
+var errBadLogin = apperr.Errorf(apperr.Unauthorized, "The e-mail or password is wrong.")
+
+func (s *Server) handleLogin(w http.ResponseWriter, r *http.Request) error {
+	var in struct {
+		Email    *string `json:"email"`
+		Password *string `json:"password"`
+	}
+	if err := httpapi.Decode(w, r, &in); err != nil {
+		return err
+	}
+	errs := apperr.FieldErrors{}
+	email := checkEmail(errs, "email", in.Email)
+	if in.Password == nil || *in.Password == "" {
+		errs.Add("password", "is required")
+	} else if len(*in.Password) > 4*maxPassword {
+		errs.Add("password", "is too long")
+	}
+	if err := errs.Err(); err != nil {
+		return err
+	}
+	d, hash, err := s.cfg.Accounts.FindDeveloperByEmail(r.Context(), email)
+	if err != nil && apperr.Code(err) != apperr.NotFound {
+		return err
+	}
+	if d == nil || hash == "" {
+		auth.CheckPassword(dummyHash, *in.Password)
+		return errBadLogin
+	}
+	if ok, err := auth.CheckPassword(hash, *in.Password); err != nil || !ok {
+		return errBadLogin
+	}
+	return s.writeToken(w, http.StatusOK, d)
+}
+
+func (s *Server) handleMe(w http.ResponseWriter, r *http.Request) error {
+	httpapi.WriteJSON(w, http.StatusOK, struct {
+		Developer *property.Developer `json:"developer"`
+	}{developer(r.Context())})
+	return nil
+}
+
+// createdKey is a key as answered at creation: with the key itself, which
+// is never shown again (null in an idempotent replay).
+type createdKey struct {
+	property.Key
+	Secret *string `json:"key"`
+}
+
+func (s *Server) writeCreatedKey(w http.ResponseWriter, k *property.Key, full string) error {
+	// The replay of this response must not hold the key: record it with
+	// the key as null.
+	recorded, err := json.Marshal(createdKey{Key: *k})
+	if err != nil {
+		return err
+	}
+	recordInstead(w, recorded)
+	httpapi.WriteJSON(w, http.StatusCreated, createdKey{Key: *k, Secret: &full})
+	return nil
+}
+
+func (s *Server) handleKeyCreate(w http.ResponseWriter, r *http.Request) error {
+	var in struct {
+		Name   *string   `json:"name"`
+		Mode   *string   `json:"mode"`
+		Scopes *[]string `json:"scopes"`
+	}
+	if err := httpapi.Decode(w, r, &in); err != nil {
+		return err
+	}
+	errs := apperr.FieldErrors{}
+	name := checkString(errs, "name", in.Name, true, 1, 100)
+	mode := ""
+	switch {
+	case in.Mode == nil:
+		errs.Add("mode", "is required: test or live")
+	case *in.Mode != property.ModeTest && *in.Mode != property.ModeLive:
+		errs.Add("mode", "must be test or live")
+	default:
+		mode = *in.Mode
+	}
+	scopes := property.Scopes
+	if in.Scopes != nil {
+		scopes = nil
+		if len(*in.Scopes) == 0 {
+			errs.Add("scopes", "must name at least one scope, or be left out for all of them")
+		}
+		for _, sc := range *in.Scopes {
+			if !slices.Contains(property.Scopes, sc) {
+				errs.Add("scopes", "unknown scope "+strconv.Quote(sc)+"; allowed: "+strings.Join(property.Scopes, ", "))
+			} else if !slices.Contains(scopes, sc) {
+				scopes = append(scopes, sc)
+			}
+		}
+	}
+	if err := errs.Err(); err != nil {
+		return err
+	}
+	full, prefix, hash, err := auth.NewAPIKey(mode)
+	if err != nil {
+		return err
+	}
+	k := &property.Key{DeveloperID: developer(r.Context()).ID, Name: name, KeyPrefix: prefix, Mode: mode, Scopes: scopes}
+	if err := s.cfg.Accounts.CreateKey(r.Context(), k, hash); err != nil {
+		return err
+	}
+	return s.writeCreatedKey(w, k, full)
+}
+
+func (s *Server) handleKeyList(w http.ResponseWriter, r *http.Request) error {
+	keys, err := s.cfg.Accounts.FindKeys(r.Context(), developer(r.Context()).ID)
+	if err != nil {
+		return err
+	}
+	pending := s.cfg.Usage.Pending()
+	for i := range keys {
+		for uk, c := range pending {
+			if uk.KeyID == keys[i].ID && (keys[i].LastUsedAt == nil || c.LastUsed.After(*keys[i].LastUsedAt)) {
+				t := c.LastUsed
+				keys[i].LastUsedAt = &t
+			}
+		}
+	}
+	httpapi.WriteJSON(w, http.StatusOK, struct {
+		Data []property.Key `json:"data"`
+	}{keys})
+	return nil
+}
+
+// keyID returns the {id} of the path when it is a UUID; anything else
+// names no key.
+func keyID(r *http.Request) (string, error) {
+	id := r.PathValue("id")
+	u, err := uuid.Parse(id)
+	if err != nil || len(id) != 36 {
+		return "", apperr.Errorf(apperr.NotFound, "No working API key with id %q.", id)
+	}
+	return u.String(), nil
+}
+
+func (s *Server) handleKeyRevoke(w http.ResponseWriter, r *http.Request) error {
+	id, err := keyID(r)
+	if err != nil {
+		return err
+	}
+	if _, err := s.cfg.Accounts.RevokeKey(r.Context(), developer(r.Context()).ID, id); err != nil {
+		return err
+	}
+	w.WriteHeader(http.StatusNoContent)
+	return nil
+}
+
+func (s *Server) handleKeyRotate(w http.ResponseWriter, r *http.Request) error {
+	id, err := keyID(r)
+	if err != nil {
+		return err
+	}
+	dev := developer(r.Context())
+	keys, err := s.cfg.Accounts.FindKeys(r.Context(), dev.ID)
+	if err != nil {
+		return err
+	}
+	i := slices.IndexFunc(keys, func(k property.Key) bool { return k.ID == id })
+	if i < 0 {
+		return apperr.Errorf(apperr.NotFound, "No working API key with id %q.", id)
+	}
+	full, prefix, hash, err := auth.NewAPIKey(keys[i].Mode)
+	if err != nil {
+		return err
+	}
+	k, err := s.cfg.Accounts.RotateKey(r.Context(), dev.ID, id, prefix, hash, property.RotationGrace)
+	if err != nil {
+		return err
+	}
+	return s.writeCreatedKey(w, k, full)
+}
+
+// maxUsageDays bounds the range of a usage request.
+const maxUsageDays = 366
+
+func (s *Server) handleUsage(w http.ResponseWriter, r *http.Request) error {
+	q := httpapi.NewQuery(r.URL.Query())
+	today := property.DateOf(s.cfg.Clock.Now().UTC())
+	to := dateParam(q, "to", today)
+	from := dateParam(q, "from", to.AddDays(-29))
+	if err := q.Err(); err != nil {
+		return err
+	}
+	switch n := from.DaysUntil(to) + 1; {
+	case n < 1:
+		return apperr.Field("to", "must not be before from")
+	case n > maxUsageDays:
+		return apperr.Field("to", "the range is at most "+strconv.Itoa(maxUsageDays)+" days")
+	}
+	days, err := s.cfg.Accounts.FindUsage(r.Context(), developer(r.Context()).ID, from, to, s.cfg.Usage.Pending())
+	if err != nil {
+		return err
+	}
+	httpapi.WriteJSON(w, http.StatusOK, struct {
+		From property.Date       `json:"from"`
+		To   property.Date       `json:"to"`
+		Data []property.UsageDay `json:"data"`
+	}{from, to, days})
+	return nil
+}
+
+// dateParam reads a YYYY-MM-DD query parameter, def when absent.
+func dateParam(q *httpapi.Query, name string, def property.Date) property.Date {
+	v := q.String(name, 10)
+	if v == "" {
+		return def
+	}
+	d, err := property.ParseDate(v)
+	if err != nil {
+		q.Errs.Add(name, err.Error())
+		return def
+	}
+	return d
+}

@@ -1,0 +1,126 @@
+// Package propertyapi serves the property platform open API over HTTP: the
+// integrators' API under /api/v1, authenticated by API key, and the
+// developer portal's API under /portal/api, authenticated by a portal
+// token.
+package propertyapi
+
+import (
+	"log/slog"
+	"net/http"
+	"net/netip"
+	"time"
+
+	"github.com/wayfarer-asia/platform/internal/auth"
+	"github.com/wayfarer-asia/platform/internal/clock"
+	"github.com/wayfarer-asia/platform/internal/httpapi"
+	"github.com/wayfarer-asia/platform/internal/property"
+	"github.com/wayfarer-asia/platform/internal/ratelimit"
+)
+
+// Config is what the property API needs to serve. Zero limits and a zero
+// QuoteTTL take the defaults noted.
+type Config struct {
+	Catalog     property.CatalogService
+	Bookings    property.BookingService
+	Accounts    property.AccountService
+	Idempotency property.IdempotencyService
+	Usage       *property.Usage // requests and 429s per key and day, flushed by the server
+	// PortalTokens issues and verifies the portal's tokens; give it a
+	// secret of its own, not the guide API's.
+	PortalTokens *auth.Tokens
+	Clock        clock.Clock
+	Limiter      ratelimit.Limiter
+	// KeyLimit is the budget of each API key, and of each client IP for
+	// requests without a valid key (PROPERTY_RATE_LIMIT; default 60 a
+	// minute).
+	KeyLimit ratelimit.Limit
+	// PortalAuthLimit bounds signup and login per client IP (default 10
+	// per 15 minutes); PortalLimit the other portal requests (default 120 a
+	// minute).
+	PortalAuthLimit ratelimit.Limit
+	PortalLimit     ratelimit.Limit
+	QuoteTTL        time.Duration // how long a quote holds its units (QUOTE_TTL; default 15m)
+	TrustedProxies  []netip.Prefix
+	Logger          *slog.Logger
+	OpenAPI         []byte // the OpenAPI document as JSON
+}
+
+// Server is the property API's HTTP handler.
+type Server struct {
+	cfg         Config
+	router      *httpapi.Router
+	handler     http.Handler
+	crossOrigin *http.CrossOriginProtection
+}
+
+// New returns the property API with every route registered.
+func New(cfg Config) *Server {
+	if cfg.KeyLimit.Rate == 0 {
+		cfg.KeyLimit = ratelimit.PerMinute(60)
+	}
+	if cfg.PortalAuthLimit.Rate == 0 {
+		cfg.PortalAuthLimit = ratelimit.Limit{Rate: 10, Period: 15 * time.Minute}
+	}
+	if cfg.PortalLimit.Rate == 0 {
+		cfg.PortalLimit = ratelimit.PerMinute(120)
+	}
+	if cfg.QuoteTTL == 0 {
+		cfg.QuoteTTL = property.DefaultQuoteTTL
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	if cfg.Clock == nil {
+		cfg.Clock = clock.System{}
+	}
+	if cfg.Usage == nil {
+		cfg.Usage = property.NewUsage()
+	}
+	s := &Server{cfg: cfg, router: httpapi.NewRouter(), crossOrigin: http.NewCrossOriginProtection()}
+	s.routes()
+	outer := &httpapi.Outer{Logger: cfg.Logger, TrustedProxies: cfg.TrustedProxies}
+	s.handler = outer.Wrap(s.gate(s.router))
+	return s
+}
+
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.ServeHTTP(w, r) }
+
+func (s *Server) routes() {
+	// The open API: the gate has authenticated the key and counted the
+	// request against its rate limit before any of these runs.
+	s.open("GET /api/v1/properties", property.ScopePropertiesRead, s.handlePropertyList)
+	s.open("GET /api/v1/properties/{id}", property.ScopePropertiesRead, s.handlePropertyGet)
+	s.open("GET /api/v1/properties/{id}/availability", property.ScopePropertiesRead, s.handleAvailability)
+	s.open("POST /api/v1/quotes", property.ScopeBookingsWrite, s.idempotent(s.handleQuoteCreate))
+	s.open("GET /api/v1/bookings", property.ScopeBookingsRead, s.handleBookingList)
+	s.open("POST /api/v1/bookings", property.ScopeBookingsWrite, s.idempotent(s.handleBookingCreate))
+	s.open("GET /api/v1/bookings/{id}", property.ScopeBookingsRead, s.handleBookingGet)
+	s.open("POST /api/v1/bookings/{id}/cancel", property.ScopeBookingsWrite, s.idempotent(s.handleBookingCancel))
+	s.router.Handle("GET /api/v1/openapi.json", httpapi.Adapt(s.handleOpenAPI))
+
+	// The developer portal.
+	s.portalAuth("POST /portal/api/signup", s.handleSignup)
+	s.portalAuth("POST /portal/api/login", s.handleLogin)
+	s.portal("GET /portal/api/me", s.handleMe)
+	s.portal("POST /portal/api/keys", s.idempotent(s.handleKeyCreate))
+	s.portal("GET /portal/api/keys", s.handleKeyList)
+	s.portal("DELETE /portal/api/keys/{id}", s.handleKeyRevoke)
+	s.portal("POST /portal/api/keys/{id}/rotate", s.idempotent(s.handleKeyRotate))
+	s.portal("GET /portal/api/usage", s.handleUsage)
+
+	s.router.Handle("GET /docs/errors/{$}", httpapi.Adapt(httpapi.HandleErrorIndex))
+	s.router.Handle("GET /docs/errors/{code}", httpapi.Adapt(httpapi.HandleErrorDoc))
+	s.router.Handle("GET /media/sample/{kind}/{name}", httpapi.Adapt(handleSampleImage))
+}
+
+func (s *Server) handleOpenAPI(w http.ResponseWriter, r *http.Request) error {
+	w.Header().Set("Cache-Control", "public, max-age=300")
+	httpapi.WriteJSONBytes(w, http.StatusOK, s.cfg.OpenAPI)
+	return nil
+}
+
+// list is the envelope of a paginated list.
+type list[T any] struct {
+	Data []T           `json:"data"`
+	Meta property.Meta `json:"meta"`
+}

@@ -1,0 +1,516 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/wayfarer-asia/platform/internal/guide"
+)
+
+// This file is the store's side of the background worker: claiming and
+// finishing jobs safely with many worker processes on one database, and the
+// reads and writes that the push and AI-reply jobs need.
+
+// JobPushDevice delivers one message's notification to one device. The
+// worker fans a JobPushMessage out into one of these per device of the
+// recipient, so that each device is retried, deferred for its quiet hours
+// and delivered on its own. Payload: {"messageId": "...", "token": "..."}.
+const JobPushDevice = "push.device"
+
+// Job is a claimed row of jobs.
+type Job struct {
+	ID      string
+	Kind    string
+	Payload json.RawMessage
+	RunAt   time.Time
+	// Attempts counts the claims of the job, this one included: 1 on the
+	// first run.
+	Attempts  int
+	LastError *string
+	CreatedAt time.Time
+}
+
+const jobColumns = `id, kind, payload, run_at, attempts, last_error, created_at`
+
+// ClaimJobs leases up to limit due jobs of the given kinds (any kind when
+// kinds is empty) to the caller for lease: a job is due when it is not
+// done, its run_at has come and no other worker holds an unexpired lease on
+// it. Claiming sets locked_until and counts the attempt in the same
+// statement, so two workers, in one process or many, never claim the same
+// job; a job whose worker died is claimed again once its lease expires.
+func (g *Guide) ClaimJobs(ctx context.Context, kinds []string, limit int, lease time.Duration) ([]Job, error) {
+	if limit <= 0 {
+		return nil, nil
+	}
+	now := g.clock.Now().UTC()
+	args := []any{now.Add(lease), now, limit}
+	kindCond := ""
+	if len(kinds) > 0 {
+		kindCond = ` AND kind IN (` + placeholders(len(args)+1, len(kinds)) + `)`
+		for _, k := range kinds {
+			args = append(args, k)
+		}
+	}
+	const due = `done_at IS NULL AND run_at <= $2 AND (locked_until IS NULL OR locked_until < $2)`
+	var query string
+	if g.db.Engine == Postgres {
+		// SKIP LOCKED lets concurrent claimers pass over each other's rows
+		// instead of queueing behind them; the conditions are stated again
+		// on the updated row, which PostgreSQL re-checks on its newest
+		// version should it have changed since the snapshot.
+		query = `WITH picked AS (
+				SELECT id FROM jobs WHERE ` + due + kindCond + `
+				ORDER BY run_at, id LIMIT $3 FOR UPDATE SKIP LOCKED)
+			UPDATE jobs SET locked_until = $1, attempts = jobs.attempts + 1
+			FROM picked WHERE jobs.id = picked.id
+				AND jobs.done_at IS NULL AND jobs.run_at <= $2 AND (jobs.locked_until IS NULL OR jobs.locked_until < $2)
+			RETURNING jobs.id, jobs.kind, jobs.payload, jobs.run_at, jobs.attempts, jobs.last_error, jobs.created_at`
+	} else {
+		// SQLite transactions (and single statements) take the write lock
+		// up front, so the subselect and the update see the same rows.
+		query = `UPDATE jobs SET locked_until = $1, attempts = attempts + 1
+			WHERE id IN (SELECT id FROM jobs WHERE ` + due + kindCond + ` ORDER BY run_at, id LIMIT $3)
+			AND ` + due + `
+			RETURNING ` + jobColumns
+	}
+	rows, err := g.db.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, fmt.Errorf("claim jobs: %w", err)
+	}
+	defer rows.Close()
+	var jobs []Job
+	for rows.Next() {
+		var j Job
+		var payload []byte
+		var lastError sql.NullString
+		if err := rows.Scan(&j.ID, &j.Kind, &payload, &j.RunAt, &j.Attempts, &lastError, &j.CreatedAt); err != nil {
+			return nil, fmt.Errorf("claim jobs: %w", err)
+		}
+		j.Payload = json.RawMessage(payload)
+		j.RunAt, j.CreatedAt, j.LastError = j.RunAt.UTC(), j.CreatedAt.UTC(), nullString(lastError)
+		jobs = append(jobs, j)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("claim jobs: %w", err)
+	}
+	return jobs, nil
+}
+
+// finishJob applies set to the job unless it is already done.
+func (g *Guide) finishJob(ctx context.Context, id, set string, args ...any) error {
+	_, err := g.db.ExecContext(ctx, `UPDATE jobs SET `+set+` WHERE id = $1 AND done_at IS NULL`, append([]any{id}, args...)...)
+	return err
+}
+
+// CompleteJob marks the job done.
+func (g *Guide) CompleteJob(ctx context.Context, id string) error {
+	return g.finishJob(ctx, id, `done_at = $2, locked_until = NULL`, g.clock.Now())
+}
+
+// RetryJob releases the job after a failed attempt, to run again at runAt,
+// and records the error.
+func (g *Guide) RetryJob(ctx context.Context, id string, runAt time.Time, errText string) error {
+	return g.finishJob(ctx, id, `run_at = $2, locked_until = NULL, last_error = $3`, runAt.UTC(), errText)
+}
+
+// DeferJob releases the job to run again at runAt without counting the
+// attempt it took: the job was not due for a reason of its own (quiet
+// hours, a shutting-down worker), not a failure.
+func (g *Guide) DeferJob(ctx context.Context, id string, runAt time.Time) error {
+	return g.finishJob(ctx, id, `run_at = $2, locked_until = NULL,
+		attempts = CASE WHEN attempts > 0 THEN attempts - 1 ELSE 0 END`, runAt.UTC())
+}
+
+// FailJob gives the job up: it is done, with errText as its last error.
+func (g *Guide) FailJob(ctx context.Context, id string, errText string) error {
+	return g.finishJob(ctx, id, `done_at = $2, locked_until = NULL, last_error = $3`, g.clock.Now(), errText)
+}
+
+// CountPendingJobs counts the jobs not done yet, due or not.
+func (g *Guide) CountPendingJobs(ctx context.Context) (int, error) {
+	var n int
+	err := g.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM jobs WHERE done_at IS NULL`).Scan(&n)
+	return n, err
+}
+
+// ErrJobDone reports that a job was finished by another worker meanwhile.
+var ErrJobDone = errors.New("store: job already done")
+
+// messageParties is who sent a message and who receives it.
+type messageParties struct {
+	conversationID, messageType string
+	content                     sql.NullString
+	senderID, recipientID       string // recipientID is "" when the sender is neither participant
+	senderName                  sql.NullString
+	senderNickname              sql.NullString
+	senderHandle                string
+	senderDeleted               bool
+}
+
+// loadMessageParties returns the message's parties, or nil when there is no
+// such message.
+func loadMessageParties(ctx context.Context, q querier, messageID string) (*messageParties, error) {
+	var p messageParties
+	var tourist, expertUser string
+	err := q.QueryRowContext(ctx, `SELECT m.conversation_id, m.message_type, m.content, m.sender_id,
+			s.name, s.nickname, s.handle, s.deleted_at IS NOT NULL, c.tourist_id, e.user_id
+		FROM messages m JOIN conversations c ON c.id = m.conversation_id
+		JOIN experts e ON e.id = c.expert_id JOIN users s ON s.id = m.sender_id
+		WHERE m.id = $1`, messageID).Scan(&p.conversationID, &p.messageType, &p.content, &p.senderID,
+		&p.senderName, &p.senderNickname, &p.senderHandle, &p.senderDeleted, &tourist, &expertUser)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, nil
+	} else if err != nil {
+		return nil, err
+	}
+	switch p.senderID {
+	case tourist:
+		p.recipientID = expertUser
+	case expertUser:
+		p.recipientID = tourist
+	}
+	return &p, nil
+}
+
+// FanOutPushMessage turns the JobPushMessage job into one JobPushDevice job
+// per device of the message's recipient and completes it, in one
+// transaction, and returns the number of devices. A message that no longer
+// exists, or whose recipient has closed the account, has no devices.
+// Errors: ErrJobDone when another worker completed the job meanwhile (then
+// nothing was enqueued).
+func (g *Guide) FanOutPushMessage(ctx context.Context, jobID, messageID string) (int, error) {
+	now := g.clock.Now()
+	n := 0
+	err := g.db.InTx(ctx, func(tx *sql.Tx) error {
+		// The update comes first so that on PostgreSQL it holds the job's
+		// row lock while the device jobs are written: a second worker with
+		// an expired lease waits for it and then finds the job done.
+		res, err := tx.ExecContext(ctx, `UPDATE jobs SET done_at = $2, locked_until = NULL WHERE id = $1 AND done_at IS NULL`, jobID, now)
+		if err != nil {
+			return err
+		}
+		if done, err := res.RowsAffected(); err != nil {
+			return err
+		} else if done == 0 {
+			return ErrJobDone
+		}
+		p, err := loadMessageParties(ctx, tx, messageID)
+		if err != nil || p == nil || p.recipientID == "" {
+			return err
+		}
+		rows, err := tx.QueryContext(ctx, `SELECT t.token FROM push_tokens t JOIN users u ON u.id = t.user_id
+			WHERE t.user_id = $1 AND u.deleted_at IS NULL ORDER BY t.created_at, t.token`, p.recipientID)
+		if err != nil {
+			return err
+		}
+		var tokens []string
+		for rows.Next() {
+			var t string
+			if err := rows.Scan(&t); err != nil {
+				rows.Close()
+				return err
+			}
+			tokens = append(tokens, t)
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		for _, t := range tokens {
+			if err := EnqueueJob(ctx, tx, JobPushDevice, map[string]string{"messageId": messageID, "token": t}, now, now); err != nil {
+				return err
+			}
+		}
+		n = len(tokens)
+		return nil
+	})
+	return n, err
+}
+
+// PushDelivery is what the worker needs to notify one device of a message.
+type PushDelivery struct {
+	MessageID      string
+	ConversationID string
+	MessageType    string // TEXT or IMAGE
+	Text           string // the message's content, "" when none
+	SenderID       string
+	// SenderName is the sender's display name (name, else nickname, else
+	// handle); SenderDeleted is set when the account is closed.
+	SenderName      string
+	SenderDeleted   bool
+	RecipientID     string
+	RecipientLocale string // users.locale
+	Token           string
+	Platform        string // WEB, ANDROID or IOS
+	DeviceLocale    string // "" when the device sent none
+	Timezone        string // IANA name; "" when the device sent none
+}
+
+// PushDelivery loads the notification of the message for the device, or
+// returns nil when there is nothing to deliver: the message is gone, the
+// device is no longer registered to the recipient, or the recipient's
+// account is closed.
+func (g *Guide) PushDelivery(ctx context.Context, messageID, token string) (*PushDelivery, error) {
+	p, err := loadMessageParties(ctx, g.db, messageID)
+	if err != nil || p == nil || p.recipientID == "" {
+		return nil, err
+	}
+	d := &PushDelivery{
+		MessageID: messageID, ConversationID: p.conversationID, MessageType: p.messageType, Text: p.content.String,
+		SenderID: p.senderID, SenderName: p.senderHandle, SenderDeleted: p.senderDeleted, RecipientID: p.recipientID, Token: token,
+	}
+	if p.senderName.Valid && strings.TrimSpace(p.senderName.String) != "" {
+		d.SenderName = p.senderName.String
+	} else if p.senderNickname.Valid && strings.TrimSpace(p.senderNickname.String) != "" {
+		d.SenderName = p.senderNickname.String
+	}
+	var deviceLocale, timezone sql.NullString
+	err = g.db.QueryRowContext(ctx, `SELECT u.locale, t.platform, t.device_locale, t.timezone
+		FROM push_tokens t JOIN users u ON u.id = t.user_id
+		WHERE t.token = $1 AND t.user_id = $2 AND u.deleted_at IS NULL`, token, p.recipientID).Scan(
+		&d.RecipientLocale, &d.Platform, &deviceLocale, &timezone)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, nil
+	} else if err != nil {
+		return nil, err
+	}
+	d.DeviceLocale, d.Timezone = deviceLocale.String, timezone.String
+	return d, nil
+}
+
+// DeletePushToken forgets a device token that the push provider reports
+// dead, whoever it is registered to.
+func (g *Guide) DeletePushToken(ctx context.Context, token string) error {
+	_, err := g.db.ExecContext(ctx, `DELETE FROM push_tokens WHERE token = $1`, token)
+	return err
+}
+
+// ErrNoAIReply reports that a message is not to be answered by the AI
+// assistant; the wrapping error says why.
+var ErrNoAIReply = errors.New("no AI reply wanted")
+
+// AIReplyContext is what the AI assistant is told to answer a traveller's
+// message on an expert's behalf.
+type AIReplyContext struct {
+	ConversationID string
+	MessageID      string // the traveller's message to answer
+	ExpertID       string
+	ExpertUserID   string
+	ExpertName     string
+	Bio            string
+	Location       string // city
+	CountryCode    string
+	Specialties    []string
+	Languages      []string
+	Packages       []AIPackage // active packages, newest first
+	Instructions   string      // the expert's ai_instructions
+	TouristName    string
+	// History is the conversation's latest messages, oldest first: those
+	// after the one to answer are the traveller's (otherwise there would be
+	// no reply), so one reply answers a burst of messages, and the later
+	// messages' jobs find it and write none.
+	History []AIHistoryMessage
+}
+
+// AIPackage is an active package as the assistant is told about it.
+type AIPackage struct {
+	Title    string
+	Price    float64
+	Currency string
+	Duration int // hours
+}
+
+// AIHistoryMessage is a message of the conversation.
+type AIHistoryMessage struct {
+	FromExpert bool
+	Type       string // TEXT or IMAGE
+	Text       string
+	CreatedAt  time.Time
+}
+
+// aiReplyTag is the realtime_message_id of the assistant's reply to a
+// message: UNIQUE (conversation_id, realtime_message_id) makes a second
+// reply to the same message impossible.
+func aiReplyTag(messageID string) string { return "ai:" + messageID }
+
+// aiTrigger is the message to answer and the state that decides whether it
+// is still to be answered.
+type aiTrigger struct {
+	createdAt                time.Time
+	expertID, expertUserID   string
+	autoReply, messaging     bool
+	expertGone, touristGone  bool
+	instructions, expertName sql.NullString
+	touristName              sql.NullString
+}
+
+// checkAITrigger loads the message and returns why it is not to be
+// answered (wrapping ErrNoAIReply), if so.
+func checkAITrigger(ctx context.Context, q querier, conversationID, messageID string) (*aiTrigger, error) {
+	var t aiTrigger
+	var sender, tourist string
+	err := q.QueryRowContext(ctx, `SELECT m.created_at, m.sender_id, c.tourist_id, e.id, e.user_id,
+			e.ai_auto_reply, e.messaging_enabled, e.ai_instructions, eu.name, eu.deleted_at IS NOT NULL,
+			tu.name, tu.deleted_at IS NOT NULL
+		FROM messages m JOIN conversations c ON c.id = m.conversation_id
+		JOIN experts e ON e.id = c.expert_id JOIN users eu ON eu.id = e.user_id JOIN users tu ON tu.id = c.tourist_id
+		WHERE m.id = $1 AND m.conversation_id = $2`, messageID, conversationID).Scan(
+		&t.createdAt, &sender, &tourist, &t.expertID, &t.expertUserID, &t.autoReply, &t.messaging, &t.instructions,
+		&t.expertName, &t.expertGone, &t.touristName, &t.touristGone)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, fmt.Errorf("%w: message %s is not in conversation %s", ErrNoAIReply, messageID, conversationID)
+	} else if err != nil {
+		return nil, err
+	}
+	t.createdAt = t.createdAt.UTC()
+	switch {
+	case sender != tourist:
+		return nil, fmt.Errorf("%w: the message is not the traveller's", ErrNoAIReply)
+	case !t.autoReply:
+		return nil, fmt.Errorf("%w: the expert has turned AI auto-reply off", ErrNoAIReply)
+	case !t.messaging:
+		return nil, fmt.Errorf("%w: the expert has turned messaging off", ErrNoAIReply)
+	case t.expertGone || t.touristGone:
+		return nil, fmt.Errorf("%w: an account is closed", ErrNoAIReply)
+	}
+	var answered bool
+	err = q.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM messages WHERE conversation_id = $1 AND (realtime_message_id = $2
+			OR (sender_id = $3 AND (created_at > $4 OR (created_at = $4 AND id > $5)))))`,
+		conversationID, aiReplyTag(messageID), t.expertUserID, t.createdAt, messageID).Scan(&answered)
+	if err != nil {
+		return nil, err
+	}
+	if answered {
+		return nil, fmt.Errorf("%w: the expert has answered since", ErrNoAIReply)
+	}
+	return &t, nil
+}
+
+// aiHistoryLimit is how many of the conversation's latest messages the
+// assistant is shown.
+const aiHistoryLimit = 20
+
+// LoadAIReplyContext returns what the assistant needs to answer the
+// traveller's message. Errors: ErrNoAIReply (wrapped) when the message is
+// not to be answered: it is gone or not the traveller's, the expert has
+// turned auto-reply or messaging off, an account is closed, or the expert
+// (or the assistant) has answered since.
+func (g *Guide) LoadAIReplyContext(ctx context.Context, conversationID, messageID string) (*AIReplyContext, error) {
+	t, err := checkAITrigger(ctx, g.db, conversationID, messageID)
+	if err != nil {
+		return nil, err
+	}
+	c := &AIReplyContext{
+		ConversationID: conversationID, MessageID: messageID, ExpertID: t.expertID, ExpertUserID: t.expertUserID,
+		ExpertName: t.expertName.String, Instructions: t.instructions.String, TouristName: t.touristName.String,
+	}
+	var bio, location, country sql.NullString
+	if err := g.db.QueryRowContext(ctx, `SELECT bio, location, country_code FROM experts WHERE id = $1`, t.expertID).Scan(
+		&bio, &location, &country); err != nil {
+		return nil, err
+	}
+	c.Bio, c.Location, c.CountryCode = bio.String, location.String, country.String
+	tags := []guide.ExpertSummary{{ID: t.expertID}}
+	if err := g.loadExpertTags(ctx, tags); err != nil {
+		return nil, err
+	}
+	c.Specialties, c.Languages = tags[0].Specialties, tags[0].Languages
+
+	rows, err := g.db.QueryContext(ctx, `SELECT title, base_price, currency, duration FROM packages
+		WHERE expert_id = $1 AND is_active = TRUE ORDER BY created_at DESC, id LIMIT 20`, t.expertID)
+	if err != nil {
+		return nil, err
+	}
+	for rows.Next() {
+		var p AIPackage
+		if err := rows.Scan(&p.Title, &p.Price, &p.Currency, &p.Duration); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		c.Packages = append(c.Packages, p)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+
+	rows, err = g.db.QueryContext(ctx, `SELECT sender_id, message_type, content, created_at FROM messages
+		WHERE conversation_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2`, conversationID, aiHistoryLimit)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var m AIHistoryMessage
+		var sender string
+		var content sql.NullString
+		if err := rows.Scan(&sender, &m.Type, &content, &m.CreatedAt); err != nil {
+			return nil, err
+		}
+		m.FromExpert, m.Text, m.CreatedAt = sender == t.expertUserID, content.String, m.CreatedAt.UTC()
+		c.History = append(c.History, m)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	if len(c.History) > 0 && c.History[0].FromExpert {
+		// Answered between the check and this read.
+		return nil, fmt.Errorf("%w: the expert has answered since", ErrNoAIReply)
+	}
+	for i, j := 0, len(c.History)-1; i < j; i, j = i+1, j-1 {
+		c.History[i], c.History[j] = c.History[j], c.History[i]
+	}
+	return c, nil
+}
+
+// PostAIReply writes the assistant's answer to the traveller's message as a
+// TEXT message from the expert with is_ai_generated set, makes it the
+// conversation's last message and enqueues its push notification, all in
+// one transaction, and returns the new message's id. The reasons for no
+// reply are checked again inside the transaction, and a message is never
+// answered twice. Errors: ErrNoAIReply (wrapped), as LoadAIReplyContext.
+func (g *Guide) PostAIReply(ctx context.Context, conversationID, messageID, text string) (string, error) {
+	now := g.clock.Now()
+	id := newID()
+	err := g.db.InTx(ctx, func(tx *sql.Tx) error {
+		// Writing the conversation's row first serialises the replies to
+		// one conversation on PostgreSQL too (SQLite serialises all
+		// writers): a concurrent reply, or a message sent with the usual
+		// update of last_message, commits before the checks below read.
+		if _, err := tx.ExecContext(ctx, `UPDATE conversations SET updated_at = updated_at WHERE id = $1`, conversationID); err != nil {
+			return err
+		}
+		t, err := checkAITrigger(ctx, tx, conversationID, messageID)
+		if err != nil {
+			return err
+		}
+		at := now
+		if !at.After(t.createdAt) {
+			// The reply must sort after the message it answers.
+			at = t.createdAt.Add(time.Microsecond)
+		}
+		_, err = tx.ExecContext(ctx, `INSERT INTO messages (id, conversation_id, sender_id, message_type, content,
+				is_read, is_ai_generated, realtime_message_id, created_at)
+			VALUES ($1, $2, $3, 'TEXT', $4, FALSE, TRUE, $5, $6)`,
+			id, conversationID, t.expertUserID, text, aiReplyTag(messageID), at)
+		if isUniqueViolation(err) {
+			return fmt.Errorf("%w: the message has been answered already", ErrNoAIReply)
+		} else if err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE conversations SET last_message = $2, last_message_at = $3, updated_at = $4
+			WHERE id = $1`, conversationID, text, at, now); err != nil {
+			return err
+		}
+		return EnqueueJob(ctx, tx, JobPushMessage, map[string]string{"messageId": id}, now, now)
+	})
+	if err != nil {
+		return "", err
+	}
+	return id, nil
+}

@@ -1,0 +1,346 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/wayfarer-asia/platform/internal/apperr"
+	"github.com/wayfarer-asia/platform/internal/clock"
+	"github.com/wayfarer-asia/platform/internal/property"
+)
+
+// Property implements the property platform services on a DB.
+type Property struct {
+	db    *DB
+	clock clock.Clock
+}
+
+// NewProperty returns the property platform services on db.
+func NewProperty(db *DB, c clock.Clock) *Property { return &Property{db: db, clock: c} }
+
+var (
+	_ property.CatalogService     = (*Property)(nil)
+	_ property.BookingService     = (*Property)(nil)
+	_ property.AccountService     = (*Property)(nil)
+	_ property.IdempotencyService = (*Property)(nil)
+)
+
+// propInventory names the counters of one inventory: the live one, or the
+// test one that test keys work on.
+type propInventory struct{ sold, held string }
+
+func propInventoryOf(test bool) propInventory {
+	if test {
+		return propInventory{sold: "test_sold", held: "test_held"}
+	}
+	return propInventory{sold: "sold", held: "held"}
+}
+
+// available is the SQL expression of the units of calendar row c that can
+// still be had: the units for sale, less those sold and those held by
+// quotes, adding back holds of quotes that have expired but have not been
+// released yet. testArg and nowArg are the placeholders of the mode and
+// the current time.
+func (inv propInventory) available(testArg, nowArg string) string {
+	return `(c.total_units - c.` + inv.sold + ` - c.` + inv.held + ` + (SELECT COUNT(*) FROM quotes q
+		WHERE q.room_type_id = c.room_type_id AND q.status = 'held' AND q.test = ` + testArg + ` AND q.expires_at <= ` + nowArg + `
+		AND q.check_in <= c.night AND q.check_out > c.night))`
+}
+
+const propertySummaryColumns = `p.id, p.name, p.type, p.city, p.country_code, p.address, p.latitude, p.longitude,
+	p.timezone, p.currency, p.amenities, p.images, p.rating, p.review_count, p.from_price`
+
+func scanPropertySummary(s interface{ Scan(...any) error }, x *property.PropertySummary, extra ...any) error {
+	var amenities, images []byte
+	dest := append([]any{&x.ID, &x.Name, &x.Type, &x.City, &x.CountryCode, &x.Address, &x.Latitude, &x.Longitude,
+		&x.Timezone, &x.Currency, &amenities, &images, &x.Rating, &x.ReviewCount, &x.FromPrice.Amount}, extra...)
+	if err := s.Scan(dest...); err != nil {
+		return err
+	}
+	x.FromPrice.Currency = x.Currency
+	x.Amenities = stringList(amenities)
+	if imgs := stringList(images); len(imgs) > 0 {
+		x.Image = &imgs[0]
+	}
+	return nil
+}
+
+var propertySorts = map[string]string{"price": "price", "rating": "p.rating", "name": "p.name"}
+
+// FindProperties returns a page of properties and the total. With a stay,
+// only properties with a room type that can be had for it are listed, each
+// with the lowest total of such a room type.
+func (s *Property) FindProperties(ctx context.Context, f property.PropertyFilter) ([]property.PropertySummary, int, error) {
+	w := &where{}
+	var with, join string
+	priceCol := "p.from_price"
+	if f.Stay != nil {
+		nights := f.Stay.CheckIn.DaysUntil(f.Stay.CheckOut)
+		test, now := w.arg(f.Test), w.arg(s.clock.Now())
+		ci, co, n := w.arg(f.Stay.CheckIn), w.arg(f.Stay.CheckOut), w.arg(nights)
+		guests := w.arg(f.Stay.Guests)
+		// fit: room types open, available and bookable every night of the
+		// stay; lowest: the cheapest of them per property.
+		with = `WITH fit AS (
+			SELECT c.property_id, c.room_type_id, SUM(c.price) AS total
+			FROM calendar c JOIN room_types rt ON rt.id = c.room_type_id
+			WHERE rt.max_guests >= ` + guests + ` AND c.night >= ` + ci + ` AND c.night < ` + co + `
+			GROUP BY c.property_id, c.room_type_id
+			HAVING COUNT(*) = ` + n + `
+				AND SUM(CASE WHEN c.closed OR ` + propInventoryOf(f.Test).available(test, now) + ` <= 0 THEN 1 ELSE 0 END) = 0
+				AND SUM(CASE WHEN c.night = ` + ci + ` AND (c.closed_to_arrival OR c.min_stay > ` + n + `) THEN 1 ELSE 0 END) = 0
+		), lowest AS (
+			SELECT fit.property_id, MIN(fit.total) AS total FROM fit
+			WHERE NOT EXISTS (SELECT 1 FROM calendar d WHERE d.room_type_id = fit.room_type_id AND d.night = ` + co + ` AND d.closed_to_departure)
+			GROUP BY fit.property_id
+		) `
+		join = ` JOIN lowest ON lowest.property_id = p.id`
+		priceCol = "lowest.total"
+		// A check-in day already past in a property's time zone.
+		late, err := s.timezonesPast(ctx, f.Stay.CheckIn)
+		if err != nil {
+			return nil, 0, err
+		}
+		if len(late) > 0 {
+			in := make([]string, len(late))
+			for i, tz := range late {
+				in[i] = w.arg(tz)
+			}
+			w.and("p.timezone NOT IN (" + strings.Join(in, ", ") + ")")
+		}
+		if f.MinPrice != nil {
+			w.and("lowest.total >= " + w.arg(*f.MinPrice*int64(nights)))
+		}
+		if f.MaxPrice != nil {
+			w.and("lowest.total <= " + w.arg(*f.MaxPrice*int64(nights)))
+		}
+	} else {
+		if f.MinPrice != nil {
+			w.and("p.from_price >= " + w.arg(*f.MinPrice))
+		}
+		if f.MaxPrice != nil {
+			w.and("p.from_price <= " + w.arg(*f.MaxPrice))
+		}
+	}
+	if f.City != "" {
+		w.and(`lower(p.city) LIKE ` + w.arg(likePattern(f.City)) + ` ESCAPE '\'`)
+	}
+	if f.Country != "" {
+		w.and("p.country_code = " + w.arg(f.Country))
+	}
+	if f.Type != "" {
+		w.and("p.type = " + w.arg(f.Type))
+	}
+	if f.Currency != "" {
+		w.and("p.currency = " + w.arg(f.Currency))
+	}
+	for _, a := range f.Amenities {
+		w.and("EXISTS (SELECT 1 FROM property_amenities pa WHERE pa.property_id = p.id AND pa.amenity = " + w.arg(a) + ")")
+	}
+	from := ` FROM properties p` + join + w.String()
+	sortCol := propertySorts[f.Sort]
+	if sortCol == "" {
+		sortCol = propertySorts["rating"]
+	}
+	if sortCol == "price" {
+		sortCol = priceCol
+	}
+	dir := direction(f.Order)
+	q := with + `SELECT ` + propertySummaryColumns + `, ` + propLowestColumn(f.Stay != nil) + `, COUNT(*) OVER ()` + from +
+		` ORDER BY ` + sortCol + ` ` + dir + `, p.id ` + dir + ` LIMIT ` + w.arg(f.PageSize) + ` OFFSET ` + w.arg(f.Offset())
+	rows, err := s.db.QueryContext(ctx, q, w.args...)
+	if err != nil {
+		return nil, 0, err
+	}
+	defer rows.Close()
+	out := []property.PropertySummary{}
+	total := 0
+	for rows.Next() {
+		var x property.PropertySummary
+		var lowest sql.NullInt64
+		if err := scanPropertySummary(rows, &x, &lowest, &total); err != nil {
+			return nil, 0, err
+		}
+		if lowest.Valid {
+			x.LowestTotal = &property.Money{Amount: lowest.Int64, Currency: x.Currency}
+		}
+		out = append(out, x)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, 0, err
+	}
+	if len(out) == 0 && f.Offset() > 0 {
+		// Past the last page the window count has no row to ride on.
+		if err := s.db.QueryRowContext(ctx, with+`SELECT COUNT(*)`+from, w.args[:len(w.args)-2]...).Scan(&total); err != nil {
+			return nil, 0, err
+		}
+	}
+	return out, total, nil
+}
+
+func propLowestColumn(withStay bool) string {
+	if withStay {
+		return "lowest.total"
+	}
+	return "CAST(NULL AS BIGINT)"
+}
+
+// timezonesPast returns the property time zones in which day has already
+// passed.
+func (s *Property) timezonesPast(ctx context.Context, day property.Date) ([]string, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT DISTINCT timezone FROM properties ORDER BY timezone`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []string
+	now := s.clock.Now()
+	for rows.Next() {
+		var tz string
+		if err := rows.Scan(&tz); err != nil {
+			return nil, err
+		}
+		if day.Before(property.LocalToday(now, tz)) {
+			out = append(out, tz)
+		}
+	}
+	return out, rows.Err()
+}
+
+// propertyRow is what the booking rules need of a property.
+type propertyRow struct {
+	id, timezone, currency, checkInTime, policy string
+}
+
+func (s *Property) loadProperty(ctx context.Context, q querier, id string) (*propertyRow, error) {
+	var p propertyRow
+	err := q.QueryRowContext(ctx, `SELECT id, timezone, currency, check_in_time, cancellation_policy FROM properties WHERE id = $1`, id).
+		Scan(&p.id, &p.timezone, &p.currency, &p.checkInTime, &p.policy)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, apperr.Errorf(apperr.NotFound, "No property with id %q.", id)
+	}
+	return &p, err
+}
+
+// FindProperty returns a property with its room types.
+func (s *Property) FindProperty(ctx context.Context, id string) (*property.Property, error) {
+	var p property.Property
+	var amenities, images []byte
+	var licence sql.NullString
+	var policy string
+	err := s.db.QueryRowContext(ctx, `SELECT id, name, type, description, address, city, country_code, latitude, longitude,
+			timezone, currency, check_in_time, check_out_time, amenities, images, rating, review_count, license_number, cancellation_policy
+		FROM properties WHERE id = $1`, id).Scan(&p.ID, &p.Name, &p.Type, &p.Description, &p.Address, &p.City, &p.CountryCode,
+		&p.Latitude, &p.Longitude, &p.Timezone, &p.Currency, &p.CheckInTime, &p.CheckOutTime, &amenities, &images,
+		&p.Rating, &p.ReviewCount, &licence, &policy)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, apperr.Errorf(apperr.NotFound, "No property with id %q.", id)
+	} else if err != nil {
+		return nil, err
+	}
+	p.Amenities, p.Images, p.LicenseNumber = stringList(amenities), stringList(images), nullString(licence)
+	var ok bool
+	if p.CancellationPolicy, ok = property.Policy(policy); !ok {
+		return nil, fmt.Errorf("property %s: unknown cancellation policy %q", id, policy)
+	}
+	p.RoomTypes, err = s.roomTypes(ctx, s.db, id, "")
+	return &p, err
+}
+
+// roomTypes returns the property's room types (or the one with id
+// roomTypeID) in their order.
+func (s *Property) roomTypes(ctx context.Context, q querier, propertyID, roomTypeID string) ([]property.RoomType, error) {
+	w := &where{}
+	w.and("r.property_id = " + w.arg(propertyID))
+	if roomTypeID != "" {
+		w.and("r.id = " + w.arg(roomTypeID))
+	}
+	rows, err := q.QueryContext(ctx, `SELECT r.id, r.name, r.description, r.max_guests, r.beds, r.total_units, r.base_price, p.currency
+		FROM room_types r JOIN properties p ON p.id = r.property_id`+w.String()+` ORDER BY r.position, r.id`, w.args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := []property.RoomType{}
+	for rows.Next() {
+		var rt property.RoomType
+		var beds []byte
+		if err := rows.Scan(&rt.ID, &rt.Name, &rt.Description, &rt.MaxGuests, &beds, &rt.TotalUnits, &rt.BasePrice.Amount, &rt.BasePrice.Currency); err != nil {
+			return nil, err
+		}
+		rt.Beds = []property.Bed{}
+		if len(beds) > 0 {
+			if err := json.Unmarshal(beds, &rt.Beds); err != nil {
+				return nil, fmt.Errorf("room type %s beds: %w", rt.ID, err)
+			}
+		}
+		out = append(out, rt)
+	}
+	return out, rows.Err()
+}
+
+// FindAvailability returns the calendar of the property's room types.
+func (s *Property) FindAvailability(ctx context.Context, propertyID, roomTypeID string, from, to property.Date, test bool) (*property.Availability, error) {
+	p, err := s.loadProperty(ctx, s.db, propertyID)
+	if err != nil {
+		return nil, err
+	}
+	rts, err := s.roomTypes(ctx, s.db, propertyID, roomTypeID)
+	if err != nil {
+		return nil, err
+	}
+	if roomTypeID != "" && len(rts) == 0 {
+		return nil, apperr.Errorf(apperr.NotFound, "Property %s has no room type with id %q.", propertyID, roomTypeID)
+	}
+	now := s.clock.Now()
+	today := property.LocalToday(now, p.timezone)
+	w := &where{}
+	test0, now0 := w.arg(test), w.arg(now)
+	w.and("c.property_id = " + w.arg(propertyID))
+	w.and("c.night >= " + w.arg(from))
+	w.and("c.night < " + w.arg(to))
+	if roomTypeID != "" {
+		w.and("c.room_type_id = " + w.arg(roomTypeID))
+	}
+	rows, err := s.db.QueryContext(ctx, `SELECT c.room_type_id, c.night, c.price, c.min_stay, c.closed, c.closed_to_arrival,
+			c.closed_to_departure, `+propInventoryOf(test).available(test0, now0)+` FROM calendar c`+w.String()+` ORDER BY c.room_type_id, c.night`, w.args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	nights := map[string]map[property.Date]property.Night{}
+	for rows.Next() {
+		var id string
+		var n property.Night
+		if err := rows.Scan(&id, &n.Date, &n.Price.Amount, &n.MinStay, &n.Closed, &n.ClosedToArrival, &n.ClosedToDeparture, &n.AvailableUnits); err != nil {
+			return nil, err
+		}
+		n.Price.Currency = p.currency
+		n.AvailableUnits = max(n.AvailableUnits, 0)
+		if nights[id] == nil {
+			nights[id] = map[property.Date]property.Night{}
+		}
+		nights[id][n.Date] = n
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	a := &property.Availability{PropertyID: propertyID, From: from, To: to, Currency: p.currency, RoomTypes: []property.RoomTypeAvailability{}}
+	for _, rt := range rts {
+		ra := property.RoomTypeAvailability{RoomTypeID: rt.ID, Name: rt.Name, Nights: make([]property.Night, 0, from.DaysUntil(to))}
+		for d := from; d.Before(to); d = d.AddDays(1) {
+			n, ok := nights[rt.ID][d]
+			if !ok || d.Before(today) {
+				// Not sold: outside the calendar, or already past.
+				n = property.Night{Date: d, Price: rt.BasePrice, MinStay: max(n.MinStay, 1), Closed: true}
+			}
+			ra.Nights = append(ra.Nights, n)
+		}
+		a.RoomTypes = append(a.RoomTypes, ra)
+	}
+	return a, nil
+}

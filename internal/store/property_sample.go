@@ -1,0 +1,139 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/wayfarer-asia/platform/internal/property/sample"
+)
+
+// propertySampleBatchRows is how many rows one INSERT of the property
+// sample carries on PostgreSQL: the calendar's 11 columns stay far below
+// its parameter limit.
+const propertySampleBatchRows = 400
+
+// PropertyIsEmpty reports whether the property database has no
+// properties, that is, whether the sample data may be loaded.
+func PropertyIsEmpty(ctx context.Context, db *DB) (bool, error) {
+	var exists bool
+	if err := db.QueryRowContext(ctx, "SELECT EXISTS (SELECT 1 FROM properties)").Scan(&exists); err != nil {
+		return false, fmt.Errorf("count properties: %w", err)
+	}
+	return !exists, nil
+}
+
+// LoadPropertySample inserts the whole dataset in one transaction: either
+// all of it is stored or none. It expects an empty database.
+func LoadPropertySample(ctx context.Context, db *DB, ds *sample.Dataset) error {
+	var amenities [][2]string
+	for _, p := range ds.Properties {
+		for _, a := range p.Amenities {
+			amenities = append(amenities, [2]string{p.ID, a})
+		}
+	}
+	tables := []sampleTable{
+		{"developers", []string{"id", "email", "email_normalized", "name", "created_at", "updated_at"},
+			len(ds.Developers), func(i int) ([]any, error) {
+				d := &ds.Developers[i]
+				return []any{d.ID, d.Email, d.Email, d.Name, d.CreatedAt, d.CreatedAt}, nil
+			}},
+		{"properties", []string{"id", "name", "type", "description", "address", "city", "country_code", "latitude", "longitude", "timezone",
+			"currency", "check_in_time", "check_out_time", "amenities", "images", "rating", "review_count", "license_number",
+			"cancellation_policy", "from_price", "created_at", "updated_at"},
+			len(ds.Properties), func(i int) ([]any, error) {
+				p := &ds.Properties[i]
+				am, err1 := sampleJSON(p.Amenities, "[]")
+				im, err2 := sampleJSON(p.Images, "[]")
+				return []any{p.ID, p.Name, p.Type, p.Description, p.Address, p.City, p.CountryCode, p.Latitude, p.Longitude, p.Timezone,
+					p.Currency, p.CheckInTime, p.CheckOutTime, am, im, p.Rating, p.ReviewCount, sampleArg(p.LicenseNumber),
+					p.Policy, p.FromPrice, p.CreatedAt, p.CreatedAt}, firstSampleErr(err1, err2)
+			}},
+		{"property_amenities", []string{"property_id", "amenity"},
+			len(amenities), func(i int) ([]any, error) { return []any{amenities[i][0], amenities[i][1]}, nil }},
+		{"room_types", []string{"id", "property_id", "name", "description", "max_guests", "beds", "total_units", "base_price", "position"},
+			len(ds.RoomTypes), func(i int) ([]any, error) {
+				r := &ds.RoomTypes[i]
+				beds, err := sampleJSON(r.Beds, "[]")
+				return []any{r.ID, r.PropertyID, r.Name, r.Description, r.MaxGuests, beds, r.TotalUnits, r.BasePrice, r.Position}, err
+			}},
+		{"calendar", []string{"room_type_id", "night", "property_id", "price", "min_stay", "closed", "closed_to_arrival",
+			"closed_to_departure", "total_units", "sold", "test_sold"},
+			len(ds.Calendar), func(i int) ([]any, error) {
+				n := &ds.Calendar[i]
+				return []any{n.RoomTypeID, n.Date, n.PropertyID, n.Price, n.MinStay, n.Closed, n.ClosedToArrival,
+					n.ClosedToDeparture, n.TotalUnits, n.Sold, n.Sold}, nil
+			}},
+	}
+	return db.InTx(ctx, func(tx *sql.Tx) error {
+		for _, t := range tables {
+			insert := insertPropertyRows
+			if db.Engine == SQLite {
+				insert = insertPropertyRowsPrepared
+			}
+			if err := insert(ctx, tx, t, propertySampleBatchRows); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// insertPropertyRowsPrepared inserts the table's rows one by one with a prepared
+// statement: SQLite runs them in process, and binding few parameters is
+// cheaper there than binding thousands by name.
+func insertPropertyRowsPrepared(ctx context.Context, tx *sql.Tx, t sampleTable, _ int) error {
+	stmt, err := tx.PrepareContext(ctx, "INSERT INTO "+t.name+" ("+strings.Join(t.columns, ", ")+") VALUES ("+placeholders(1, len(t.columns))+")")
+	if err != nil {
+		return err
+	}
+	defer stmt.Close()
+	for i := range t.n {
+		row, err := t.row(i)
+		if err != nil {
+			return fmt.Errorf("%s row %d: %w", t.name, i, err)
+		}
+		if _, err := stmt.ExecContext(ctx, row...); err != nil {
+			return fmt.Errorf("insert %s row %d: %w", t.name, i, err)
+		}
+	}
+	return nil
+}
+
+// insertPropertyRows inserts the table's rows with multi-row INSERTs of up to
+// batch rows.
+func insertPropertyRows(ctx context.Context, tx *sql.Tx, t sampleTable, batch int) error {
+	for start := 0; start < t.n; start += batch {
+		end := min(start+batch, t.n)
+		var q strings.Builder
+		q.WriteString("INSERT INTO " + t.name + " (" + strings.Join(t.columns, ", ") + ") VALUES ")
+		args := make([]any, 0, (end-start)*len(t.columns))
+		for i := start; i < end; i++ {
+			row, err := t.row(i)
+			if err != nil {
+				return fmt.Errorf("%s row %d: %w", t.name, i, err)
+			}
+			if len(row) != len(t.columns) {
+				return fmt.Errorf("%s row %d: %d values for %d columns", t.name, i, len(row), len(t.columns))
+			}
+			if i > start {
+				q.WriteString(", ")
+			}
+			q.WriteByte('(')
+			for j := range row {
+				if j > 0 {
+					q.WriteString(", ")
+				}
+				q.WriteString("$" + strconv.Itoa(len(args)+j+1))
+			}
+			q.WriteByte(')')
+			args = append(args, row...)
+		}
+		if _, err := tx.ExecContext(ctx, q.String(), args...); err != nil {
+			return fmt.Errorf("insert %s rows %d-%d: %w", t.name, start, end-1, err)
+		}
+	}
+	return nil
+}

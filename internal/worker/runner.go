@@ -1,0 +1,286 @@
+package worker
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/wayfarer-asia/platform/internal/ai"
+	"github.com/wayfarer-asia/platform/internal/blob"
+	"github.com/wayfarer-asia/platform/internal/clock"
+	"github.com/wayfarer-asia/platform/internal/push"
+	"github.com/wayfarer-asia/platform/internal/store"
+)
+
+// Defaults of the Runner's settings.
+const (
+	DefaultPollInterval  = 2 * time.Second
+	DefaultConcurrency   = 8
+	DefaultJobTimeout    = 2 * time.Minute
+	DefaultLease         = 5 * time.Minute
+	DefaultShutdownGrace = 10 * time.Second
+	DefaultMaxAttempts   = 8
+)
+
+// Backoff after a failed attempt: BackoffBase·2^(attempt-1), at most
+// BackoffMax.
+const (
+	BackoffBase = 30 * time.Second
+	BackoffMax  = time.Hour
+)
+
+// Backoff returns how long to wait after the attempt-th failed attempt
+// (1-based): 30s, 1m, 2m, 4m ... capped at an hour.
+func Backoff(attempt int) time.Duration {
+	if attempt < 1 {
+		attempt = 1
+	}
+	if attempt > 8 {
+		return BackoffMax
+	}
+	return min(BackoffBase<<(attempt-1), BackoffMax)
+}
+
+// Runner works through the guide's jobs: push notifications and AI
+// replies. Any number of runners, in one process or many, may share a
+// database: each job is claimed by one of them at a time.
+type Runner struct {
+	Guide *store.Guide
+	Clock clock.Clock // nil: clock.System; give the Guide's clock
+	// Push delivers notifications; nil logs them (push.LogSender).
+	Push push.Sender
+	// AI writes the replies of experts with AI auto-reply; nil completes
+	// AI jobs without a reply.
+	AI *ai.Client
+	// Blobs holds files that jobs may remove (a closed account's avatar);
+	// nil leaves blob jobs queued.
+	Blobs  blob.Store
+	Logger *slog.Logger // nil: slog.Default()
+
+	PollInterval  time.Duration // how long Run waits when no job is due
+	Concurrency   int           // jobs claimed and handled at once
+	JobTimeout    time.Duration // bound of one attempt
+	Lease         time.Duration // how long a claimed job is withheld from other runners; above JobTimeout
+	ShutdownGrace time.Duration // how long Run lets jobs in flight finish once stopped
+	MaxAttempts   int           // failed attempts after which a job is given up
+
+	wakeOnce sync.Once
+	wake     chan struct{}
+}
+
+// NewRunner returns a runner with the default settings. sender nil logs
+// notifications instead of sending them; aiClient nil turns AI replies off.
+func NewRunner(g *store.Guide, c clock.Clock, sender push.Sender, aiClient *ai.Client) *Runner {
+	return &Runner{
+		Guide: g, Clock: c, Push: sender, AI: aiClient,
+		PollInterval: DefaultPollInterval, Concurrency: DefaultConcurrency, JobTimeout: DefaultJobTimeout,
+		Lease: DefaultLease, ShutdownGrace: DefaultShutdownGrace, MaxAttempts: DefaultMaxAttempts,
+	}
+}
+
+// kinds are the jobs a Runner handles.
+func (r *Runner) kinds() []string {
+	k := []string{store.JobPushMessage, store.JobPushDevice, store.JobAIReply}
+	if r.Blobs != nil {
+		k = append(k, store.JobBlobDelete)
+	}
+	return k
+}
+
+func (r *Runner) logger() *slog.Logger {
+	if r.Logger != nil {
+		return r.Logger
+	}
+	return slog.Default()
+}
+
+func (r *Runner) now() time.Time {
+	if r.Clock != nil {
+		return r.Clock.Now()
+	}
+	return clock.System{}.Now()
+}
+
+func (r *Runner) sender() push.Sender {
+	if r.Push != nil {
+		return r.Push
+	}
+	return push.LogSender{Logger: r.Logger}
+}
+
+func orDefault[T int | time.Duration](v, def T) T {
+	if v > 0 {
+		return v
+	}
+	return def
+}
+
+func (r *Runner) jobTimeout() time.Duration { return orDefault(r.JobTimeout, DefaultJobTimeout) }
+
+func (r *Runner) lease() time.Duration {
+	// A lease that ran out while the job is still being handled would let
+	// a second runner take it.
+	return max(orDefault(r.Lease, DefaultLease), r.jobTimeout()+time.Minute)
+}
+
+func (r *Runner) wakeChan() chan struct{} {
+	r.wakeOnce.Do(func() { r.wake = make(chan struct{}, 1) })
+	return r.wake
+}
+
+// Wake makes a waiting Run look for due jobs now rather than at the end of
+// its poll interval; call it after enqueueing a job in the same process.
+func (r *Runner) Wake() {
+	select {
+	case r.wakeChan() <- struct{}{}:
+	default:
+	}
+}
+
+// Run handles due jobs until ctx ends: when a round found jobs it looks
+// again at once, otherwise it waits PollInterval or until woken. Once ctx
+// ends it claims no more jobs, lets those in flight finish for up to
+// ShutdownGrace, interrupts the rest (they run again later, the attempt not
+// counted) and returns.
+func (r *Runner) Run(ctx context.Context) {
+	jobCtx, interrupt := context.WithCancel(context.WithoutCancel(ctx))
+	defer interrupt()
+	stop := context.AfterFunc(ctx, func() { time.AfterFunc(orDefault(r.ShutdownGrace, DefaultShutdownGrace), interrupt) })
+	defer stop()
+	poll := orDefault(r.PollInterval, DefaultPollInterval)
+	timer := time.NewTimer(poll)
+	defer timer.Stop()
+	for ctx.Err() == nil {
+		n, err := r.runOnce(ctx, jobCtx)
+		if err != nil && ctx.Err() == nil {
+			r.logger().ErrorContext(ctx, "worker: round failed", "err", err)
+		}
+		if n > 0 && err == nil {
+			continue
+		}
+		timer.Reset(poll) // since Go 1.23 a reset timer never delivers a stale tick
+		select {
+		case <-ctx.Done():
+		case <-r.wakeChan():
+		case <-timer.C:
+		}
+	}
+}
+
+// RunOnce claims the jobs that are due, up to Concurrency of them, handles
+// them and returns how many it handled. Tests drive the runner with it.
+func (r *Runner) RunOnce(ctx context.Context) (int, error) { return r.runOnce(ctx, ctx) }
+
+// runOnce claims with claimCtx and handles the jobs with jobCtx, which
+// outlives claimCtx at shutdown so that jobs in flight may finish.
+func (r *Runner) runOnce(claimCtx, jobCtx context.Context) (int, error) {
+	jobs, err := r.Guide.ClaimJobs(claimCtx, r.kinds(), orDefault(r.Concurrency, DefaultConcurrency), r.lease())
+	if err != nil {
+		return 0, err
+	}
+	errs := make([]error, len(jobs))
+	var wg sync.WaitGroup
+	for i, j := range jobs {
+		wg.Go(func() { errs[i] = r.handle(jobCtx, j) })
+	}
+	wg.Wait()
+	return len(jobs), errors.Join(errs...)
+}
+
+// Outcomes of a handler other than success (nil) and a retriable failure.
+var errFinished = errors.New("job finished by its handler")
+
+type deferral struct{ until time.Time }
+
+func (d *deferral) Error() string { return "deferred until " + d.until.Format(time.RFC3339) }
+
+type permanent struct{ err error }
+
+func (p *permanent) Error() string { return p.err.Error() }
+func (p *permanent) Unwrap() error { return p.err }
+
+type retryLater struct {
+	err   error
+	after time.Duration // at least this long, as the remote service asked
+}
+
+func (e *retryLater) Error() string { return e.err.Error() }
+func (e *retryLater) Unwrap() error { return e.err }
+
+// decode reads a job's payload; a payload that does not decode is a
+// permanent failure.
+func decode(j store.Job, v any) error {
+	if err := json.Unmarshal(j.Payload, v); err != nil {
+		return &permanent{fmt.Errorf("payload: %w", err)}
+	}
+	return nil
+}
+
+// handle runs the job's handler and records the outcome. The outcome is
+// recorded even when ctx has ended, so that a notification sent is not
+// sent again.
+func (r *Runner) handle(ctx context.Context, j store.Job) error {
+	hctx, cancel := context.WithTimeout(ctx, r.jobTimeout())
+	var err error
+	switch j.Kind {
+	case store.JobPushMessage:
+		err = r.fanOut(hctx, j)
+	case store.JobPushDevice:
+		err = r.deliver(hctx, j)
+	case store.JobAIReply:
+		err = r.aiReply(hctx, j)
+	case store.JobBlobDelete:
+		err = r.deleteBlob(hctx, j)
+	default:
+		err = &permanent{fmt.Errorf("unknown job kind %q", j.Kind)}
+	}
+	cancel()
+
+	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+	defer cancel()
+	log := r.logger().With("job", j.ID, "kind", j.Kind, "attempt", j.Attempts)
+	now := r.now()
+	var d *deferral
+	var p *permanent
+	var rl *retryLater
+	switch {
+	case err == nil:
+		return r.Guide.CompleteJob(rctx, j.ID)
+	case errors.Is(err, errFinished), errors.Is(err, store.ErrJobDone):
+		return nil
+	case errors.As(err, &d):
+		log.DebugContext(rctx, "worker: job deferred", "until", d.until)
+		return r.Guide.DeferJob(rctx, j.ID, d.until)
+	case ctx.Err() != nil:
+		// Interrupted at shutdown: not the job's failure.
+		log.InfoContext(rctx, "worker: job interrupted; it will run again", "err", err)
+		return r.Guide.DeferJob(rctx, j.ID, now)
+	case errors.As(err, &p):
+		log.ErrorContext(rctx, "worker: job failed", "err", err)
+		return r.Guide.FailJob(rctx, j.ID, err.Error())
+	case j.Attempts >= orDefault(r.MaxAttempts, DefaultMaxAttempts):
+		log.ErrorContext(rctx, "worker: job failed; giving up", "err", err)
+		return r.Guide.FailJob(rctx, j.ID, err.Error())
+	}
+	delay := Backoff(j.Attempts)
+	if errors.As(err, &rl) {
+		delay = max(delay, min(rl.after, BackoffMax))
+	}
+	log.WarnContext(rctx, "worker: job failed; will retry", "err", err, "in", delay)
+	return r.Guide.RetryJob(rctx, j.ID, now.Add(delay), err.Error())
+}
+
+// deleteBlob removes a file no longer referenced. A missing file is done.
+func (r *Runner) deleteBlob(ctx context.Context, j store.Job) error {
+	var p struct {
+		Key string `json:"key"`
+	}
+	if err := json.Unmarshal(j.Payload, &p); err != nil || p.Key == "" {
+		return &permanent{fmt.Errorf("blob.delete payload %s: %v", j.Payload, err)}
+	}
+	return r.Blobs.Delete(ctx, p.Key)
+}
