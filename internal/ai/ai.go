@@ -125,7 +125,7 @@ func (c *Client) Reply(ctx context.Context, system string, history []Turn) (stri
 		if t.Role != RoleUser && t.Role != RoleAssistant {
 			return "", &configError{fmt.Sprintf("chat completions: unknown role %q", t.Role)}
 		}
-		msgs = append(msgs, chatMessage{Role: t.Role, Content: t.Content})
+		msgs = append(msgs, chatMessage(t))
 	}
 	body, err := json.Marshal(chatRequest{Model: c.Model, Messages: msgs})
 	if err != nil {

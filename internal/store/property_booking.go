@@ -106,6 +106,7 @@ func propClaim(ctx context.Context, tx *sql.Tx, now time.Time, test bool, st *pr
 	}
 	var nightly []property.NightlyPrice
 	for d := st.req.CheckIn; d.Before(st.req.CheckOut); d = d.AddDays(1) {
+		// #nosec G202 -- only fixed table and column names are concatenated; values are bound.
 		res, err := tx.ExecContext(ctx, `UPDATE calendar SET `+column+` = `+column+` + 1
 			WHERE room_type_id = $1 AND night = $2 AND closed = FALSE AND `+inv.sold+` + `+inv.held+` < total_units`, st.rt.ID, d)
 		if err != nil {
@@ -279,6 +280,7 @@ func (s *Property) bookQuote(ctx context.Context, acct property.Account, nb prop
 		}
 		inv := propInventoryOf(acct.Test)
 		for d := req.CheckIn; d.Before(req.CheckOut); d = d.AddDays(1) {
+			// #nosec G202 -- only fixed table and column names are concatenated; values are bound.
 			res, err := tx.ExecContext(ctx, `UPDATE calendar SET `+inv.held+` = `+inv.held+` - 1, `+inv.sold+` = `+inv.sold+` + 1
 				WHERE room_type_id = $1 AND night = $2 AND `+inv.held+` > 0`, req.RoomTypeID, d)
 			if err != nil {
@@ -437,6 +439,7 @@ func (s *Property) CancelBooking(ctx context.Context, acct property.Account, id 
 		}
 		inv := propInventoryOf(acct.Test)
 		for d := b.CheckIn; d.Before(b.CheckOut); d = d.AddDays(1) {
+			// #nosec G202 -- only fixed table and column names are concatenated; values are bound.
 			if _, err := tx.ExecContext(ctx, `UPDATE calendar SET `+inv.sold+` = `+inv.sold+` - 1
 				WHERE room_type_id = $1 AND night = $2 AND `+inv.sold+` > 0`, b.RoomTypeID, d); err != nil {
 				return err
@@ -530,6 +533,7 @@ func (s *Property) releaseQuote(ctx context.Context, id string, now time.Time) (
 		}
 		inv := propInventoryOf(test)
 		for d := checkIn; d.Before(checkOut); d = d.AddDays(1) {
+			// #nosec G202 -- only fixed table and column names are concatenated; values are bound.
 			if _, err := tx.ExecContext(ctx, `UPDATE calendar SET `+inv.held+` = `+inv.held+` - 1
 				WHERE room_type_id = $1 AND night = $2 AND `+inv.held+` > 0`, roomTypeID, d); err != nil {
 				return err

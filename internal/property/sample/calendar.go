@@ -126,6 +126,7 @@ func season(d property.Date, country, city string) (float64, bool) {
 func (g *generator) calendar(p calendarPlan, start property.Date, days int) {
 	resortLike := p.spec.typ == "resort" || p.spec.typ == "villa"
 	for ri, rt := range p.rooms {
+		// #nosec G404 -- sample data must be deterministic: a fixed seed, not secrets.
 		rng := rand.New(rand.NewPCG(p.seed, uint64(ri)+1))
 		for k := range days {
 			d := start.AddDays(k)
