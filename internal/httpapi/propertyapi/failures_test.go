@@ -427,6 +427,7 @@ func TestIdempotency(t *testing.T) {
 		t.Error("cancel not replayed")
 	}
 	e.Do("POST", "/api/v1/bookings/"+first.ID+"/cancel", nil, xkey(key)...).Expect(422)
+	e.Do("POST", "/api/v1/bookings", mergeMaps(stay(r, day(10), 2, 5), map[string]any{"guest": guest}), idem("too-many")...).Expect(409)
 	res = e.Do("POST", "/api/v1/bookings", mergeMaps(stay(r, day(10), 2, 5), map[string]any{"guest": guest}), idem("too-many")...).Expect(409)
 	if res.Header.Get("Idempotent-Replayed") != "true" || res.ErrorDetails()["reason"] != "max_guests" {
 		t.Errorf("replayed 409: %v %s", res.Header, res.Body)
