@@ -205,6 +205,17 @@ func (a *app) guide(ctx context.Context) (http.Handler, error) {
 	if cfg.AIBaseURL != "" {
 		aiClient = &ai.Client{BaseURL: cfg.AIBaseURL, APIKey: cfg.AIAPIKey, Model: cfg.AIModel}
 	}
+	a.registry.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+		Name: "jobs_pending", Help: "Background jobs (notifications, AI replies, file removals) not yet done.",
+	}, func() float64 {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+		defer cancel()
+		n, err := gs.CountPendingJobs(ctx)
+		if err != nil {
+			return -1
+		}
+		return float64(n)
+	}))
 	a.runner = worker.NewRunner(gs, clk, sender, aiClient)
 	a.runner.Blobs, a.runner.Logger = avatars, logger
 	return guideapi.New(guideapi.Config{

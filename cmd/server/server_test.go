@@ -197,6 +197,19 @@ func TestGracefulShutdown(t *testing.T) {
 	_, login := p.call("POST", "/api/v1/auth/login", "", map[string]string{"email": "traveller@example.com", "password": "demo-password-1"})
 	token := login["token"].(string)
 
+	// The metrics a deployment scrapes are all there.
+	res, err := http.Get(p.base + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	metrics, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	for _, name := range []string{"http_requests_total", "http_request_duration_seconds", "go_sql_open_connections", "rate_limiter_decisions_total", "jobs_pending", "process_resident_memory_bytes"} {
+		if !bytes.Contains(metrics, []byte(name)) {
+			t.Errorf("/metrics lacks %s", name)
+		}
+	}
+
 	pr, pw := io.Pipe()
 	req, _ := http.NewRequest("PUT", p.base+"/api/v1/profile", pr)
 	req.Header.Set("Authorization", "Bearer "+token)
@@ -217,7 +230,7 @@ func TestGracefulShutdown(t *testing.T) {
 	time.Sleep(200 * time.Millisecond)
 	pw.Write([]byte(`"Still here"}`))
 	pw.Close()
-	res := <-done
+	res = <-done
 	if res == nil || res.StatusCode != 200 {
 		t.Fatalf("in-flight request: %v", res)
 	}
