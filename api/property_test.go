@@ -39,7 +39,13 @@ var propertyEndpoints = []struct{ method, path, scope string }{
 	{"DELETE", "/portal/api/keys/{id}", "-"},
 	{"POST", "/portal/api/keys/{id}/rotate", "-"},
 	{"GET", "/portal/api/usage", "-"},
+	{"GET", "/healthz", "-"},
+	{"GET", "/readyz", "-"},
+	{"GET", "/metrics", "-"},
 }
+
+// probes are the operational endpoints, outside the API's rate limit.
+var probes = map[string]bool{"/healthz": true, "/readyz": true, "/metrics": true}
 
 func mustLoadProperty(t *testing.T) *openapi3.T {
 	t.Helper()
@@ -127,7 +133,9 @@ func TestPropertyOperations(t *testing.T) {
 			if code[0] != '2' && !strings.HasPrefix(ref.Ref, "#/components/responses/") {
 				t.Errorf("%s %s: error responses must reference components.responses", o, code)
 			}
-			if code == "default" {
+			// Health probes and metrics scrapes are never rate limited: a load
+			// balancer polling /readyz must not be refused.
+			if code == "default" || probes[o.path] {
 				continue
 			}
 			for _, h := range []string{"X-Request-Id", "X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset"} {

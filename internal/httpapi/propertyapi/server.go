@@ -5,6 +5,7 @@
 package propertyapi
 
 import (
+	"github.com/prometheus/client_golang/prometheus"
 	"log/slog"
 	"net/http"
 	"net/netip"
@@ -42,7 +43,10 @@ type Config struct {
 	QuoteTTL        time.Duration // how long a quote holds its units (QUOTE_TTL; default 15m)
 	TrustedProxies  []netip.Prefix
 	Logger          *slog.Logger
-	OpenAPI         []byte // the OpenAPI document as JSON
+	OpenAPI         []byte              // the OpenAPI document as JSON
+	Metrics         *httpapi.Metrics    // may be nil
+	Gatherer        prometheus.Gatherer // served at /metrics; nil: an empty registry
+	ReadyChecks     []httpapi.Check     // dependencies /readyz asks
 }
 
 // Server is the property API's HTTP handler.
@@ -76,9 +80,12 @@ func New(cfg Config) *Server {
 	if cfg.Usage == nil {
 		cfg.Usage = property.NewUsage()
 	}
+	if cfg.Gatherer == nil {
+		cfg.Gatherer = prometheus.NewRegistry()
+	}
 	s := &Server{cfg: cfg, router: httpapi.NewRouter(), crossOrigin: http.NewCrossOriginProtection()}
 	s.routes()
-	outer := &httpapi.Outer{Logger: cfg.Logger, TrustedProxies: cfg.TrustedProxies}
+	outer := &httpapi.Outer{Logger: cfg.Logger, TrustedProxies: cfg.TrustedProxies, Server: "property", Metrics: cfg.Metrics}
 	s.handler = outer.Wrap(s.gate(s.router))
 	return s
 }
@@ -97,6 +104,9 @@ func (s *Server) routes() {
 	s.open("GET /api/v1/bookings/{id}", property.ScopeBookingsRead, s.handleBookingGet)
 	s.open("POST /api/v1/bookings/{id}/cancel", property.ScopeBookingsWrite, s.idempotent(s.handleBookingCancel))
 	s.router.Handle("GET /api/v1/openapi.json", httpapi.Adapt(s.handleOpenAPI))
+	s.router.Handle("GET /healthz", httpapi.Adapt(httpapi.HandleHealth))
+	s.router.Handle("GET /readyz", httpapi.Adapt(httpapi.HandleReady(s.cfg.ReadyChecks)))
+	s.router.Handle("GET /metrics", httpapi.HandleMetrics(s.cfg.Gatherer))
 
 	// The developer portal.
 	s.portalAuth("POST /portal/api/signup", s.handleSignup)
