@@ -123,6 +123,9 @@ func (s *Server) routes() {
 	s.router.Handle("GET /media/sample/{kind}/{name}", httpapi.Adapt(handleSampleImage))
 }
 
+// Routes lists the "METHOD /path" patterns the server answers.
+func (s *Server) Routes() []string { return s.router.Patterns() }
+
 func (s *Server) handleOpenAPI(w http.ResponseWriter, r *http.Request) error {
 	w.Header().Set("Cache-Control", "public, max-age=300")
 	httpapi.WriteJSONBytes(w, http.StatusOK, s.cfg.OpenAPI)
