@@ -10,6 +10,7 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"os"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -175,13 +176,13 @@ func stop(p *process) {
 
 // property returns a view of p that calls its property API.
 func property(p *process) *process {
-	q := *p
+	q := &process{t: p.t}
 	for _, kv := range p.env {
-		if len(kv) > len("PROPERTY_ADDR=") && kv[:len("PROPERTY_ADDR=")] == "PROPERTY_ADDR=" {
-			q.base = "http://" + kv[len("PROPERTY_ADDR="):]
+		if addr, ok := strings.CutPrefix(kv, "PROPERTY_ADDR="); ok {
+			q.base = "http://" + addr
 		}
 	}
-	return &q
+	return q
 }
 
 type stayChoice struct {

@@ -28,7 +28,32 @@ type process struct {
 	base string
 	env  []string
 	cmd  *exec.Cmd
-	out  bytes.Buffer
+	out  syncBuffer
+}
+
+// syncBuffer is the process's output, written by exec's copying goroutine
+// and read by the test.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+func (b *syncBuffer) Reset() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.buf.Reset()
 }
 
 func build(t *testing.T) string {
