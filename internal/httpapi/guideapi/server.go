@@ -15,6 +15,7 @@ import (
 	"github.com/wayfarer-asia/platform/internal/guide"
 	"github.com/wayfarer-asia/platform/internal/httpapi"
 	"github.com/wayfarer-asia/platform/internal/ratelimit"
+	"github.com/wayfarer-asia/platform/internal/webui"
 )
 
 // Config is what the guide API needs to serve.
@@ -151,6 +152,7 @@ func (s *Server) routes() {
 	s.router.Handle("GET /api/v1/openapi.json", httpapi.Adapt(s.handleOpenAPI))
 	s.router.Handle("GET /docs/errors/{$}", httpapi.Adapt(httpapi.HandleErrorIndex))
 	s.router.Handle("GET /docs/errors/{code}", httpapi.Adapt(httpapi.HandleErrorDoc))
+	webui.Docs(webui.DocsConfig{Title: "Guide Marketplace API"}).Register(s.router) // the API reference: GET /docs/ and /docs/assets/
 	s.router.Handle("GET /media/sample/{kind}/{name}", httpapi.Adapt(handleSampleImage))
 	s.router.Handle("GET /media/avatars/{key...}", httpapi.Adapt(s.handleAvatarGet))
 }

@@ -22,10 +22,12 @@ func TestRouteInventory(t *testing.T) {
 			documented[method+" "+path] = true
 		}
 	}
-	// Pages and pictures for people, not API operations.
+	// Pages and pictures for people, not API operations (and the redirects
+	// of /docs and /portal to their pages).
 	isPage := func(p string) bool {
 		_, path, _ := strings.Cut(p, " ")
-		return slices.ContainsFunc([]string{"/docs/", "/media/"}, func(prefix string) bool { return strings.HasPrefix(path, prefix) }) ||
+		return path == "/docs" || path == "/portal" ||
+			slices.ContainsFunc([]string{"/docs/", "/media/"}, func(prefix string) bool { return strings.HasPrefix(path, prefix) }) ||
 			(strings.HasPrefix(path, "/portal/") && !strings.HasPrefix(path, "/portal/api/"))
 	}
 	registered := map[string]bool{}

@@ -121,6 +121,7 @@ func (s *Server) routes() {
 	s.router.Handle("GET /docs/errors/{$}", httpapi.Adapt(httpapi.HandleErrorIndex))
 	s.router.Handle("GET /docs/errors/{code}", httpapi.Adapt(httpapi.HandleErrorDoc))
 	s.router.Handle("GET /media/sample/{kind}/{name}", httpapi.Adapt(handleSampleImage))
+	s.webRoutes() // the developer portal (/portal/) and the API reference (/docs/): web.go
 }
 
 // Routes lists the "METHOD /path" patterns the server answers.

@@ -1,0 +1,463 @@
+// The newcomer's path in a real browser: from an empty browser to a working
+// API call with a key made in the developer portal, then rotation,
+// revocation, signing out and in with the keyboard only, a phone-width
+// screen, a cross-site attempt, and the reference pages of both servers.
+// Every step leaves a screenshot in SCREENSHOT_DIR.
+//
+// Run through run.sh, which starts the server and sets PROPERTY_URL,
+// GUIDE_URL, CHROMIUM and SCREENSHOT_DIR.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { chromium } from 'playwright-core';
+
+const PROPERTY = process.env.PROPERTY_URL;
+const GUIDE = process.env.GUIDE_URL;
+const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
+const SHOTS = process.env.SCREENSHOT_DIR || join(import.meta.dirname, 'screenshots');
+assert.ok(PROPERTY && GUIDE, 'PROPERTY_URL and GUIDE_URL must be set (use run.sh)');
+
+const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
+  '--disable-component-update', '--disable-sync', '--no-first-run'];
+
+const unique = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
+const dev = { name: 'Ada Lovelace', email: `ada.${unique}@example.com`, password: 'analytical-engine-1843' };
+
+let browser;
+let context;
+let page;
+const problems = []; // console errors, page errors, requests leaving the machine
+let shotNo = 0;
+
+// shot saves a numbered screenshot of p: the whole page, or the viewport
+// for pages that are one long scroll (the reference).
+async function shot(p, name, fullPage = true) {
+  shotNo += 1;
+  const file = join(SHOTS, `${String(shotNo).padStart(2, '0')}-${name}.png`);
+  await p.screenshot({ path: file, fullPage, animations: 'disabled' });
+  return file;
+}
+
+// watch records what must not happen on a page: scripts failing, CSP
+// violations, and requests to anywhere but this machine. Redoc's
+// attribution logo is the one known outside address; the CSP blocks it.
+function watch(p) {
+  p.on('pageerror', (err) => problems.push(`${p.url()}: page error: ${err.message}`));
+  p.on('console', (msg) => {
+    if (msg.type() !== 'error') return;
+    const text = msg.text();
+    if (text.startsWith('Failed to load resource')) return; // 4xx answers the tests provoke
+    if (text.includes('cdn.redoc.ly/redoc/logo')) return;
+    problems.push(`${p.url()}: console: ${text}`);
+  });
+  p.on('request', (req) => {
+    const url = new URL(req.url());
+    if (['data:', 'blob:'].includes(url.protocol)) return;
+    if (url.hostname === '127.0.0.1' || url.hostname === 'localhost') return;
+    if (url.href.startsWith('https://cdn.redoc.ly/redoc/logo')) return;
+    problems.push(`${p.url()}: request to ${url.href}`);
+  });
+  return p;
+}
+
+// shotOf saves a numbered screenshot of one element.
+async function shotOf(locator, name) {
+  shotNo += 1;
+  await locator.screenshot({ path: join(SHOTS, `${String(shotNo).padStart(2, '0')}-${name}.png`), animations: 'disabled' });
+}
+
+async function newPage(ctx = context) {
+  return watch(await ctx.newPage());
+}
+
+// callAPI calls the property API with an API key, as an integrator would.
+async function callAPI(key, path = '/api/v1/properties?city=tokyo&pageSize=1') {
+  const res = await fetch(PROPERTY + path, { headers: { 'X-API-KEY': key } });
+  return { status: res.status, body: await res.json() };
+}
+
+async function keyCount() {
+  return page.locator('#keys > li').count();
+}
+
+before(async () => {
+  mkdirSync(SHOTS, { recursive: true });
+  browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: FLAGS });
+  context = await browser.newContext({ viewport: { width: 1280, height: 860 }, deviceScaleFactor: 1, locale: 'en-GB' });
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: PROPERTY });
+  page = await newPage();
+});
+
+after(async () => {
+  await browser?.close();
+});
+
+test('the portal opens on the sign-up form', async () => {
+  await page.goto(`${PROPERTY}/portal/`);
+  await page.locator('#view-auth').waitFor();
+  assert.equal(await page.getAttribute('#tab-signup', 'aria-selected'), 'true');
+  assert.ok(await page.locator('#signup-form').isVisible());
+  await shot(page, 'portal-sign-up');
+});
+
+test('sign-up checks the fields in place', async () => {
+  await page.click('#signup-form button[type=submit]');
+  assert.equal(await page.textContent('#signup-name-error'), 'Enter a name.');
+  assert.equal(await page.textContent('#signup-email-error'), 'Enter your e-mail address.');
+  assert.equal(await page.textContent('#signup-password-error'), 'Enter your password.');
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'signup-name', 'the first wrong field has the focus');
+
+  await page.fill('#signup-name', dev.name);
+  await page.fill('#signup-email', 'ada-at-example');
+  await page.fill('#signup-password', 'short');
+  await page.click('#signup-form button[type=submit]');
+  assert.equal(await page.textContent('#signup-name-error'), '');
+  assert.match(await page.textContent('#signup-email-error'), /e-mail address like/);
+  assert.equal(await page.textContent('#signup-password-error'), 'Use at least 8 characters.');
+  assert.equal(await page.getAttribute('#signup-password', 'aria-invalid'), 'true');
+  await shot(page, 'sign-up-checked-in-the-browser');
+});
+
+test('sign-up shows the server\'s answer in place', async () => {
+  // An account with this address exists already: the server says 409.
+  const taken = `taken.${unique}@example.com`;
+  const res = await fetch(`${PROPERTY}/portal/api/signup`, {
+    method: 'POST', headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ email: taken, password: 'correct-horse-1', name: 'Someone' }),
+  });
+  assert.equal(res.status, 201);
+  await page.fill('#signup-email', taken);
+  await page.fill('#signup-password', dev.password);
+  await page.click('#signup-form button[type=submit]');
+  await page.locator('#signup-email-error', { hasText: 'already exists' }).waitFor();
+  assert.ok(await page.locator('#signup-email-error button', { hasText: 'Sign in instead' }).isVisible());
+  await shot(page, 'sign-up-email-taken');
+});
+
+test('sign-up signs in with an HttpOnly session cookie', async () => {
+  await page.fill('#signup-email', dev.email);
+  await page.click('#signup-form button[type=submit]');
+  await page.locator('#view-app').waitFor();
+  assert.equal(await page.textContent('#dev-name'), dev.name);
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'app-title');
+
+  const cookies = await context.cookies(`${PROPERTY}/portal/`);
+  const session = cookies.find((c) => c.name === 'pp_session');
+  assert.ok(session, 'the pp_session cookie is set');
+  assert.equal(session.httpOnly, true);
+  assert.equal(session.sameSite, 'Strict');
+  assert.equal(session.path, '/portal');
+  assert.equal(await page.evaluate(() => document.cookie.includes('pp_session')), false, 'scripts cannot read the cookie');
+  const stored = await page.evaluate(() => JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }));
+  assert.equal(stored, '{}{}', 'nothing is kept in web storage');
+  await page.locator('#keys-empty').waitFor();
+  await shot(page, 'signed-in-no-keys');
+});
+
+let firstKey;
+
+test('a new test key is shown once, with a warning and a copy button', async () => {
+  await page.fill('#create-name', 'e2e booking widget');
+  await page.click('#create-form button[type=submit]');
+  await page.locator('#new-key').waitFor();
+  firstKey = await page.textContent('#new-key-value');
+  assert.match(firstKey, /^pk_test_[A-Za-z0-9_-]{20,}$/);
+  assert.match(await page.textContent('#new-key'), /only time it is shown/);
+  assert.equal(await keyCount(), 1);
+  assert.match(await page.textContent('#keys .key-prefix'), new RegExp(`^${firstKey.slice(0, 12)}`));
+
+  await page.click('#copy-key');
+  await page.locator('#copy-key', { hasText: 'Copied' }).waitFor();
+  assert.equal(await page.evaluate(() => navigator.clipboard.readText()), firstKey);
+  await shot(page, 'key-created-shown-once');
+});
+
+test('the quick-start command works as shown', async () => {
+  const cmd = await page.textContent('#quickstart-cmd');
+  assert.ok(cmd.includes(firstKey), 'the command holds the new key');
+  assert.ok(cmd.startsWith(`curl -s "${PROPERTY}/api/v1/properties?`));
+  const out = execFileSync('bash', ['-c', cmd], { encoding: 'utf8', timeout: 15000 });
+  const body = JSON.parse(out);
+  assert.ok(Array.isArray(body.data) && body.data.length > 0, `properties found: ${out.slice(0, 300)}`);
+  assert.ok(body.meta.total >= body.data.length);
+
+  // And the key reads a property, as the quick start goes on to do.
+  const one = await callAPI(firstKey, `/api/v1/properties/${encodeURIComponent(body.data[0].id)}`);
+  assert.equal(one.status, 200);
+  assert.equal(one.body.id, body.data[0].id);
+});
+
+test('usage shows the calls per day as a chart', async () => {
+  await page.click('#usage-refresh');
+  await page.locator('#usage-chart rect.bar-ok').first().waitFor();
+  const requests = await page.textContent('#usage-stats .stat:first-child dd');
+  assert.ok(Number(requests.replace(/\D/g, '')) >= 2, `requests: ${requests}`);
+  assert.equal(await page.locator('#usage-chart svg[role=img]').count(), 1);
+  await page.click('.usage-table summary');
+  assert.ok(await page.locator('#usage-rows tr th').count() >= 1);
+  await shot(page, 'usage-chart');
+});
+
+test('the chart draws a month of traffic, 429s and each key apart', async () => {
+  // This account's traffic is all from today: hand the page a month of
+  // made-up numbers, as the usage endpoint shapes them, to see the chart.
+  const now = new Date();
+  const days = [];
+  for (let i = 29; i >= 0; i--) {
+    days.push(new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() - i)).toISOString().slice(0, 10));
+  }
+  const data = days.flatMap((date, i) => {
+    const base = Math.round(60 + 35 * Math.sin(i / 3.5) + i * 4);
+    const rows = [{ date, keyId: 'k-widget', keyPrefix: 'pk_test_wid1', requests: base, rateLimited: i % 7 === 4 ? Math.round(base * 0.2) : 0 }];
+    if (i >= 15) rows.push({ date, keyId: 'k-live', keyPrefix: 'pk_live_liv1', requests: Math.round(base * 0.6), rateLimited: 0 });
+    return rows;
+  });
+  await page.route('**/portal/api/usage*', (route) => route.fulfill({ json: { from: days[0], to: days[29], data } }));
+  try {
+    await page.click('#usage-refresh');
+    await page.locator('#usage-chart rect.bar-limited').first().waitFor();
+    assert.equal(await page.locator('#usage-chart g.day').count(), 30);
+    assert.equal(await page.locator('#usage-chart rect.bar-ok').count(), 30);
+    assert.match(await page.textContent('#usage-chart g.day:last-of-type title'), /requests/);
+    const total = data.reduce((n, r) => n + r.requests, 0);
+    assert.equal(Number((await page.textContent('#usage-stats .stat:first-child dd')).replace(/\D/g, '')), total);
+    await shotOf(page.locator('section[aria-labelledby=usage-title]'), 'usage-chart-a-month');
+
+    // One key at a time: the live key was used for the last 15 days only.
+    await page.selectOption('#usage-key', 'k-live');
+    assert.equal(await page.locator('#usage-chart rect.bar-ok').count(), 15);
+    assert.equal(await page.locator('#usage-chart rect.bar-limited').count(), 0);
+    await page.selectOption('#usage-key', '');
+  } finally {
+    await page.unroute('**/portal/api/usage*');
+  }
+  await page.click('#usage-refresh');
+});
+
+test('after a reload the key is never shown again', async () => {
+  await page.reload();
+  await page.locator('#view-app').waitFor();
+  await page.locator('#keys > li').first().waitFor();
+  assert.equal(await page.isVisible('#new-key'), false);
+  assert.equal((await page.content()).includes(firstKey), false);
+  assert.match(await page.textContent('#quickstart-cmd'), /\$API_KEY/);
+});
+
+let rotatedKey;
+
+test('rotating a key shows the new one; the old one works for 24 hours', async () => {
+  await page.click('#keys > li:first-child button[data-action=rotate]');
+  await page.locator('#confirm[open]').waitFor();
+  assert.match(await page.textContent('#confirm-body'), /24 hours/);
+  await shot(page, 'rotate-confirm', false);
+  await page.click('#confirm-ok');
+  await page.locator('#new-key').waitFor();
+  rotatedKey = await page.textContent('#new-key-value');
+  assert.match(rotatedKey, /^pk_test_/);
+  assert.notEqual(rotatedKey, firstKey);
+  await page.locator('#keys .key-expiry').waitFor();
+  assert.equal(await keyCount(), 2);
+  assert.equal((await callAPI(firstKey)).status, 200, 'the rotated key still works');
+  assert.equal((await callAPI(rotatedKey)).status, 200, 'the new key works');
+  await shot(page, 'key-rotated');
+});
+
+test('a revoked key is refused at once', async () => {
+  for (const key of [rotatedKey, firstKey]) {
+    const row = page.locator(`#keys > li[data-key-prefix="${key.slice(0, 12)}"]`);
+    await row.locator('button[data-action=revoke]').click();
+    await page.locator('#confirm[open]').waitFor();
+    if (key === rotatedKey) await shot(page, 'revoke-confirm', false);
+    await page.click('#confirm-ok');
+    await row.waitFor({ state: 'detached' });
+    const res = await callAPI(key);
+    assert.equal(res.status, 401, `revoked ${key.slice(0, 12)}: ${JSON.stringify(res.body)}`);
+    assert.equal(res.body.error.code, 'UNAUTHORIZED');
+    // The error's doc_url is a page this server serves.
+    const doc = await fetch(res.body.error.doc_url);
+    assert.equal(doc.status, 200);
+    assert.match(doc.headers.get('content-type'), /^text\/html/);
+  }
+  assert.equal(await page.isVisible('#new-key'), false, 'the revoked key is no longer on screen');
+  await page.locator('#keys-empty').waitFor();
+  await shot(page, 'keys-revoked');
+});
+
+test('a cross-site page cannot use the session cookie', async () => {
+  await page.fill('#create-name', 'kept');
+  await page.click('#create-form button[type=submit]');
+  await page.locator('#new-key').waitFor();
+  await page.click('#dismiss-key');
+  assert.equal(await keyCount(), 1);
+
+  // A page of another origin (the guide server's port) posts to the
+  // portal with the browser's cookies.
+  const other = await newPage();
+  await other.goto(`${GUIDE}/docs/errors/`);
+  const outcome = await other.evaluate(async (url) => {
+    const create = await fetch(`${url}/portal/api/keys`, {
+      method: 'POST', credentials: 'include', mode: 'no-cors',
+      headers: { 'Content-Type': 'text/plain' }, body: JSON.stringify({ name: 'csrf', mode: 'live' }),
+    }).then(() => 'sent', (e) => String(e));
+    return create;
+  }, PROPERTY);
+  assert.equal(outcome, 'sent');
+  await other.close();
+  await page.click('#usage-refresh');
+  await page.waitForTimeout(300);
+  assert.equal(await keyCount(), 1, 'no key was created cross-site');
+});
+
+test('sign out and back in with the keyboard only', async () => {
+  await page.goto(`${PROPERTY}/portal/`);
+  await page.locator('#view-app').waitFor();
+  const tabTo = async (id, max = 40) => {
+    for (let i = 0; i < max; i++) {
+      if (await page.evaluate(() => document.activeElement && document.activeElement.id) === id) return;
+      await page.keyboard.press('Tab');
+    }
+    assert.fail(`Tab never reached #${id}`);
+  };
+  await tabTo('logout');
+  await page.keyboard.press('Enter');
+  await page.locator('#view-auth').waitFor();
+  assert.equal((await context.cookies(`${PROPERTY}/portal/`)).some((c) => c.name === 'pp_session'), false, 'the cookie is cleared');
+
+  // The tabs switch with the arrow keys; the form is reached by Tab and
+  // sent with Enter.
+  await tabTo('tab-login');
+  await page.keyboard.press('ArrowLeft');
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'tab-signup');
+  assert.ok(await page.isVisible('#signup-form'));
+  await page.keyboard.press('ArrowRight');
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'tab-login');
+  await tabTo('login-email');
+  await page.keyboard.type(dev.email);
+  await page.keyboard.press('Tab');
+  await page.keyboard.type('a-wrong-password');
+  await page.keyboard.press('Enter');
+  await page.locator('#login-form .form-error', { hasText: 'wrong' }).waitFor();
+  await shot(page, 'sign-in-wrong-password');
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'login-password');
+  await page.keyboard.type(dev.password);
+  await page.keyboard.press('Enter');
+  await page.locator('#view-app').waitFor();
+  assert.equal(await keyCount(), 1);
+
+  // Create a key with the keyboard: its name, then Enter.
+  await tabTo('create-name');
+  await page.keyboard.type('made with the keyboard');
+  await page.keyboard.press('Enter');
+  await page.locator('#new-key').waitFor();
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'new-key');
+  await page.keyboard.press('Tab');
+  await page.keyboard.press('Tab');
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'copy-key');
+  await page.keyboard.press('Enter');
+  await page.locator('#copy-key', { hasText: 'Copied' }).waitFor();
+  await shot(page, 'keyboard-only-key');
+});
+
+test('the portal fits a phone-width screen', async () => {
+  const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
+  // Signed out…
+  const p = watch(await phone.newPage());
+  await p.goto(`${PROPERTY}/portal/`);
+  await p.locator('#view-auth').waitFor();
+  assert.ok(await p.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), 'no sideways scrolling');
+  await shot(p, 'phone-sign-up');
+  // …and signed in, with a key and some traffic.
+  await p.click('#tab-login');
+  await p.fill('#login-email', dev.email);
+  await p.fill('#login-password', dev.password);
+  await p.click('#login-form button[type=submit]');
+  await p.locator('#view-app').waitFor();
+  await p.fill('#create-name', 'phone key');
+  await p.click('#create-form button[type=submit]');
+  await p.locator('#new-key').waitFor();
+  const key = await p.textContent('#new-key-value');
+  // Past the key's budget (PROPERTY_RATE_LIMIT a minute) calls get 429,
+  // which the usage shows apart.
+  const limit = Number(process.env.PROPERTY_RATE_LIMIT || 60);
+  const statuses = [];
+  for (let i = 0; i < limit + 5; i++) statuses.push((await callAPI(key)).status);
+  assert.ok(statuses.includes(200) && statuses.includes(429), `statuses: ${statuses.join(' ')}`);
+  await p.click('#usage-refresh');
+  await p.locator('#usage-chart rect.bar-limited').first().waitFor();
+  assert.notEqual((await p.textContent('#usage-stats .stat-warn dd')).trim(), '0');
+  assert.ok(await p.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), 'no sideways scrolling');
+  await shot(p, 'phone-signed-in');
+  await phone.close();
+});
+
+test('the property reference renders offline and finds an endpoint', async () => {
+  const p = await newPage();
+  await p.goto(`${PROPERTY}/docs/`);
+  await p.getByRole('heading', { name: 'Property Platform Open API' }).first().waitFor();
+  assert.ok(await p.locator('.topnav a[href="/docs/errors/"]').isVisible(), 'the reference links the error codes');
+  assert.ok(await p.locator('.topnav a[href="/portal/"]').isVisible(), 'and the portal');
+  await shot(p, 'docs-property', false);
+
+  // Search for the quotes endpoint and open it.
+  await p.click('[data-testid=search-trigger]');
+  await p.getByPlaceholder('Search docs...').fill('quote');
+  const hit = p.locator('[data-testid=search-dialog] a[data-component-name="Search/SearchItem"]')
+    .filter({ hasText: '/api/v1/quotes' }).filter({ hasText: 'Quote a stay' }).first();
+  await hit.waitFor();
+  await shot(p, 'docs-property-search', false);
+  await hit.click();
+  await p.getByRole('heading', { name: 'Quote a stay and hold it' }).first().waitFor();
+  await p.waitForTimeout(300);
+  assert.match(p.url(), /\/docs\/#\//);
+  await shot(p, 'docs-property-endpoint', false);
+
+  // The error-code pages that doc_url points to.
+  await p.click('.topnav a[href="/docs/errors/"]');
+  await p.getByRole('heading', { name: 'API error codes' }).waitFor();
+  assert.ok(await p.locator('#UNAVAILABLE').isVisible());
+  await shot(p, 'docs-error-codes', false);
+  await p.close();
+});
+
+test('the guide reference renders offline and finds an endpoint', async () => {
+  const p = await newPage();
+  await p.goto(`${GUIDE}/docs/`);
+  await p.getByRole('heading', { name: 'Guide Marketplace API' }).first().waitFor();
+  assert.equal(await p.locator('.topnav a[href="/portal/"]').count(), 0, 'the guide server has no portal');
+  await p.click('[data-testid=search-trigger]');
+  await p.getByPlaceholder('Search docs...').fill('experts');
+  const hit = p.locator('[data-testid=search-dialog] a[data-component-name="Search/SearchItem"]')
+    .filter({ hasText: 'GET/api/v1/experts' }).first();
+  await hit.waitFor();
+  await shot(p, 'docs-guide-search', false);
+  await hit.click();
+  await p.waitForTimeout(500);
+  assert.match(p.url(), /\/docs\/#\/.*experts/);
+  await shot(p, 'docs-guide-endpoint', false);
+
+  // An error's doc_url resolves on the guide server too.
+  const res = await fetch(`${GUIDE}/api/v1/experts?pageSize=1000`);
+  const body = await res.json();
+  assert.equal(res.status, 400);
+  const doc = await p.goto(body.error.doc_url);
+  assert.equal(doc.status(), 200);
+  await p.getByRole('heading', { name: /VALIDATION_ERROR/ }).waitFor();
+  await p.close();
+});
+
+test('the reference fits a phone-width screen', async () => {
+  const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
+  const p = watch(await phone.newPage());
+  await p.goto(`${PROPERTY}/docs/`);
+  await p.getByRole('heading', { name: 'Getting started' }).first().waitFor();
+  assert.ok(await p.locator('.topnav a[href="/docs/errors/"]').isVisible());
+  assert.ok(await p.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), 'no sideways scrolling');
+  await shot(p, 'phone-docs', false);
+  await phone.close();
+});
+
+test('no page failed, broke its CSP or reached outside this machine', () => {
+  assert.deepEqual(problems, []);
+});

@@ -1,0 +1,238 @@
+package propertyapi_test
+
+import (
+	"crypto/tls"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"net/netip"
+	"strings"
+	"testing"
+
+	"github.com/wayfarer-asia/platform/internal/httpapi"
+	"github.com/wayfarer-asia/platform/internal/httpapi/propertyapi"
+	"github.com/wayfarer-asia/platform/internal/property"
+	"github.com/wayfarer-asia/platform/internal/ratelimit"
+	"github.com/wayfarer-asia/platform/internal/webui"
+)
+
+// sessionCookie returns the pp_session cookie a response sets.
+func sessionCookie(t *testing.T, h http.Header) *http.Cookie {
+	t.Helper()
+	for _, c := range (&http.Response{Header: h}).Cookies() {
+		if c.Name == propertyapi.SessionCookie {
+			return c
+		}
+	}
+	t.Fatalf("no %s cookie in %q", propertyapi.SessionCookie, h.Values("Set-Cookie"))
+	return nil
+}
+
+// TestPortalSession: the page turns the token of signup or login into the
+// session cookie, and signs out by clearing it.
+func TestPortalSession(t *testing.T) {
+	e := newEnv(t, options{})
+	d := e.signup(t)
+	sameOrigin := []string{"Sec-Fetch-Site", "same-origin"}
+
+	res := e.Do("POST", "/portal/session", map[string]string{"token": d.token}, sameOrigin...).Expect(200)
+	var body struct{ Developer property.Developer }
+	res.Decode(&body)
+	if body.Developer.ID != d.id || body.Developer.Email != d.email {
+		t.Errorf("session answer: %s", res.Body)
+	}
+	c := sessionCookie(t, res.Header)
+	if c.Value != d.token || !c.HttpOnly || c.SameSite != http.SameSiteStrictMode || c.Path != "/portal" || c.Secure || c.MaxAge != 30*24*3600 {
+		t.Errorf("cookie %+v", c)
+	}
+	if res.Header.Get("Cache-Control") != "no-store" {
+		t.Errorf("Cache-Control %q", res.Header.Get("Cache-Control"))
+	}
+	cookie := []string{"Cookie", propertyapi.SessionCookie + "=" + c.Value}
+	e.Get("/portal/api/me", cookie...).Expect(200)
+	e.Get("/portal/api/keys", cookie...).Expect(200)
+
+	out := e.Do("POST", "/portal/logout", nil, append(cookie, sameOrigin...)...).Expect(204)
+	if c := sessionCookie(t, out.Header); c.Value != "" || c.MaxAge >= 0 || c.Path != "/portal" || !c.HttpOnly {
+		t.Errorf("logout cookie %+v", c)
+	}
+	// Signing out twice, or without a session, is fine.
+	e.Do("POST", "/portal/logout", nil, sameOrigin...).Expect(204)
+
+	// What the session refuses.
+	key := e.key(t, d, "test")
+	for _, tc := range []struct {
+		body   any
+		status int
+		field  string
+	}{
+		{map[string]string{"token": "not-a-token"}, 401, ""},
+		{map[string]string{"token": key}, 401, ""},
+		{map[string]string{"token": d.token + "x"}, 401, ""},
+		{map[string]string{}, 400, "token"},
+		{map[string]string{"token": ""}, 400, "token"},
+		{`{"token":"` + d.token + `","extra":1}`, 400, "extra"},
+		{`not json`, 400, "body"},
+	} {
+		res := e.Do("POST", "/portal/session", tc.body, sameOrigin...).Expect(tc.status)
+		if tc.field != "" {
+			if _, ok := res.ErrorDetails()[tc.field]; !ok {
+				t.Errorf("%v: %s", tc.body, res.Body)
+			}
+		}
+		if len(res.Header.Values("Set-Cookie")) != 0 {
+			t.Errorf("%v: a refused session sets a cookie", tc.body)
+		}
+	}
+}
+
+// TestPortalCrossSite: requests carried by the session cookie alone that
+// change something must come from the portal's own origin; from another
+// site (another port is another origin) they are refused and change
+// nothing. Reads and bearer-token calls are not concerned.
+func TestPortalCrossSite(t *testing.T) {
+	e := newEnv(t, options{})
+	d := e.signup(t)
+	var keys struct{ Data []property.Key }
+	e.Do("POST", "/portal/api/keys", map[string]any{"name": "kept", "mode": "test"}, bearer(d.token)...).Expect(201)
+	e.Get("/portal/api/keys", bearer(d.token)...).Expect(200).Decode(&keys)
+	id := keys.Data[0].ID
+	cookie := []string{"Cookie", propertyapi.SessionCookie + "=" + d.token}
+
+	foreign := [][]string{
+		{"Sec-Fetch-Site", "cross-site"},
+		{"Sec-Fetch-Site", "same-site"}, // e.g. the guide server's port
+		{"Origin", "https://evil.example"},
+		{"Origin", "http://example.com:8080"}, // this host, another port
+	}
+	writes := []struct {
+		method, path string
+		body         any
+	}{
+		{"POST", "/portal/api/keys", map[string]any{"name": "csrf", "mode": "live"}},
+		{"DELETE", "/portal/api/keys/" + id, nil},
+		{"POST", "/portal/api/keys/" + id + "/rotate", nil},
+		{"POST", "/portal/session", map[string]string{"token": d.token}},
+		{"POST", "/portal/logout", nil},
+	}
+	for _, w := range writes {
+		for _, f := range foreign {
+			res := e.Do(w.method, w.path, w.body, append(append([]string{}, cookie...), f...)...)
+			if res.Status != 403 || res.ErrorCode() != "FORBIDDEN" {
+				t.Errorf("%s %s with %v: %d %s", w.method, w.path, f, res.Status, res.Body)
+			}
+			if len(res.Header.Values("Set-Cookie")) != 0 {
+				t.Errorf("%s %s with %v set a cookie", w.method, w.path, f)
+			}
+		}
+	}
+	e.Get("/portal/api/keys", bearer(d.token)...).Expect(200).Decode(&keys)
+	if len(keys.Data) != 1 || keys.Data[0].ID != id || keys.Data[0].ExpiresAt != nil {
+		t.Fatalf("refused requests changed the keys: %+v", keys.Data)
+	}
+
+	// Reads with the cookie work from anywhere (the browser's CORS rules
+	// keep other sites from reading the answer).
+	e.Get("/portal/api/me", append(append([]string{}, cookie...), "Sec-Fetch-Site", "cross-site")...).Expect(200)
+	// A bearer token is not a browser's ambient credential: no origin check.
+	e.Do("POST", "/portal/api/keys", map[string]any{"name": "by bearer", "mode": "test"}, append(bearer(d.token), "Sec-Fetch-Site", "cross-site")...).Expect(201)
+
+	// The page itself: same origin, by Sec-Fetch-Site or by Origin.
+	for _, same := range [][]string{{"Sec-Fetch-Site", "same-origin"}, {"Origin", "http://example.com"}} {
+		h := append(append([]string{}, cookie...), same...)
+		var created struct {
+			ID     string `json:"id"`
+			Secret string `json:"key"`
+		}
+		e.Do("POST", "/portal/api/keys", map[string]any{"name": "from the page", "mode": "test"}, h...).Expect(201).Decode(&created)
+		var rotated struct{ ID string }
+		e.Do("POST", "/portal/api/keys/"+created.ID+"/rotate", nil, h...).Expect(201).Decode(&rotated)
+		e.Do("DELETE", "/portal/api/keys/"+rotated.ID, nil, h...).Expect(204)
+		e.Get("/api/v1/properties?pageSize=1", xkey(created.Secret)...).Expect(200) // rotated, still working 24 h
+	}
+}
+
+// TestSessionCookieSecure: the cookie is Secure when the client reached us
+// over TLS, directly or through a trusted proxy; a proxy that is not
+// trusted cannot claim it.
+func TestSessionCookieSecure(t *testing.T) {
+	e := newEnv(t, options{})
+	d := e.signup(t)
+	srv := propertyapi.New(propertyapi.Config{
+		Catalog: e.store, Bookings: e.store, Accounts: e.store, Idempotency: e.store, Usage: e.usage,
+		PortalTokens: e.tokens, Clock: e.clock, Limiter: ratelimit.NewMemory(e.clock),
+		TrustedProxies: []netip.Prefix{netip.MustParsePrefix("10.0.0.0/8")},
+		Logger:         slog.New(slog.NewTextHandler(io.Discard, nil)),
+	})
+	for _, tc := range []struct {
+		name       string
+		remote     string
+		tls        bool
+		proto      string
+		wantSecure bool
+	}{
+		{"plain HTTP", "192.0.2.1:1234", false, "", false},
+		{"TLS", "192.0.2.1:1234", true, "", true},
+		{"trusted proxy, https", "10.1.2.3:1234", false, "https", true},
+		{"trusted proxy, http", "10.1.2.3:1234", false, "http", false},
+		{"untrusted proxy claiming https", "192.0.2.1:1234", false, "https", false},
+	} {
+		req := httptest.NewRequest("POST", "/portal/session", strings.NewReader(`{"token":"`+d.token+`"}`))
+		req.RemoteAddr = tc.remote
+		req.Header.Set("Sec-Fetch-Site", "same-origin")
+		if tc.tls {
+			req.TLS = &tls.ConnectionState{}
+		}
+		if tc.proto != "" {
+			req.Header.Set("X-Forwarded-Proto", tc.proto)
+		}
+		rec := httptest.NewRecorder()
+		srv.ServeHTTP(rec, req)
+		if rec.Code != 200 {
+			t.Fatalf("%s: %d %s", tc.name, rec.Code, rec.Body)
+		}
+		if c := sessionCookie(t, rec.Header()); c.Secure != tc.wantSecure {
+			t.Errorf("%s: Secure = %v", tc.name, c.Secure)
+		}
+	}
+}
+
+// TestPortalPages: the property server serves the portal, its reference
+// page, and the page of every error code that doc_url points to.
+func TestPortalPages(t *testing.T) {
+	e := newEnv(t, options{})
+	for path, csp := range map[string]string{"/portal/": webui.PortalCSP, "/docs/": webui.DocsCSP} {
+		res := e.Get(path).Expect(200)
+		if res.Header.Get("Content-Type") != "text/html; charset=utf-8" || res.Header.Get("Content-Security-Policy") != csp {
+			t.Errorf("GET %s: %s", path, res.Header)
+		}
+	}
+	if !strings.Contains(string(e.Get("/docs/").Body), `href="/portal/">Developer portal`) {
+		t.Error("the reference does not link the portal")
+	}
+	if res := e.Get("/portal"); res.Status != http.StatusMovedPermanently || res.Header.Get("Location") != "/portal/" {
+		t.Errorf("GET /portal: %d %s", res.Status, res.Header.Get("Location"))
+	}
+	e.Get("/docs/errors/").Expect(200)
+	for _, c := range httpapi.SortedCodes() {
+		e.Get("/docs/errors/" + c.Code).Expect(200)
+	}
+	// doc_url of a real error resolves here.
+	res := e.Get("/api/v1/properties").Expect(401)
+	var env struct {
+		Error struct {
+			DocURL string `json:"doc_url"`
+		} `json:"error"`
+	}
+	res.Decode(&env)
+	path := strings.TrimPrefix(env.Error.DocURL, "http://example.com")
+	if path != "/docs/errors/UNAUTHORIZED" {
+		t.Fatalf("doc_url %q", env.Error.DocURL)
+	}
+	e.Get(path).Expect(200)
+	// The pages are not behind the API key gate or its rate limit.
+	if res := e.Get("/portal/"); res.Header.Get("X-RateLimit-Limit") != "" {
+		t.Error("the portal page is rate limited as the API")
+	}
+}
