@@ -63,3 +63,19 @@ func FuzzQuery(f *testing.F) {
 		}
 	})
 }
+
+// FuzzBearerToken: any Authorization header is parsed without panicking,
+// and a value is returned only for the Bearer scheme, bounded in length.
+func FuzzBearerToken(f *testing.F) {
+	for _, seed := range []string{"Bearer abc", "bearer pk_live_x", "Basic dXNlcjpw", "Bearer", "Bearer  ", "Bearer a b c", "\x00", "Bearer " + string(make([]byte, 5000))} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, h string) {
+		r := httptest.NewRequest("GET", "/", nil)
+		r.Header["Authorization"] = []string{h}
+		v, ok, err := BearerToken(r)
+		if err == nil && ok && (v == "" || len(v) > MaxCredential) {
+			t.Fatalf("%q: accepted %q", h, v)
+		}
+	})
+}

@@ -89,41 +89,25 @@ func (g *Guide) FindBookings(ctx context.Context, user *guide.User, f guide.Book
 	if col == "" {
 		col = bookingSorts["createdAt"]
 	}
-	rows, err := g.db.QueryContext(ctx, `SELECT b.id, b.status, b.scheduled_date, b.scheduled_end_date, b.participants,
-			t.name, t.deleted_at IS NOT NULL, eu.handle, eu.name, eu.deleted_at IS NOT NULL, b.package_id, p.title, b.created_at,
-			COUNT(*) OVER ()`+from+` ORDER BY `+col+` `+dir+`, b.id `+dir+
-		` LIMIT `+w.arg(f.PageSize)+` OFFSET `+w.arg(f.Offset()), w.args...)
-	if err != nil {
-		return nil, 0, err
-	}
-	defer rows.Close()
-	out := []guide.BookingSummary{}
-	total := 0
-	for rows.Next() {
-		var b guide.BookingSummary
-		var end sql.NullTime
-		var touristName, expertHandle, expertName, packageID, packageTitle sql.NullString
-		var touristGone bool
-		var expertGone sql.NullBool
-		if err := rows.Scan(&b.ID, &b.Status, &b.ScheduledDate, &end, &b.Participants, &touristName, &touristGone,
-			&expertHandle, &expertName, &expertGone, &packageID, &packageTitle, &b.CreatedAt, &total); err != nil {
-			return nil, 0, err
-		}
-		b.ScheduledDate, b.CreatedAt, b.ScheduledEndDate = b.ScheduledDate.UTC(), b.CreatedAt.UTC(), nullTime(end)
-		b.TouristName = displayName(touristName, touristGone)
-		b.ExpertHandle, b.ExpertName = nullString(expertHandle), displayName(expertName, expertGone.Bool)
-		b.PackageID, b.PackageTitle = nullString(packageID), nullString(packageTitle)
-		out = append(out, b)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, 0, err
-	}
-	if len(out) == 0 && f.Offset() > 0 {
-		if err := g.db.QueryRowContext(ctx, `SELECT COUNT(*)`+from, w.args[:len(w.args)-2]...).Scan(&total); err != nil {
-			return nil, 0, err
-		}
-	}
-	return out, total, nil
+	return queryPage(ctx, g.db, `b.id, b.status, b.scheduled_date, b.scheduled_end_date, b.participants,
+			t.name, t.deleted_at IS NOT NULL, eu.handle, eu.name, eu.deleted_at IS NOT NULL, b.package_id, p.title, b.created_at`,
+		from, w, col+` `+dir+`, b.id `+dir, f.Page,
+		func(s scanner, total *int) (guide.BookingSummary, error) {
+			var b guide.BookingSummary
+			var end sql.NullTime
+			var touristName, expertHandle, expertName, packageID, packageTitle sql.NullString
+			var touristGone bool
+			var expertGone sql.NullBool
+			if err := s.Scan(&b.ID, &b.Status, &b.ScheduledDate, &end, &b.Participants, &touristName, &touristGone,
+				&expertHandle, &expertName, &expertGone, &packageID, &packageTitle, &b.CreatedAt, total); err != nil {
+				return b, err
+			}
+			b.ScheduledDate, b.CreatedAt, b.ScheduledEndDate = b.ScheduledDate.UTC(), b.CreatedAt.UTC(), nullTime(end)
+			b.TouristName = displayName(touristName, touristGone)
+			b.ExpertHandle, b.ExpertName = nullString(expertHandle), displayName(expertName, expertGone.Bool)
+			b.PackageID, b.PackageTitle = nullString(packageID), nullString(packageTitle)
+			return b, nil
+		})
 }
 
 // displayName is the name shown for a user: "Deleted User" once the

@@ -16,7 +16,7 @@ const publicExpert = "e.verified_at IS NOT NULL AND u.deleted_at IS NULL"
 const expertColumns = `e.id, u.handle, u.name, u.avatar, COALESCE(t.bio, e.bio), e.location,
 	e.country_code, e.currency, e.profile_image, e.hourly_rate, e.rating, e.review_count`
 
-func scanExpert(s interface{ Scan(...any) error }, x *guide.ExpertSummary, extra ...any) error {
+func scanExpert(s scanner, x *guide.ExpertSummary, extra ...any) error {
 	var name, avatar, bio, location, profileImage sql.NullString
 	var rate sql.NullFloat64
 	dest := append([]any{&x.ID, &x.Handle, &name, &avatar, &bio, &location,
@@ -55,31 +55,14 @@ func (g *Guide) FindExperts(ctx context.Context, f guide.ExpertFilter) ([]guide.
 	if col == "" {
 		col = expertSorts["rating"]
 	}
-	q := `SELECT ` + expertColumns + `, COUNT(*) OVER ()` + from +
-		` ORDER BY ` + col + ` ` + dir + `, e.id ` + dir +
-		` LIMIT ` + w.arg(f.PageSize) + ` OFFSET ` + w.arg(f.Offset())
-	rows, err := g.db.QueryContext(ctx, q, w.args...)
+	experts, total, err := queryPage(ctx, g.db, expertColumns, from, w, col+` `+dir+`, e.id `+dir, f.Page,
+		func(s scanner, total *int) (guide.ExpertSummary, error) {
+			var x guide.ExpertSummary
+			err := scanExpert(s, &x, total)
+			return x, err
+		})
 	if err != nil {
 		return nil, 0, err
-	}
-	defer rows.Close()
-	experts := []guide.ExpertSummary{}
-	total := 0
-	for rows.Next() {
-		var x guide.ExpertSummary
-		if err := scanExpert(rows, &x, &total); err != nil {
-			return nil, 0, err
-		}
-		experts = append(experts, x)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, 0, err
-	}
-	if len(experts) == 0 && f.Offset() > 0 {
-		// Past the last page the window count has no row to ride on.
-		if err := g.db.QueryRowContext(ctx, `SELECT COUNT(*)`+from, w.args[:len(w.args)-2]...).Scan(&total); err != nil {
-			return nil, 0, err
-		}
 	}
 	if err := g.loadExpertTags(ctx, experts); err != nil {
 		return nil, 0, err
@@ -171,7 +154,7 @@ const packageColumns = `p.id, COALESCE(t.title, p.title), COALESCE(t.description
 const packageFrom = ` FROM packages p JOIN experts e ON e.id = p.expert_id JOIN users u ON u.id = e.user_id
 	LEFT JOIN package_translations t ON t.package_id = p.id AND t.locale = `
 
-func scanPackage(s interface{ Scan(...any) error }, p *guide.PackageSummary, extra ...any) error {
+func scanPackage(s scanner, p *guide.PackageSummary, extra ...any) error {
 	var images, highlights, included []byte
 	var meeting sql.NullString
 	dest := append([]any{&p.ID, &p.Title, &p.Description, &p.Category, &p.CountryCode, &p.BasePrice,
@@ -209,32 +192,12 @@ func (g *Guide) FindPackages(ctx context.Context, f guide.PackageFilter) ([]guid
 	if col == "" {
 		col = packageSorts["createdAt"]
 	}
-	q := `SELECT ` + packageColumns + `, COUNT(*) OVER ()` + from +
-		` ORDER BY ` + col + ` ` + dir + `, p.id ` + dir +
-		` LIMIT ` + w.arg(f.PageSize) + ` OFFSET ` + w.arg(f.Offset())
-	rows, err := g.db.QueryContext(ctx, q, w.args...)
-	if err != nil {
-		return nil, 0, err
-	}
-	defer rows.Close()
-	out := []guide.PackageSummary{}
-	total := 0
-	for rows.Next() {
-		var p guide.PackageSummary
-		if err := scanPackage(rows, &p, &total); err != nil {
-			return nil, 0, err
-		}
-		out = append(out, p)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, 0, err
-	}
-	if len(out) == 0 && f.Offset() > 0 {
-		if err := g.db.QueryRowContext(ctx, `SELECT COUNT(*)`+from, w.args[:len(w.args)-2]...).Scan(&total); err != nil {
-			return nil, 0, err
-		}
-	}
-	return out, total, nil
+	return queryPage(ctx, g.db, packageColumns, from, w, col+` `+dir+`, p.id `+dir, f.Page,
+		func(s scanner, total *int) (guide.PackageSummary, error) {
+			var p guide.PackageSummary
+			err := scanPackage(s, &p, total)
+			return p, err
+		})
 }
 
 // FindPackageByID returns an active package of a verified expert.
@@ -304,7 +267,7 @@ const travelogueColumns = `tr.slug, COALESCE(t.title, tr.title), COALESCE(t.exce
 const travelogueFrom = ` FROM travelogues tr JOIN users u ON u.id = tr.author_id
 	LEFT JOIN travelogue_translations t ON t.travelogue_id = tr.id AND t.locale = `
 
-func scanTravelogue(s interface{ Scan(...any) error }, x *guide.TravelogueSummary, extra ...any) error {
+func scanTravelogue(s scanner, x *guide.TravelogueSummary, extra ...any) error {
 	var excerpt, cover, name, avatar sql.NullString
 	var tags []byte
 	var published sql.NullTime
@@ -341,32 +304,12 @@ func (g *Guide) FindTravelogues(ctx context.Context, f guide.TravelogueFilter) (
 	if col == "" {
 		col = travelogueSorts["hotScore"]
 	}
-	q := `SELECT ` + travelogueColumns + `, COUNT(*) OVER ()` + from +
-		` ORDER BY ` + col + ` ` + dir + `, tr.id ` + dir +
-		` LIMIT ` + w.arg(f.PageSize) + ` OFFSET ` + w.arg(f.Offset())
-	rows, err := g.db.QueryContext(ctx, q, w.args...)
-	if err != nil {
-		return nil, 0, err
-	}
-	defer rows.Close()
-	out := []guide.TravelogueSummary{}
-	total := 0
-	for rows.Next() {
-		var x guide.TravelogueSummary
-		if err := scanTravelogue(rows, &x, &total); err != nil {
-			return nil, 0, err
-		}
-		out = append(out, x)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, 0, err
-	}
-	if len(out) == 0 && f.Offset() > 0 {
-		if err := g.db.QueryRowContext(ctx, `SELECT COUNT(*)`+from, w.args[:len(w.args)-2]...).Scan(&total); err != nil {
-			return nil, 0, err
-		}
-	}
-	return out, total, nil
+	return queryPage(ctx, g.db, travelogueColumns, from, w, col+` `+dir+`, tr.id `+dir, f.Page,
+		func(s scanner, total *int) (guide.TravelogueSummary, error) {
+			var x guide.TravelogueSummary
+			err := scanTravelogue(s, &x, total)
+			return x, err
+		})
 }
 
 // FindTravelogueBySlug returns a published travelogue.

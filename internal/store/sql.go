@@ -1,11 +1,14 @@
 package store
 
 import (
+	"context"
 	"database/sql"
 	"encoding/json"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/wayfarer-asia/platform/internal/guide"
 )
 
 // where builds a WHERE clause and its $N arguments together, so that
@@ -99,4 +102,41 @@ func placeholders(from, n int) string {
 		b.WriteString("$" + strconv.Itoa(from+i))
 	}
 	return b.String()
+}
+
+// scanner is a row to scan: *sql.Row or *sql.Rows.
+type scanner interface{ Scan(...any) error }
+
+// queryPage runs a list query: columns FROM from (which holds w's
+// conditions) ORDER BY orderBy, one page of it, with the total counted in
+// the same query by a window function. Past the last page no row carries
+// the count, so then it is counted alone. scan reads one row whose last
+// column is the total.
+func queryPage[T any](ctx context.Context, q querier, columns, from string, w *where, orderBy string, p guide.Page,
+	scan func(s scanner, total *int) (T, error)) ([]T, int, error) {
+	filterArgs := len(w.args)
+	rows, err := q.QueryContext(ctx, `SELECT `+columns+`, COUNT(*) OVER ()`+from+` ORDER BY `+orderBy+
+		` LIMIT `+w.arg(p.PageSize)+` OFFSET `+w.arg(p.Offset()), w.args...)
+	if err != nil {
+		return nil, 0, err
+	}
+	defer rows.Close()
+	out := []T{}
+	total := 0
+	for rows.Next() {
+		x, err := scan(rows, &total)
+		if err != nil {
+			return nil, 0, err
+		}
+		out = append(out, x)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, 0, err
+	}
+	if len(out) == 0 && p.Offset() > 0 {
+		if err := q.QueryRowContext(ctx, `SELECT COUNT(*)`+from, w.args[:filterArgs]...).Scan(&total); err != nil {
+			return nil, 0, err
+		}
+	}
+	return out, total, nil
 }

@@ -5,7 +5,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"net/http"
-	"strings"
 
 	"github.com/wayfarer-asia/platform/internal/apperr"
 	"github.com/wayfarer-asia/platform/internal/auth"
@@ -69,7 +68,7 @@ var errNoCredentials = apperr.Errorf(apperr.Unauthorized, "Authentication requir
 // API key (by its prefix), or, where the rule allows, the session cookie.
 func (s *Server) authenticate(w http.ResponseWriter, r *http.Request, rl rule) (*guide.Caller, error) {
 	ctx := r.Context()
-	bearer, hasAuth, err := bearerToken(r)
+	bearer, hasAuth, err := httpapi.BearerToken(r)
 	if err != nil {
 		return nil, err
 	}
@@ -130,26 +129,6 @@ func (s *Server) sessionCaller(r *http.Request, value string) (*guide.Caller, er
 func hashSession(v string) string {
 	sum := sha256.Sum256([]byte(v))
 	return hex.EncodeToString(sum[:])
-}
-
-// maxBearer bounds the credential read from the Authorization header.
-const maxBearer = 4096
-
-// bearerToken returns the credential of "Authorization: Bearer <value>".
-func bearerToken(r *http.Request) (string, bool, error) {
-	h := r.Header.Get("Authorization")
-	if h == "" {
-		return "", false, nil
-	}
-	scheme, value, ok := strings.Cut(h, " ")
-	value = strings.TrimSpace(value)
-	if !ok || !strings.EqualFold(scheme, "Bearer") || value == "" {
-		return "", true, apperr.Errorf(apperr.Unauthorized, "The Authorization header must be \"Bearer <token or API key>\".")
-	}
-	if len(value) > maxBearer {
-		return "", true, apperr.Errorf(apperr.Unauthorized, "The bearer credential is too long.")
-	}
-	return value, true, nil
 }
 
 // errNotConfigured reports a provider the server was not set up for.

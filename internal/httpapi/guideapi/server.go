@@ -153,7 +153,10 @@ func (s *Server) routes() {
 	s.router.Handle("GET /docs/errors/{$}", httpapi.Adapt(httpapi.HandleErrorIndex))
 	s.router.Handle("GET /docs/errors/{code}", httpapi.Adapt(httpapi.HandleErrorDoc))
 	webui.Docs(webui.DocsConfig{Title: "Guide Marketplace API"}).Register(s.router) // the API reference: GET /docs/ and /docs/assets/
-	s.router.Handle("GET /media/sample/{kind}/{name}", httpapi.Adapt(handleSampleImage))
+	portrait, landscape := httpapi.Size{Width: 320, Height: 320}, httpapi.Size{Width: 640, Height: 420}
+	s.router.Handle("GET /media/sample/{kind}/{name}", httpapi.Adapt(httpapi.SampleImages(map[string]httpapi.Size{
+		"experts": portrait, "avatars": portrait, "covers": landscape, "packages": landscape, "travelogues": landscape,
+	})))
 	s.router.Handle("GET /media/avatars/{key...}", httpapi.Adapt(s.handleAvatarGet))
 }
 

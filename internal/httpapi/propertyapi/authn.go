@@ -76,15 +76,12 @@ func (s *Server) ipLimit(r *http.Request) (string, ratelimit.Limit) {
 
 var errNoKey = apperr.Errorf(apperr.Unauthorized, "An API key is required: send it as \"X-API-KEY: <key>\" or \"Authorization: Bearer <key>\".")
 
-// maxCredential bounds a credential read from a header.
-const maxCredential = 4096
-
 // authenticateKey returns the working key of the request, from X-API-KEY
 // or else Authorization: Bearer. Errors: apperr.Unauthorized.
 func (s *Server) authenticateKey(r *http.Request) (*property.Key, error) {
 	value := strings.TrimSpace(r.Header.Get("X-API-KEY"))
 	if value == "" {
-		bearer, ok, err := bearerToken(r)
+		bearer, ok, err := httpapi.BearerToken(r)
 		if err != nil {
 			return nil, err
 		}
@@ -93,7 +90,7 @@ func (s *Server) authenticateKey(r *http.Request) (*property.Key, error) {
 		}
 		value = bearer
 	}
-	if len(value) > maxCredential || !auth.IsAPIKey(value) {
+	if len(value) > httpapi.MaxCredential || !auth.IsAPIKey(value) {
 		return nil, apperr.Errorf(apperr.Unauthorized, "The API key is not valid: keys start with pk_test_ or pk_live_.")
 	}
 	return s.cfg.Accounts.FindKeyByHash(r.Context(), auth.HashAPIKey(value))
@@ -113,23 +110,6 @@ func (s *Server) open(pattern, scope string, h httpapi.HandlerFunc) {
 		}
 		return h(w, r)
 	}))
-}
-
-// bearerToken returns the credential of "Authorization: Bearer <value>".
-func bearerToken(r *http.Request) (string, bool, error) {
-	h := r.Header.Get("Authorization")
-	if h == "" {
-		return "", false, nil
-	}
-	scheme, value, ok := strings.Cut(h, " ")
-	value = strings.TrimSpace(value)
-	if !ok || !strings.EqualFold(scheme, "Bearer") || value == "" {
-		return "", true, apperr.Errorf(apperr.Unauthorized, "The Authorization header must be \"Bearer <credential>\".")
-	}
-	if len(value) > maxCredential {
-		return "", true, apperr.Errorf(apperr.Unauthorized, "The bearer credential is too long.")
-	}
-	return value, true, nil
 }
 
 type developerCtx struct{}
@@ -166,7 +146,7 @@ func (s *Server) portal(pattern string, h httpapi.HandlerFunc) {
 // Bearer or the session cookie. A state-changing request carried by the
 // cookie alone must come from the portal's own origin.
 func (s *Server) authenticatePortal(r *http.Request) (*property.Developer, error) {
-	token, ok, err := bearerToken(r)
+	token, ok, err := httpapi.BearerToken(r)
 	if err != nil {
 		return nil, err
 	}

@@ -120,7 +120,9 @@ func (s *Server) routes() {
 
 	s.router.Handle("GET /docs/errors/{$}", httpapi.Adapt(httpapi.HandleErrorIndex))
 	s.router.Handle("GET /docs/errors/{code}", httpapi.Adapt(httpapi.HandleErrorDoc))
-	s.router.Handle("GET /media/sample/{kind}/{name}", httpapi.Adapt(handleSampleImage))
+	s.router.Handle("GET /media/sample/{kind}/{name}", httpapi.Adapt(httpapi.SampleImages(map[string]httpapi.Size{
+		"properties": {Width: 640, Height: 420},
+	})))
 	s.webRoutes() // the developer portal (/portal/) and the API reference (/docs/): web.go
 }
 

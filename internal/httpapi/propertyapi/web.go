@@ -60,7 +60,7 @@ func (s *Server) handleSessionCreate(w http.ResponseWriter, r *http.Request) err
 		return apperr.Field("token", "is required: the token answered by signup or login")
 	}
 	token := *in.Token
-	if len(token) > maxCredential || auth.IsAPIKey(token) {
+	if len(token) > httpapi.MaxCredential || auth.IsAPIKey(token) {
 		return apperr.Errorf(apperr.Unauthorized, "The session takes a portal token from signup or login, not an API key.")
 	}
 	id, err := s.cfg.PortalTokens.Verify(token)
