@@ -27,6 +27,16 @@ type Client struct {
 	// RemoteAddr is the client address of the requests, "192.0.2.1:1234"
 	// unless set.
 	RemoteAddr string
+	// Forbidden are strings no response may contain: password hashes,
+	// secrets, internal error text. Tests add their own secrets.
+	Forbidden []string
+}
+
+// leaks are what no response body may ever contain.
+var leaks = []string{
+	"$argon2id$",                          // a password hash
+	"SQLSTATE", "sql: ", "pq: ", "sqlite", // database error text
+	"database is locked", "runtime error", "goroutine ", "panic:",
 }
 
 // New returns a client of h that validates responses against doc.
@@ -36,7 +46,7 @@ func New(tb testing.TB, h http.Handler, doc *openapi3.T) *Client {
 	if err != nil {
 		tb.Fatalf("openapi router: %v", err)
 	}
-	return &Client{tb: tb, handler: h, doc: doc, router: router, RemoteAddr: "192.0.2.1:1234"}
+	return &Client{tb: tb, handler: h, doc: doc, router: router, RemoteAddr: "192.0.2.1:1234", Forbidden: append([]string(nil), leaks...)}
 }
 
 // Response is a recorded response.
@@ -77,6 +87,13 @@ func (c *Client) Do(method, path string, body any, headers ...string) *Response 
 	c.handler.ServeHTTP(rec, req)
 	res := &Response{tb: c.tb, Status: rec.Code, Header: rec.Header(), Body: rec.Body.Bytes()}
 	c.validate(req, res)
+	if isJSON(res.Header) {
+		for _, f := range c.Forbidden {
+			if f != "" && bytes.Contains(res.Body, []byte(f)) {
+				c.tb.Errorf("%s %s: the response contains %q: %s", method, path, f, truncate(res.Body))
+			}
+		}
+	}
 	return res
 }
 

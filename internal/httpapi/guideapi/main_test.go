@@ -123,7 +123,9 @@ func newEnv(t *testing.T, opts options, engine ...store.Engine) *env {
 		Logger:          slog.New(slog.NewTextHandler(io.Discard, nil)),
 		OpenAPI:         openAPI,
 	})
-	return &env{Client: apitest.New(t, srv, doc), db: db, clock: clk, store: gs, tokens: tokens, keyUsage: keyUsage, idp: idp}
+	client := apitest.New(t, srv, doc)
+	client.Forbidden = append(client.Forbidden, "test-secret-test-secret-test-secret!", "realtime-secret-realtime-secret!")
+	return &env{Client: client, db: db, clock: clk, store: gs, tokens: tokens, keyUsage: keyUsage, idp: idp}
 }
 
 // count runs a COUNT query.
