@@ -227,7 +227,18 @@ func (g *Guide) SendMessage(ctx context.Context, user *guide.User, id string, nm
 				}
 			}
 		}
-		return scanMessage(tx.QueryRowContext(ctx, messageSelect+` WHERE m.id = $1`, msgID), &out)
+		// The stored row is exactly what was just written: answer from it
+		// without reading it back.
+		content := nm.Content
+		out = guide.Message{ID: msgID, ConversationID: id, SenderID: user.ID, MessageType: nm.MessageType, Content: &content,
+			CreatedAt: now, Sender: guide.MessageSender{ID: user.ID, Name: user.Name, Image: user.Avatar}}
+		if out.Sender.Image == nil {
+			out.Sender.Image = user.Image
+		}
+		if nm.MessageType == guide.MessageImage {
+			out.ImageURL = &content
+		}
+		return nil
 	})
 	if err != nil {
 		return nil, false, err
