@@ -1,0 +1,399 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// Agg is the median of a workload's runs on one system and phase.
+type Agg struct {
+	System, DB, Workload, Phase string
+	Runs                        int
+	Throughput, TMin, TMax      float64
+	Rate, TargetRate            float64
+	P50, P99                    float64
+	Success                     float64 // lowest of the runs
+	Failed                      int     // non-2xx answers and transport errors, all runs
+	Locked                      int
+	BytesIn                     float64
+	CPU, CoreBusy, PerCore      float64
+	CPUBasis                    string
+	PeakRSSKB                   int64
+	Errors                      []string
+}
+
+func median(xs []float64) float64 {
+	if len(xs) == 0 {
+		return 0
+	}
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	if len(s)%2 == 1 {
+		return s[len(s)/2]
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
+}
+
+func aggregate(runs []Run) map[string]*Agg {
+	groups := map[string][]Run{}
+	for _, r := range runs {
+		k := key(r.System, r.DB, r.Workload, r.Phase)
+		groups[k] = append(groups[k], r)
+	}
+	out := map[string]*Agg{}
+	for k, rs := range groups {
+		a := &Agg{System: rs[0].System, DB: rs[0].DB, Workload: rs[0].Workload, Phase: rs[0].Phase, Runs: len(rs), Success: 1}
+		var tp, rate, p50, p99, bytes, cpu, busy, perCore []float64
+		for _, r := range rs {
+			tp, rate, p50, p99 = append(tp, r.Throughput), append(rate, r.Rate), append(p50, r.P50ms), append(p99, r.P99ms)
+			bytes, cpu, busy, perCore = append(bytes, r.BytesIn), append(cpu, r.CPU), append(busy, r.CoreBusy), append(perCore, r.PerCore)
+			a.CPUBasis = r.CPUBasis
+			a.Success = min(a.Success, r.Success)
+			for code, n := range r.Status {
+				if !strings.HasPrefix(code, "2") {
+					a.Failed += n
+				}
+			}
+			a.Locked += r.Locked
+			a.PeakRSSKB = max(a.PeakRSSKB, r.PeakRSSKB)
+			a.TargetRate = r.TargetRate
+			for _, e := range r.Errors {
+				if !slices.Contains(a.Errors, e) && len(a.Errors) < 3 {
+					a.Errors = append(a.Errors, e)
+				}
+			}
+		}
+		a.Throughput, a.TMin, a.TMax = median(tp), slices.Min(tp), slices.Max(tp)
+		a.Rate, a.P50, a.P99, a.BytesIn, a.CPU = median(rate), median(p50), median(p99), median(bytes), median(cpu)
+		a.CoreBusy, a.PerCore = median(busy), median(perCore)
+		out[k] = a
+	}
+	return out
+}
+
+func key(system, db, workload, phase string) string {
+	return system + "|" + db + "|" + workload + "|" + phase
+}
+
+// ceilingOf names the ceiling measurement a workload is compared with: a
+// booking made with a key sends and receives what one made with a user
+// token does.
+func ceilingOf(w string) string {
+	if w == "booking_key" {
+		return "booking_user"
+	}
+	return w
+}
+
+var workloadTitle = map[string]string{
+	"list":          "Catalogue list: `GET /api/v1/experts?specialty=food&locale=…` (20 experts; 5 locales in turn)",
+	"detail":        "Expert detail: `GET /api/v1/experts/{handle}?locale=…` (49 experts × 5 locales)",
+	"packages":      "Package list: `GET /api/v1/packages?country=…&locale=…` (20 packages; 5 markets × 5 locales)",
+	"booking_user":  "Booking create with a user token: `POST /api/v1/bookings` (unique bodies over every active package; users in turn)",
+	"booking_key":   "Booking create with an API key: `POST /api/v1/bookings` (unique bodies; the users' keys in turn)",
+	"message":       "Message send: `POST /api/v1/conversations/{id}/messages` (unique bodies; every conversation in turn)",
+	"mixed":         "Mixed: 90% reads (40% list, 25% detail, 25% package list), 10% writes (5% booking, 5% message)",
+	"peer_list":     "",
+	"peer_packages": "",
+	"peer_create":   "",
+}
+
+// report writes the results section of BENCHMARKS.md, the latency plot and
+// the summary for machines.
+func report(args []string) error {
+	fs := flag.NewFlagSet("report", flag.ExitOnError)
+	results := fs.String("results", "", "results.jsonl")
+	md := fs.String("md", "BENCHMARKS.md", "markdown file whose results section is replaced")
+	png := fs.String("png", "bench/latency.png", "latency plot")
+	pngLink := fs.String("png-link", "bench/latency.png", "the plot's path as linked from the markdown file")
+	summary := fs.String("summary", "", "summary JSON (optional)")
+	machine := fs.String("machine", "", "file with the machine description and the exact commands (markdown)")
+	fs.Parse(args)
+	runs, err := loadRuns(*results)
+	if err != nil {
+		return err
+	}
+	aggs := aggregate(runs)
+	get := func(system, db, w, phase string) *Agg { return aggs[key(system, db, w, phase)] }
+	var b strings.Builder
+	p := func(format string, a ...any) { fmt.Fprintf(&b, format, a...) }
+
+	if *machine != "" {
+		m, err := os.ReadFile(filepath.Clean(*machine))
+		if err != nil {
+			return err
+		}
+		b.Write(m)
+		p("\n")
+	}
+	dbs := []string{"sqlite", "postgres"}
+	dbName := map[string]string{"sqlite": "SQLite", "postgres": "PostgreSQL"}
+
+	// Summary.
+	p("### Summary\n\n")
+	p("Each cell: the median throughput of the runs with %s connections sending as fast as they can (`-rate=0`), the server's CPU use during them, "+
+		"and the throughput **per second of server CPU time** (req/s ÷ CPU share) — the figure the ratios use, because on two cores vegeta's own core "+
+		"saturates before a fast server's does (a server CPU well under 100%% means the client was the limit). "+
+		"On PostgreSQL the CPU counts our server and the PostgreSQL backends of its database.\n\n", workersOf(runs))
+	p("| Workload | answer | ours, SQLite | ours, PostgreSQL | ceiling (bare net/http) | peer (PocketBase) |\n")
+	p("|---|---:|---:|---:|---:|---:|\n")
+	for _, w := range ourWorkloads {
+		row := []string{"`" + w + "`", "–"}
+		if a := get("ours", "sqlite", w, "max"); a != nil {
+			row[1] = fmt.Sprintf("%.0f B", a.BytesIn)
+		}
+		for _, db := range dbs {
+			row = append(row, tpCell(get("ours", db, w, "max")))
+		}
+		row = append(row, tpCell(get("ceiling", "", ceilingOf(w), "max")), tpCell(get("peer", "sqlite", peerOf[w], "max")))
+		p("| %s |\n", strings.Join(row, " | "))
+	}
+	p("\nRatios, per second of server CPU time (in brackets: the plain req/s ratio):\n\n")
+	p("| Workload | SQLite ÷ ceiling | PostgreSQL ÷ ceiling | SQLite ÷ peer | PostgreSQL ÷ peer |\n")
+	p("|---|---:|---:|---:|---:|\n")
+	for _, w := range ourWorkloads {
+		c, peer := get("ceiling", "", ceilingOf(w), "max"), get("peer", "sqlite", peerOf[w], "max")
+		row := []string{"`" + w + "`"}
+		for _, other := range []*Agg{c, peer} {
+			for _, db := range dbs {
+				row = append(row, ratioCell(get("ours", db, w, "max"), other))
+			}
+		}
+		p("| %s |\n", strings.Join(row, " | "))
+	}
+	p("\nLatency at a fixed rate of half each system's measured maximum, median p50 / p99:\n\n")
+	p("| Workload | ours, SQLite | ours, PostgreSQL | ceiling | peer |\n")
+	p("|---|---:|---:|---:|---:|\n")
+	for _, w := range ourWorkloads {
+		p("| `%s` | %s | %s | %s | %s |\n", w, latCell(get("ours", "sqlite", w, "fixed")), latCell(get("ours", "postgres", w, "fixed")),
+			latCell(get("ceiling", "", ceilingOf(w), "fixed")), latCell(get("peer", "sqlite", peerOf[w], "fixed")))
+	}
+	p("\n![Latency at half the maximum rate](%s)\n\n", *pngLink)
+
+	// One table per workload.
+	for _, w := range ourWorkloads {
+		p("### %s\n\n", workloadTitle[w])
+		p("| System | answer | max req/s (median; min–max) | server CPU (core busy) | req per CPU-second | ÷ ceiling | failed at max | fixed rate | p50 | p99 | peak RSS |\n")
+		p("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+		c := get("ceiling", "", ceilingOf(w), "max")
+		rows := []struct {
+			label, system, db, w string
+		}{
+			{"ours, SQLite", "ours", "sqlite", w},
+			{"ours, PostgreSQL", "ours", "postgres", w},
+			{"ceiling (bare net/http, same bytes)", "ceiling", "", ceilingOf(w)},
+		}
+		if pw := peerOf[w]; pw != "" {
+			rows = append(rows, struct{ label, system, db, w string }{"peer: PocketBase `" + pw + "`", "peer", "sqlite", pw})
+		}
+		for _, r := range rows {
+			a := get(r.system, r.db, r.w, "max")
+			f := get(r.system, r.db, r.w, "fixed")
+			if a == nil {
+				p("| %s | not measured ||||||||||\n", r.label)
+				continue
+			}
+			ratio := "–"
+			if r.system != "ceiling" {
+				ratio = ratioCell(a, c)
+			}
+			fixed := []string{"–", "–", "–"}
+			rss := a.PeakRSSKB
+			if f != nil {
+				fixed = []string{fmt.Sprintf("%.0f/s", f.TargetRate), fmt.Sprintf("%.2f ms", f.P50), fmt.Sprintf("%.2f ms", f.P99)}
+				rss = max(rss, f.PeakRSSKB)
+			}
+			p("| %s | %.0f B | %.0f (%.0f–%.0f) | %.0f%% (%.0f%%) | %.0f | %s | %s | %s | %s | %s | %.0f MB |\n", r.label, a.BytesIn, a.Throughput, a.TMin, a.TMax,
+				a.CPU*100, a.CoreBusy*100, a.PerCore, ratio, failedCell(a), fixed[0], fixed[1], fixed[2], float64(rss)/1024)
+		}
+		if pw := peerOf[w]; pw != "" {
+			if a, peer := get("ours", "sqlite", w, "max"), get("peer", "sqlite", pw, "max"); a != nil && peer != nil && peer.Throughput > 0 {
+				p("\nOurs on SQLite ÷ peer: **%s** per CPU-second.\n", ratioCell(a, peer))
+			}
+		}
+		for _, r := range rows {
+			if a := get(r.system, r.db, r.w, "max"); a != nil && a.CPU < 0.85 && a.CoreBusy > 0.97 {
+				p("\nNote (%s): the server used %.0f%% of its core while the core was %.0f%% busy: other processes ran there (in the time the server left idle, or taking from it).\n", r.label, a.CPU*100, a.CoreBusy*100)
+			}
+		}
+		for _, r := range rows {
+			if a := get(r.system, r.db, r.w, "max"); a != nil && len(a.Errors) > 0 {
+				p("\nErrors seen by vegeta (%s): `%s`\n", r.label, strings.Join(a.Errors, "`, `"))
+			}
+		}
+		p("\n")
+	}
+
+	// Targets of the issue.
+	p("### Targets of issue 10\n\n")
+	p("| Target | Measured | Verdict |\n|---|---|---|\n")
+	for _, t := range evaluate(get, dbName) {
+		p("| %s | %s | %s |\n", t.target, t.measured, t.verdict)
+	}
+	p("\n")
+
+	if err := replaceSection(*md, b.String()); err != nil {
+		return err
+	}
+	if err := plotLatency(*png, aggs); err != nil {
+		return err
+	}
+	if *summary != "" {
+		var list []*Agg
+		for _, a := range aggs {
+			list = append(list, a)
+		}
+		slices.SortFunc(list, func(x, y *Agg) int {
+			return strings.Compare(key(x.System, x.DB, x.Workload, x.Phase), key(y.System, y.DB, y.Workload, y.Phase))
+		})
+		return writeJSON(*summary, list)
+	}
+	return nil
+}
+
+func workersOf(runs []Run) string {
+	for _, r := range runs {
+		if r.Phase == "max" {
+			return fmt.Sprint(r.Workers)
+		}
+	}
+	return "?"
+}
+
+// tpCell is "req/s at CPU% → req per CPU-second".
+func tpCell(a *Agg) string {
+	if a == nil {
+		return "–"
+	}
+	return fmt.Sprintf("%.0f/s at %.0f%% → %.0f", a.Throughput, a.CPU*100, a.PerCore)
+}
+
+// ratioCell is the ratio per CPU-second, with the plain throughput ratio.
+func ratioCell(a, b *Agg) string {
+	if a == nil || b == nil || b.Throughput == 0 || b.PerCore == 0 {
+		return "–"
+	}
+	return fmt.Sprintf("%.2f (%.2f)", a.PerCore/b.PerCore, a.Throughput/b.Throughput)
+}
+
+func latCell(a *Agg) string {
+	if a == nil {
+		return "–"
+	}
+	return fmt.Sprintf("%.2f / %.2f ms", a.P50, a.P99)
+}
+
+func failedCell(a *Agg) string {
+	s := fmt.Sprint(a.Failed)
+	if a.Locked > 0 {
+		s += fmt.Sprintf(" (%d locked)", a.Locked)
+	}
+	return s
+}
+
+type verdict struct{ target, measured, verdict string }
+
+// evaluate checks the targets of the issue against the medians. Ratios
+// to the ceiling and the peer are per second of server CPU time ("per core
+// of server time"); absolute rates are the req/s measured.
+func evaluate(get func(system, db, w, phase string) *Agg, dbName map[string]string) []verdict {
+	var out []verdict
+	judge := func(ok bool, by string) string {
+		v := "**not met**"
+		if ok {
+			v = "**met**"
+		}
+		if by != "" {
+			v += " (" + by + ")"
+		}
+		return v
+	}
+	ratio := func(target string, a, b *Agg, want float64) {
+		if a == nil || b == nil || b.PerCore == 0 {
+			return
+		}
+		r := a.PerCore / b.PerCore
+		out = append(out, verdict{target, fmt.Sprintf("%.0f ÷ %.0f req per CPU-second = %.2f (plain req/s: %.0f ÷ %.0f = %.2f)",
+			a.PerCore, b.PerCore, r, a.Throughput, b.Throughput, a.Throughput/b.Throughput),
+			judge(r >= want, fmt.Sprintf("%+.0f%% against the target", (r/want-1)*100))})
+	}
+	rate := func(target string, a *Agg, want float64) {
+		if a == nil {
+			return
+		}
+		note := ""
+		if a.CPU < 0.9 && a.CPUBasis != "core" {
+			note = fmt.Sprintf("; the server used %.0f%% of its core, so it had room for about %.0f/s", a.CPU*100, a.PerCore)
+		}
+		out = append(out, verdict{target, fmt.Sprintf("%.0f/s at %.0f%% server CPU", a.Throughput, a.CPU*100),
+			judge(a.Throughput >= want, fmt.Sprintf("%+.0f%% against the target%s", (a.Throughput/want-1)*100, note))})
+	}
+	listC := get("ceiling", "", "list", "max")
+	ratio("Catalogue list ≥ 0.6 × ceiling (SQLite)", get("ours", "sqlite", "list", "max"), listC, 0.6)
+	ratio("Catalogue list ≥ 0.6 × ceiling (PostgreSQL)", get("ours", "postgres", "list", "max"), listC, 0.6)
+	ratio("Catalogue list ≥ 3 × peer (SQLite)", get("ours", "sqlite", "list", "max"), get("peer", "sqlite", "peer_list", "max"), 3)
+	peerCreate := get("peer", "sqlite", "peer_create", "max")
+	for _, w := range []string{"booking_user", "booking_key"} {
+		a := get("ours", "sqlite", w, "max")
+		if a == nil {
+			continue
+		}
+		rate(fmt.Sprintf("`%s` ≥ 2,000/s on SQLite", w), a, 2000)
+		out = append(out, verdict{fmt.Sprintf("`%s`: no \"database is locked\" at %d concurrent writers", w, 50),
+			fmt.Sprintf("%d locked lines logged, %d failed answers", a.Locked, a.Failed), judge(a.Locked == 0 && a.Failed == 0, "")})
+		ratio(fmt.Sprintf("`%s` ≥ 1.5 × peer's authenticated create", w), a, peerCreate, 1.5)
+	}
+	rate("Message send ≥ 2,500/s (SQLite)", get("ours", "sqlite", "message", "max"), 2500)
+	var rss int64
+	for _, db := range []string{"sqlite", "postgres"} {
+		var worst *Agg
+		for _, w := range ourWorkloads {
+			for _, phase := range []string{"max", "fixed"} {
+				if a := get("ours", db, w, phase); a != nil {
+					rss = max(rss, a.PeakRSSKB)
+				}
+			}
+			if a := get("ours", db, w, "fixed"); a != nil && (worst == nil || a.P99 > worst.P99) {
+				worst = a
+			}
+		}
+		if worst != nil {
+			out = append(out, verdict{fmt.Sprintf("p99 < 10 ms at half the maximum rate, every workload (%s)", dbName[db]),
+				fmt.Sprintf("worst: `%s` %.2f ms at %.0f/s", worst.Workload, worst.P99, worst.TargetRate),
+				judge(worst.P99 < 10, fmt.Sprintf("%.1f× the limit", worst.P99/10))})
+		}
+	}
+	if rss > 0 {
+		out = append(out, verdict{"Peak RSS < 150 MB", fmt.Sprintf("%.0f MB (VmHWM after the setup's reset, the highest of all runs, both databases)", float64(rss)/1024),
+			judge(rss < 150*1024, fmt.Sprintf("%.0f%% of the limit", float64(rss)/1024/150*100))})
+	}
+	return out
+}
+
+const (
+	beginMarker = "<!-- results:begin (written by bench/run.sh; edits between the markers are lost) -->"
+	endMarker   = "<!-- results:end -->"
+)
+
+// replaceSection puts the generated text between the markers of the
+// markdown file, or appends a new section when it has none.
+func replaceSection(path, body string) error {
+	old, err := os.ReadFile(filepath.Clean(path))
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return err
+	}
+	s := string(old)
+	section := beginMarker + "\n\n" + body + endMarker
+	i, j := strings.Index(s, beginMarker), strings.Index(s, endMarker)
+	if i >= 0 && j > i {
+		s = s[:i] + section + s[j+len(endMarker):]
+	} else {
+		s += "\n## Results\n\n" + section + "\n"
+	}
+	return os.WriteFile(path, []byte(s), 0o600)
+}
