@@ -99,8 +99,8 @@ type ConversationService interface {
 	// apperr.Validation (unknown cursor).
 	FindMessages(ctx context.Context, user *User, conversationID, cursor string, limit int) (*MessagePage, error)
 	// SendMessage stores a message and, in the same transaction, the jobs
-	// that notify the recipient and, when aiReply is set and the expert has
-	// auto-reply, ask for an AI reply. A RealtimeMessageID already recorded
+	// that notify the recipient (when they have a registered device) and,
+	// when aiReply is set and the expert has auto-reply, ask for an AI reply. A RealtimeMessageID already recorded
 	// returns the stored message with created false.
 	// Errors: apperr.NotFound, apperr.Forbidden.
 	SendMessage(ctx context.Context, user *User, conversationID string, m NewMessage, aiReply bool) (*Message, bool, error)

@@ -184,7 +184,7 @@ func (g *Guide) SendMessage(ctx context.Context, user *guide.User, id string, nm
 	var out guide.Message
 	created := false
 	err := g.db.InTx(ctx, func(tx *sql.Tx) error {
-		tourist, _, expertID, err := participants(ctx, tx, user, id)
+		tourist, expertUser, expertID, err := participants(ctx, tx, user, id)
 		if err != nil {
 			return err
 		}
@@ -213,8 +213,20 @@ func (g *Guide) SendMessage(ctx context.Context, user *guide.User, id string, nm
 			preview, now, id); err != nil {
 			return err
 		}
-		if err := EnqueueJob(ctx, tx, JobPushMessage, map[string]string{"messageId": msgID}, now, now); err != nil {
+		// A recipient with no device has nobody to notify: no job, and no
+		// work for the runners.
+		recipient := expertUser
+		if user.ID == expertUser {
+			recipient = tourist
+		}
+		var devices bool
+		if err := tx.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM push_tokens WHERE user_id = $1)`, recipient).Scan(&devices); err != nil {
 			return err
+		}
+		if devices {
+			if err := EnqueueJob(ctx, tx, JobPushMessage, map[string]string{"messageId": msgID}, now, now); err != nil {
+				return err
+			}
 		}
 		if aiReply && user.ID == tourist {
 			var auto bool
