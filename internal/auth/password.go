@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 
 	"golang.org/x/crypto/argon2"
 )
@@ -63,4 +64,26 @@ func CheckPassword(hash, password string) (bool, error) {
 	}
 	got := argon2.IDKey([]byte(password), salt, passes, memory, threads, uint32(len(want)))
 	return subtle.ConstantTimeCompare(got, want) == 1, nil
+}
+
+// dummyHash stands in for the hash of an account that does not exist.
+var dummyHash = sync.OnceValue(func() string {
+	h, err := HashPassword("no account has this password")
+	if err != nil {
+		panic(err)
+	}
+	return h
+})
+
+// CheckLogin reports whether password matches hash. An empty hash (no such
+// account, or one without a password) is checked against a stand-in and
+// fails, so that a failed login takes as long whether or not the account
+// exists.
+func CheckLogin(hash, password string) bool {
+	if hash == "" {
+		CheckPassword(dummyHash(), password)
+		return false
+	}
+	ok, err := CheckPassword(hash, password)
+	return ok && err == nil
 }

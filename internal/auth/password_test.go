@@ -23,3 +23,10 @@ func TestPassword(t *testing.T) {
 		}
 	}
 }
+
+func TestCheckLogin(t *testing.T) {
+	hash, _ := HashPassword("right password")
+	if !CheckLogin(hash, "right password") || CheckLogin(hash, "wrong password") || CheckLogin("", "right password") || CheckLogin("$bad$", "x") {
+		t.Fatal("CheckLogin answers wrongly")
+	}
+}

@@ -114,16 +114,6 @@ func (s *Server) handleRegister(w http.ResponseWriter, r *http.Request) error {
 	return s.writeToken(w, http.StatusCreated, u)
 }
 
-// dummyHash is checked against when no account matches, so that a failed
-// login takes as long whether or not the e-mail is registered.
-var dummyHash = func() string {
-	h, err := auth.HashPassword("no account has this password")
-	if err != nil {
-		panic(err)
-	}
-	return h
-}()
-
 var errBadLogin = apperr.Errorf(apperr.Unauthorized, "The e-mail or password is wrong.")
 
 func (s *Server) handleLogin(w http.ResponseWriter, r *http.Request) error {
@@ -144,11 +134,10 @@ func (s *Server) handleLogin(w http.ResponseWriter, r *http.Request) error {
 	if err != nil && apperr.Code(err) != apperr.NotFound {
 		return err
 	}
-	if u == nil || hash == "" {
-		auth.CheckPassword(dummyHash, password)
-		return errBadLogin
+	if u == nil {
+		hash = ""
 	}
-	if ok, err := auth.CheckPassword(hash, password); err != nil || !ok {
+	if !auth.CheckLogin(hash, password) {
 		return errBadLogin
 	}
 	return s.writeToken(w, http.StatusOK, u)

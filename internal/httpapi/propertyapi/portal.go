@@ -101,16 +101,6 @@ func (s *Server) handleSignup(w http.ResponseWriter, r *http.Request) error {
 	return s.writeToken(w, http.StatusCreated, d)
 }
 
-// dummyHash is checked against when no account matches, so that a failed
-// login takes as long whether or not the e-mail is registered.
-var dummyHash = func() string {
-	h, err := auth.HashPassword("no account has this password")
-	if err != nil {
-		panic(err)
-	}
-	return h
-}()
-
 var errBadLogin = apperr.Errorf(apperr.Unauthorized, "The e-mail or password is wrong.")
 
 func (s *Server) handleLogin(w http.ResponseWriter, r *http.Request) error {
@@ -135,11 +125,10 @@ func (s *Server) handleLogin(w http.ResponseWriter, r *http.Request) error {
 	if err != nil && apperr.Code(err) != apperr.NotFound {
 		return err
 	}
-	if d == nil || hash == "" {
-		auth.CheckPassword(dummyHash, *in.Password)
-		return errBadLogin
+	if d == nil {
+		hash = ""
 	}
-	if ok, err := auth.CheckPassword(hash, *in.Password); err != nil || !ok {
+	if !auth.CheckLogin(hash, *in.Password) {
 		return errBadLogin
 	}
 	return s.writeToken(w, http.StatusOK, d)
