@@ -33,7 +33,7 @@ func GuideIsEmpty(ctx context.Context, db *DB) (bool, error) {
 func LoadGuideSample(ctx context.Context, db *DB, ds *sample.Dataset) error {
 	return db.InTx(ctx, func(tx *sql.Tx) error {
 		for _, t := range sampleTables(ds) {
-			if err := insertSampleRows(ctx, tx, t); err != nil {
+			if err := insertSampleRows(ctx, tx, t, sampleBatchRows); err != nil {
 				return err
 			}
 		}
@@ -133,10 +133,10 @@ func sampleTables(ds *sample.Dataset) []sampleTable {
 }
 
 // insertSampleRows inserts the table's rows with multi-row INSERTs of up to
-// sampleBatchRows rows.
-func insertSampleRows(ctx context.Context, tx *sql.Tx, t sampleTable) error {
-	for start := 0; start < t.n; start += sampleBatchRows {
-		end := min(start+sampleBatchRows, t.n)
+// batch rows.
+func insertSampleRows(ctx context.Context, tx *sql.Tx, t sampleTable, batch int) error {
+	for start := 0; start < t.n; start += batch {
+		end := min(start+batch, t.n)
 		var q strings.Builder
 		q.WriteString("INSERT INTO " + t.name + " (" + strings.Join(t.columns, ", ") + ") VALUES ")
 		args := make([]any, 0, (end-start)*len(t.columns))

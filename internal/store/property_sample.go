@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/wayfarer-asia/platform/internal/property/sample"
@@ -69,7 +68,7 @@ func LoadPropertySample(ctx context.Context, db *DB, ds *sample.Dataset) error {
 	}
 	return db.InTx(ctx, func(tx *sql.Tx) error {
 		for _, t := range tables {
-			insert := insertPropertyRows
+			insert := insertSampleRows
 			if db.Engine == SQLite {
 				insert = insertPropertyRowsPrepared
 			}
@@ -98,42 +97,6 @@ func insertPropertyRowsPrepared(ctx context.Context, tx *sql.Tx, t sampleTable, 
 		}
 		if _, err := stmt.ExecContext(ctx, row...); err != nil {
 			return fmt.Errorf("insert %s row %d: %w", t.name, i, err)
-		}
-	}
-	return nil
-}
-
-// insertPropertyRows inserts the table's rows with multi-row INSERTs of up to
-// batch rows.
-func insertPropertyRows(ctx context.Context, tx *sql.Tx, t sampleTable, batch int) error {
-	for start := 0; start < t.n; start += batch {
-		end := min(start+batch, t.n)
-		var q strings.Builder
-		q.WriteString("INSERT INTO " + t.name + " (" + strings.Join(t.columns, ", ") + ") VALUES ")
-		args := make([]any, 0, (end-start)*len(t.columns))
-		for i := start; i < end; i++ {
-			row, err := t.row(i)
-			if err != nil {
-				return fmt.Errorf("%s row %d: %w", t.name, i, err)
-			}
-			if len(row) != len(t.columns) {
-				return fmt.Errorf("%s row %d: %d values for %d columns", t.name, i, len(row), len(t.columns))
-			}
-			if i > start {
-				q.WriteString(", ")
-			}
-			q.WriteByte('(')
-			for j := range row {
-				if j > 0 {
-					q.WriteString(", ")
-				}
-				q.WriteString("$" + strconv.Itoa(len(args)+j+1))
-			}
-			q.WriteByte(')')
-			args = append(args, row...)
-		}
-		if _, err := tx.ExecContext(ctx, q.String(), args...); err != nil {
-			return fmt.Errorf("insert %s rows %d-%d: %w", t.name, start, end-1, err)
 		}
 	}
 	return nil

@@ -4,7 +4,6 @@ import (
 	"crypto/rand"
 	"encoding/base64"
 	"net/http"
-	"net/mail"
 	"slices"
 	"strconv"
 	"strings"
@@ -41,21 +40,6 @@ func (s *Server) writeToken(w http.ResponseWriter, status int, u *guide.User) er
 	return nil
 }
 
-// checkEmail validates an e-mail field: a bare address of at most 254
-// characters.
-func checkEmail(errs apperr.FieldErrors, field string, v *string) string {
-	if v == nil {
-		errs.Add(field, "is required")
-		return ""
-	}
-	e := strings.TrimSpace(*v)
-	a, err := mail.ParseAddress(e)
-	if err != nil || a.Address != e || len(e) > 254 || !strings.Contains(e[strings.LastIndexByte(e, '@')+1:], ".") {
-		errs.Add(field, "must be an e-mail address")
-	}
-	return e
-}
-
 // checkString validates a string field's length in characters.
 func checkString(errs apperr.FieldErrors, field string, v *string, required bool, min, max int) string {
 	if v == nil {
@@ -85,7 +69,7 @@ func (s *Server) handleRegister(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	errs := apperr.FieldErrors{}
-	email := checkEmail(errs, "email", in.Email)
+	email := httpapi.CheckEmail(errs, "email", in.Email)
 	password := checkString(errs, "password", in.Password, true, 8, maxPassword)
 	var name string
 	if in.Name != nil {
@@ -125,7 +109,7 @@ func (s *Server) handleLogin(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	errs := apperr.FieldErrors{}
-	email := checkEmail(errs, "email", in.Email)
+	email := httpapi.CheckEmail(errs, "email", in.Email)
 	password := checkString(errs, "password", in.Password, true, 8, maxPassword)
 	if err := errs.Err(); err != nil {
 		return err

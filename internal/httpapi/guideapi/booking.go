@@ -12,17 +12,6 @@ import (
 	"github.com/wayfarer-asia/platform/internal/httpapi"
 )
 
-// pathID returns the {id} of the path when it is a UUID. Anything else
-// cannot name a resource, so it is not found.
-func pathID(r *http.Request, what string) (string, error) {
-	id := r.PathValue("id")
-	u, err := uuid.Parse(id)
-	if err != nil || len(id) != 36 {
-		return "", apperr.Errorf(apperr.NotFound, "No %s with id %q.", what, id)
-	}
-	return u.String(), nil
-}
-
 func (s *Server) handleBookingList(w http.ResponseWriter, r *http.Request) error {
 	q := httpapi.NewQuery(r.URL.Query())
 	f := guide.BookingFilter{
@@ -117,7 +106,7 @@ func parseTime(s string) (time.Time, bool) {
 }
 
 func (s *Server) handleBookingGet(w http.ResponseWriter, r *http.Request) error {
-	id, err := pathID(r, "booking")
+	id, err := httpapi.PathID(r, "booking")
 	if err != nil {
 		return err
 	}
@@ -132,7 +121,7 @@ func (s *Server) handleBookingGet(w http.ResponseWriter, r *http.Request) error 
 // handleTransition serves accept, start and complete.
 func (s *Server) handleTransition(t guide.Transition) httpapi.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
-		id, err := pathID(r, "booking")
+		id, err := httpapi.PathID(r, "booking")
 		if err != nil {
 			return err
 		}
@@ -146,7 +135,7 @@ func (s *Server) handleTransition(t guide.Transition) httpapi.HandlerFunc {
 }
 
 func (s *Server) handleBookingCancel(w http.ResponseWriter, r *http.Request) error {
-	id, err := pathID(r, "booking")
+	id, err := httpapi.PathID(r, "booking")
 	if err != nil {
 		return err
 	}
@@ -168,7 +157,7 @@ func (s *Server) handleBookingCancel(w http.ResponseWriter, r *http.Request) err
 }
 
 func (s *Server) handleBookingReview(w http.ResponseWriter, r *http.Request) error {
-	id, err := pathID(r, "booking")
+	id, err := httpapi.PathID(r, "booking")
 	if err != nil {
 		return err
 	}
@@ -223,7 +212,7 @@ func (s *Server) writePending(w http.ResponseWriter, r *http.Request, action, ta
 }
 
 func (s *Server) handleActionGet(w http.ResponseWriter, r *http.Request) error {
-	id, err := pathID(r, "pending action")
+	id, err := httpapi.PathID(r, "pending action")
 	if err != nil {
 		return err
 	}
@@ -236,7 +225,7 @@ func (s *Server) handleActionGet(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (s *Server) handleActionConfirm(w http.ResponseWriter, r *http.Request) error {
-	id, err := pathID(r, "pending action")
+	id, err := httpapi.PathID(r, "pending action")
 	if err != nil {
 		return err
 	}

@@ -45,7 +45,7 @@ func (s *Server) handleConversationOpen(w http.ResponseWriter, r *http.Request) 
 }
 
 func (s *Server) handleMessageList(w http.ResponseWriter, r *http.Request) error {
-	id, err := pathID(r, "conversation")
+	id, err := httpapi.PathID(r, "conversation")
 	if err != nil {
 		return err
 	}
@@ -64,7 +64,7 @@ func (s *Server) handleMessageList(w http.ResponseWriter, r *http.Request) error
 }
 
 func (s *Server) handleMessageSend(w http.ResponseWriter, r *http.Request) error {
-	id, err := pathID(r, "conversation")
+	id, err := httpapi.PathID(r, "conversation")
 	if err != nil {
 		return err
 	}
@@ -112,7 +112,7 @@ func (s *Server) handleMessageSend(w http.ResponseWriter, r *http.Request) error
 }
 
 func (s *Server) handleConversationRead(w http.ResponseWriter, r *http.Request) error {
-	id, err := pathID(r, "conversation")
+	id, err := httpapi.PathID(r, "conversation")
 	if err != nil {
 		return err
 	}

@@ -131,7 +131,7 @@ func (s *Server) handleBookingCreate(w http.ResponseWriter, r *http.Request) err
 		g := in.Guest
 		nb.Guest.FirstName = checkString(errs, "guest.firstName", g.FirstName, true, 1, 100)
 		nb.Guest.LastName = checkString(errs, "guest.lastName", g.LastName, true, 1, 100)
-		nb.Guest.Email = checkEmail(errs, "guest.email", g.Email)
+		nb.Guest.Email = httpapi.CheckEmail(errs, "guest.email", g.Email)
 		if g.Phone != nil {
 			p := strings.TrimSpace(*g.Phone)
 			if !validPhone.MatchString(p) {
@@ -201,7 +201,7 @@ func (s *Server) handleBookingList(w http.ResponseWriter, r *http.Request) error
 }
 
 func (s *Server) handleBookingGet(w http.ResponseWriter, r *http.Request) error {
-	id, err := pathID(r, "booking")
+	id, err := httpapi.PathID(r, "booking")
 	if err != nil {
 		return err
 	}
@@ -214,7 +214,7 @@ func (s *Server) handleBookingGet(w http.ResponseWriter, r *http.Request) error 
 }
 
 func (s *Server) handleBookingCancel(w http.ResponseWriter, r *http.Request) error {
-	id, err := pathID(r, "booking")
+	id, err := httpapi.PathID(r, "booking")
 	if err != nil {
 		return err
 	}

@@ -24,17 +24,6 @@ func pageParams(q *httpapi.Query, defaultOrder string) property.Page {
 	}
 }
 
-// pathID returns the {id} of the path when it is a UUID; anything else
-// names nothing, so it is not found.
-func pathID(r *http.Request, what string) (string, error) {
-	id := r.PathValue("id")
-	u, err := uuid.Parse(id)
-	if err != nil || len(id) != 36 {
-		return "", apperr.Errorf(apperr.NotFound, "No %s with id %q.", what, id)
-	}
-	return u.String(), nil
-}
-
 // uuidParam reads an id query parameter, which must be a UUID.
 func uuidParam(q *httpapi.Query, name string) string {
 	v := q.String(name, 36)
@@ -143,7 +132,7 @@ func (s *Server) handlePropertyList(w http.ResponseWriter, r *http.Request) erro
 }
 
 func (s *Server) handlePropertyGet(w http.ResponseWriter, r *http.Request) error {
-	id, err := pathID(r, "property")
+	id, err := httpapi.PathID(r, "property")
 	if err != nil {
 		return err
 	}
@@ -160,7 +149,7 @@ func (s *Server) handlePropertyGet(w http.ResponseWriter, r *http.Request) error
 const defaultCalendarNights = 30
 
 func (s *Server) handleAvailability(w http.ResponseWriter, r *http.Request) error {
-	id, err := pathID(r, "property")
+	id, err := httpapi.PathID(r, "property")
 	if err != nil {
 		return err
 	}

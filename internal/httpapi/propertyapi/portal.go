@@ -3,7 +3,6 @@ package propertyapi
 import (
 	"encoding/json"
 	"net/http"
-	"net/mail"
 	"slices"
 	"strconv"
 	"strings"
@@ -20,21 +19,6 @@ import (
 
 // maxPassword bounds the work a password costs to hash.
 const maxPassword = 256
-
-// checkEmail validates an e-mail field: a bare address of at most 254
-// characters.
-func checkEmail(errs apperr.FieldErrors, field string, v *string) string {
-	if v == nil {
-		errs.Add(field, "is required")
-		return ""
-	}
-	e := strings.TrimSpace(*v)
-	a, err := mail.ParseAddress(e)
-	if err != nil || a.Address != e || len(e) > 254 || !strings.Contains(e[strings.LastIndexByte(e, '@')+1:], ".") {
-		errs.Add(field, "must be an e-mail address")
-	}
-	return e
-}
 
 // checkString validates a string field's length in characters, trimmed.
 func checkString(errs apperr.FieldErrors, field string, v *string, required bool, min, max int) string {
@@ -80,7 +64,7 @@ func (s *Server) handleSignup(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	errs := apperr.FieldErrors{}
-	email := checkEmail(errs, "email", in.Email)
+	email := httpapi.CheckEmail(errs, "email", in.Email)
 	if in.Password == nil {
 		errs.Add("password", "is required")
 	} else if n := utf8.RuneCountInString(*in.Password); n < 8 || n > maxPassword {
@@ -112,7 +96,7 @@ func (s *Server) handleLogin(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	errs := apperr.FieldErrors{}
-	email := checkEmail(errs, "email", in.Email)
+	email := httpapi.CheckEmail(errs, "email", in.Email)
 	if in.Password == nil || *in.Password == "" {
 		errs.Add("password", "is required")
 	} else if len(*in.Password) > 4*maxPassword {
