@@ -173,6 +173,7 @@ func (a *app) guide(ctx context.Context) (http.Handler, error) {
 		return nil, err
 	}
 	gs := store.NewGuide(db, clk)
+	keys := store.NewIdempotency(db, clk, cfg.IdempotencyLockTTL)
 	if err := loadGuideSample(ctx, cfg, db, gs, logger); err != nil {
 		return nil, err
 	}
@@ -195,6 +196,9 @@ func (a *app) guide(ctx context.Context) (http.Handler, error) {
 	keyUsage := auth.NewKeyUsage()
 	a.jobs = append(a.jobs, job{"api key usage", 10 * time.Second, func(ctx context.Context) error {
 		return gs.TouchAPIKeys(ctx, keyUsage.Take())
+	}}, job{"guide idempotency records", time.Hour, func(ctx context.Context) error {
+		_, err := keys.Purge(ctx)
+		return err
 	}})
 	avatars := avatarStore(cfg)
 	var sender push.Sender = push.LogSender{Logger: logger}
@@ -221,6 +225,7 @@ func (a *app) guide(ctx context.Context) (http.Handler, error) {
 	return guideapi.New(guideapi.Config{
 		Catalog:         gs,
 		Accounts:        gs,
+		Idempotency:     keys,
 		Profiles:        gs,
 		Bookings:        gs,
 		Actions:         gs,
@@ -258,6 +263,7 @@ func (a *app) property(ctx context.Context) (http.Handler, error) {
 		return nil, err
 	}
 	ps := store.NewProperty(db, clk)
+	keys := store.NewIdempotency(db, clk, cfg.IdempotencyLockTTL)
 	if cfg.SampleData {
 		empty, err := store.PropertyIsEmpty(ctx, db)
 		if err != nil {
@@ -298,8 +304,8 @@ func (a *app) property(ctx context.Context) (http.Handler, error) {
 			_, err := ps.ReleaseExpiredHolds(ctx)
 			return err
 		}},
-		job{"idempotency records", time.Hour, func(ctx context.Context) error {
-			_, err := ps.PurgeIdempotencyKeys(ctx)
+		job{"property idempotency records", time.Hour, func(ctx context.Context) error {
+			_, err := keys.Purge(ctx)
 			return err
 		}},
 	)
@@ -307,7 +313,7 @@ func (a *app) property(ctx context.Context) (http.Handler, error) {
 		Catalog:        ps,
 		Bookings:       ps,
 		Accounts:       ps,
-		Idempotency:    ps,
+		Idempotency:    keys,
 		Usage:          usage,
 		PortalTokens:   portalTokens,
 		Clock:          clk,

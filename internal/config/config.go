@@ -40,9 +40,12 @@ type Config struct {
 	AIModel           string
 	PropertyRateLimit int           // requests per minute per property API key
 	QuoteTTL          time.Duration // how long a property quote holds its units
-	PortalJWTSecret   string        // empty: generate one and keep it in the property database
-	CatalogCacheTTL   time.Duration // 0 disables the catalogue page cache
-	S3                *S3           // nil: avatars are stored in AvatarDir
+	// IdempotencyLockTTL is how long a request holds its Idempotency-Key
+	// before a retry may take it over (the server stopped mid-request).
+	IdempotencyLockTTL time.Duration
+	PortalJWTSecret    string        // empty: generate one and keep it in the property database
+	CatalogCacheTTL    time.Duration // 0 disables the catalogue page cache
+	S3                 *S3           // nil: avatars are stored in AvatarDir
 }
 
 // S3 locates an S3-compatible bucket.
@@ -131,6 +134,11 @@ func load(getenv func(string) string) (*Config, error) {
 		errs = append(errs, fmt.Errorf("QUOTE_TTL: want a Go duration from 1m to 24h, such as 15m"))
 	} else {
 		c.QuoteTTL = d
+	}
+	if d, err := time.ParseDuration(get("IDEMPOTENCY_LOCK_TTL", "1m")); err != nil || d < time.Second || d > time.Hour {
+		errs = append(errs, fmt.Errorf("IDEMPOTENCY_LOCK_TTL: want a Go duration from 1s to 1h, such as 1m"))
+	} else {
+		c.IdempotencyLockTTL = d
 	}
 	c.PortalJWTSecret = getenv("PORTAL_JWT_SECRET")
 	if c.PortalJWTSecret != "" && len(c.PortalJWTSecret) < 32 {

@@ -188,36 +188,3 @@ func (u *Usage) Pending() map[UsageKey]UsageCount {
 	}
 	return out
 }
-
-// IdempotencyTTL is how long an Idempotency-Key is remembered.
-const IdempotencyTTL = 24 * time.Hour
-
-// IdempotencyLockTTL is how long a request may hold its Idempotency-Key in
-// progress; past it the key is taken to be abandoned (the server stopped
-// mid-request) and a retry may run the request again.
-const IdempotencyLockTTL = time.Minute
-
-// StoredResponse is the response recorded for an Idempotency-Key.
-type StoredResponse struct {
-	Status int
-	Body   []byte
-}
-
-// IdempotencyService remembers the requests sent with an Idempotency-Key,
-// per account, for IdempotencyTTL.
-type IdempotencyService interface {
-	// BeginIdempotent claims the key of the account for a request whose
-	// fingerprint is hash. It returns nil when the caller is to run the
-	// request (and then call FinishIdempotent or AbandonIdempotent), or the
-	// response recorded for the same request. Errors:
-	// apperr.IdempotencyKeyReused (the key was used for another request),
-	// apperr.IdempotencyInProgress (the first request still runs).
-	BeginIdempotent(ctx context.Context, account, key, hash string) (*StoredResponse, error)
-	// FinishIdempotent records the response of the request.
-	FinishIdempotent(ctx context.Context, account, key string, status int, body []byte) error
-	// AbandonIdempotent forgets the key, so that the request may be sent
-	// again (after a server error).
-	AbandonIdempotent(ctx context.Context, account, key string) error
-	// PurgeIdempotencyKeys forgets keys older than IdempotencyTTL.
-	PurgeIdempotencyKeys(ctx context.Context) (int, error)
-}

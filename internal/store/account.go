@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"regexp"
 	"strings"
 	"time"
@@ -199,11 +200,19 @@ func nullIfEmpty(s string) any {
 // CreateAPIKey stores a key by its hash.
 func (g *Guide) CreateAPIKey(ctx context.Context, k *guide.APIKey, hash string) error {
 	k.ID, k.CreatedAt = newID(), g.clock.Now()
-	scopes, _ := json.Marshal(k.Scopes)
-	_, err := g.db.ExecContext(ctx, `INSERT INTO api_keys (id, user_id, name, key_prefix, key_hash, mode, scopes, rate_limit, expires_at, created_at)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
-		k.ID, k.UserID, k.Name, k.KeyPrefix, hash, k.Mode, string(scopes), k.RateLimit, k.ExpiresAt, k.CreatedAt)
-	return err
+	scopes, err := json.Marshal(k.Scopes)
+	if err != nil {
+		return err
+	}
+	return g.db.InTx(ctx, func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `INSERT INTO api_keys (id, user_id, name, key_prefix, key_hash, mode, scopes, rate_limit, expires_at, created_at)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+			k.ID, k.UserID, k.Name, k.KeyPrefix, hash, k.Mode, string(scopes), k.RateLimit, k.ExpiresAt, k.CreatedAt)
+		if err != nil {
+			return fmt.Errorf("insert api key: %w", err)
+		}
+		return recordResult(ctx, tx, k)
+	})
 }
 
 // #nosec G101 -- column names, not a credential.

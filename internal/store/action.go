@@ -119,7 +119,7 @@ func (g *Guide) ConfirmAction(ctx context.Context, c *guide.Caller, id string) (
 			return err
 		}
 		out = &guide.ConfirmedAction{ActionID: a.ID, Action: a.Action, Status: guide.ActionConfirmed, Payload: a.Payload, Result: result}
-		return nil
+		return recordResult(ctx, tx, out)
 	})
 	return out, err
 }

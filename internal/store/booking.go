@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"fmt"
 	"strconv"
 	"strings"
 
@@ -61,11 +62,17 @@ func (g *Guide) CreateBooking(ctx context.Context, user *guide.User, nb guide.Ne
 		return nil, apperr.Errorf(apperr.InvalidState, "Experts cannot book themselves.")
 	}
 	b := &guide.CreatedBooking{ID: newID(), Status: guide.StatusPending, ScheduledDate: nb.ScheduledDate}
-	_, err := g.db.ExecContext(ctx, `INSERT INTO bookings (id, tourist_id, expert_id, package_id, status, scheduled_date,
-			scheduled_end_date, participants, custom_request, meeting_location, price, currency, duration, created_at, updated_at)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $14)`,
-		b.ID, user.ID, expertID, nb.PackageID, b.Status, nb.ScheduledDate, nb.ScheduledEndDate, nb.Participants,
-		nb.CustomRequest, nb.MeetingLocation, price, currency, duration, now)
+	err := g.db.InTx(ctx, func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `INSERT INTO bookings (id, tourist_id, expert_id, package_id, status, scheduled_date,
+				scheduled_end_date, participants, custom_request, meeting_location, price, currency, duration, created_at, updated_at)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $14)`,
+			b.ID, user.ID, expertID, nb.PackageID, b.Status, nb.ScheduledDate, nb.ScheduledEndDate, nb.Participants,
+			nb.CustomRequest, nb.MeetingLocation, price, currency, duration, now)
+		if err != nil {
+			return fmt.Errorf("insert booking: %w", err)
+		}
+		return recordResult(ctx, tx, b)
+	})
 	if err != nil {
 		return nil, err
 	}
@@ -351,8 +358,11 @@ func (g *Guide) CreateReview(ctx context.Context, user *guide.User, bookingID st
 				rating = (SELECT CAST(SUM(rating) AS DOUBLE PRECISION) / COUNT(*) FROM reviews WHERE expert_id = $1),
 				review_count = (SELECT COUNT(*) FROM reviews WHERE expert_id = $1)
 			WHERE id = $1 RETURNING rating, review_count`, expertID.String).Scan(&r.Expert.Rating, &r.Expert.ReviewCount)
+		if err != nil {
+			return fmt.Errorf("recompute rating of expert %s: %w", expertID.String, err)
+		}
 		out = r
-		return err
+		return recordResult(ctx, tx, r)
 	})
 	return out, err
 }

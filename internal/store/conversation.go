@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 
@@ -60,15 +61,30 @@ func (g *Guide) OpenConversation(ctx context.Context, user *guide.User, handle s
 		return nil, false, apperr.Errorf(apperr.InvalidState, "This expert does not take messages.")
 	}
 	now := g.clock.Now()
-	res, err := g.db.ExecContext(ctx, `INSERT INTO conversations (id, tourist_id, expert_id, created_at, updated_at)
-		VALUES ($1, $2, $3, $4, $4) ON CONFLICT (tourist_id, expert_id) DO NOTHING`, newID(), user.ID, expertID, now)
+	var c guide.ConversationSummary
+	var created int64
+	err = g.db.InTx(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `INSERT INTO conversations (id, tourist_id, expert_id, created_at, updated_at)
+			VALUES ($1, $2, $3, $4, $4) ON CONFLICT (tourist_id, expert_id) DO NOTHING`, newID(), user.ID, expertID, now)
+		if err != nil {
+			return fmt.Errorf("insert conversation: %w", err)
+		}
+		if created, err = res.RowsAffected(); err != nil {
+			return err
+		}
+		err = scanConversation(tx.QueryRowContext(ctx, conversationSelect+` WHERE c.tourist_id = $1 AND c.expert_id = $2`, user.ID, expertID), &c)
+		if err != nil {
+			return fmt.Errorf("read conversation: %w", err)
+		}
+		if created == 0 {
+			return nil // no effect: the answer (200) is recorded after it
+		}
+		return recordResult(ctx, tx, &c)
+	})
 	if err != nil {
 		return nil, false, err
 	}
-	created, _ := res.RowsAffected()
-	var c guide.ConversationSummary
-	err = scanConversation(g.db.QueryRowContext(ctx, conversationSelect+` WHERE c.tourist_id = $1 AND c.expert_id = $2`, user.ID, expertID), &c)
-	return &c, created == 1, err
+	return &c, created == 1, nil
 }
 
 // FindConversations lists the user's conversations, newest activity first.

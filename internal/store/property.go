@@ -23,10 +23,9 @@ type Property struct {
 func NewProperty(db *DB, c clock.Clock) *Property { return &Property{db: db, clock: c} }
 
 var (
-	_ property.CatalogService     = (*Property)(nil)
-	_ property.BookingService     = (*Property)(nil)
-	_ property.AccountService     = (*Property)(nil)
-	_ property.IdempotencyService = (*Property)(nil)
+	_ property.CatalogService = (*Property)(nil)
+	_ property.BookingService = (*Property)(nil)
+	_ property.AccountService = (*Property)(nil)
 )
 
 // propInventory names the counters of one inventory: the live one, or the

@@ -89,7 +89,12 @@ func (s *Property) Setting(ctx context.Context, key, value string) (string, erro
 
 // CreateKey stores a key by its hash.
 func (s *Property) CreateKey(ctx context.Context, k *property.Key, hash string) error {
-	return createPropertyKey(ctx, s.db, k, hash, s.clock.Now())
+	return s.db.InTx(ctx, func(tx *sql.Tx) error {
+		if err := createPropertyKey(ctx, tx, k, hash, s.clock.Now()); err != nil {
+			return err
+		}
+		return recordResult(ctx, tx, k)
+	})
 }
 
 func createPropertyKey(ctx context.Context, q querier, k *property.Key, hash string, now time.Time) error {
@@ -188,7 +193,7 @@ func (s *Property) RotateKey(ctx context.Context, developerID, id, newPrefix, ne
 			return apperr.Errorf(apperr.InvalidState, "This key was rotated or revoked meanwhile.")
 		}
 		out = k
-		return nil
+		return recordResult(ctx, tx, k)
 	})
 	return out, err
 }

@@ -184,7 +184,10 @@ func (s *Property) CreateQuote(ctx context.Context, acct property.Account, req p
 			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, 'held', $14, $15)`,
 			q.ID, acct.DeveloperID, acct.Test, q.PropertyID, q.RoomTypeID, q.CheckIn, q.CheckOut, q.Guests, nj,
 			q.Total.Amount, q.Total.Currency, pj, st.checkInAt, q.ExpiresAt, now)
-		return err
+		if err != nil {
+			return err
+		}
+		return recordResult(ctx, tx, q)
 	})
 	if err != nil {
 		return nil, err
@@ -204,28 +207,28 @@ func (s *Property) CreateBooking(ctx context.Context, acct property.Account, nb 
 	if err != nil {
 		return nil, err
 	}
-	id := newID()
+	var b *property.Booking
 	err = s.propClaimInTx(ctx, acct.Test, st, func(tx *sql.Tx) error {
 		now := s.clock.Now()
 		nightly, err := propClaim(ctx, tx, now, acct.Test, st, propInventoryOf(acct.Test).sold)
 		if err != nil {
 			return err
 		}
-		return insertPropertyBooking(ctx, tx, id, acct, nb, st.req, nightly, propTotal(nightly, st.p.currency), st.policy, st.checkInAt, nil, now)
+		b, err = insertPropertyBooking(ctx, tx, newID(), acct, nb, st.req, nightly, propTotal(nightly, st.p.currency), st.policy, st.checkInAt, nil, now)
+		return err
 	})
-	if err != nil {
-		return nil, err
-	}
-	return s.FindBooking(ctx, acct, id)
+	return b, err
 }
 
+// insertPropertyBooking writes a booking and records it as the answer of
+// the request's Idempotency-Key, in tx.
 func insertPropertyBooking(ctx context.Context, tx *sql.Tx, id string, acct property.Account, nb property.NewBooking, req property.StayRequest,
-	nightly []property.NightlyPrice, tot property.Money, policy property.CancellationPolicy, checkInAt time.Time, quoteID *string, now time.Time) error {
+	nightly []property.NightlyPrice, tot property.Money, policy property.CancellationPolicy, checkInAt time.Time, quoteID *string, now time.Time) (*property.Booking, error) {
 	gj, err1 := propJSON(nb.Guest)
 	nj, err2 := propJSON(nightly)
 	pj, err3 := propJSON(policy)
 	if err := errors.Join(err1, err2, err3); err != nil {
-		return err
+		return nil, err
 	}
 	_, err := tx.ExecContext(ctx, `INSERT INTO bookings (id, developer_id, test, status, property_id, room_type_id, check_in, check_out,
 			nights, guests, guest, nightly, total, currency, cancellation_policy, check_in_at, special_requests, external_reference,
@@ -233,12 +236,20 @@ func insertPropertyBooking(ctx context.Context, tx *sql.Tx, id string, acct prop
 		VALUES ($1, $2, $3, 'CONFIRMED', $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $19)`,
 		id, acct.DeveloperID, acct.Test, req.PropertyID, req.RoomTypeID, req.CheckIn, req.CheckOut, len(nightly), req.Guests,
 		gj, nj, tot.Amount, tot.Currency, pj, checkInAt, nb.SpecialRequests, nb.ExternalReference, quoteID, now)
-	return err
+	if err != nil {
+		return nil, fmt.Errorf("insert booking: %w", err)
+	}
+	b, err := findPropertyBooking(ctx, tx, acct, id)
+	if err != nil {
+		return nil, err
+	}
+	return b, recordResult(ctx, tx, b)
 }
 
 // bookQuote turns the hold of a quote into a sale.
 func (s *Property) bookQuote(ctx context.Context, acct property.Account, nb property.NewBooking) (*property.Booking, error) {
 	id := newID()
+	var b *property.Booking
 	err := s.db.InTx(ctx, func(tx *sql.Tx) error {
 		now := s.clock.Now()
 		var req property.StayRequest
@@ -298,12 +309,10 @@ func (s *Property) bookQuote(ctx context.Context, acct property.Account, nb prop
 			return err
 		}
 		qid := nb.QuoteID
-		return insertPropertyBooking(ctx, tx, id, acct, nb, req, nightly, tot, policy, checkInAt, &qid, now)
+		b, err = insertPropertyBooking(ctx, tx, id, acct, nb, req, nightly, tot, policy, checkInAt, &qid, now)
+		return err
 	})
-	if err != nil {
-		return nil, err
-	}
-	return s.FindBooking(ctx, acct, id)
+	return b, err
 }
 
 const propertyBookingColumns = `b.id, b.status, b.property_id, b.room_type_id, b.check_in, b.check_out, b.nights, b.guests, b.guest, b.nightly,
@@ -446,7 +455,10 @@ func (s *Property) CancelBooking(ctx context.Context, acct property.Account, id 
 			}
 		}
 		out, err = findPropertyBooking(ctx, tx, acct, id)
-		return err
+		if err != nil {
+			return err
+		}
+		return recordResult(ctx, tx, out)
 	})
 	return out, err
 }

@@ -356,30 +356,6 @@ func TestPropertyKeysAndUsage(t *testing.T) {
 				t.Errorf("revoked key: %v", err)
 			}
 
-			// Idempotency keys.
-			if r, err := s.BeginIdempotent(ctx, dev.ID, "k1", "h1"); r != nil || err != nil {
-				t.Fatalf("begin: %v %v", r, err)
-			}
-			if _, err := s.BeginIdempotent(ctx, dev.ID, "k1", "h1"); apperr.Code(err) != apperr.IdempotencyInProgress {
-				t.Errorf("in progress: %v", err)
-			}
-			if _, err := s.BeginIdempotent(ctx, dev.ID, "k1", "h2"); apperr.Code(err) != apperr.IdempotencyInProgress {
-				t.Errorf("another request while in progress: %v", err)
-			}
-			s.FinishIdempotent(ctx, dev.ID, "k1", 201, []byte(`{"ok":true}`))
-			if _, err := s.BeginIdempotent(ctx, dev.ID, "k1", "h2"); apperr.Code(err) != apperr.IdempotencyKeyReused {
-				t.Errorf("reused: %v", err)
-			}
-			if r, err := s.BeginIdempotent(ctx, dev.ID, "k1", "h1"); err != nil || r.Status != 201 || string(r.Body) != `{"ok":true}` {
-				t.Errorf("replay: %+v %v", r, err)
-			}
-			clk.Advance(24*time.Hour + time.Second)
-			if r, err := s.BeginIdempotent(ctx, dev.ID, "k1", "h2"); r != nil || err != nil {
-				t.Errorf("after 24 h the key is new: %v %v", r, err)
-			}
-			if n, err := s.PurgeIdempotencyKeys(ctx); err != nil || n != 0 {
-				t.Errorf("purge: %d %v", n, err)
-			}
 		})
 	}
 }

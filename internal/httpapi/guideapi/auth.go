@@ -3,6 +3,7 @@ package guideapi
 import (
 	"crypto/rand"
 	"encoding/base64"
+	"encoding/json"
 	"net/http"
 	"slices"
 	"strconv"
@@ -295,21 +296,33 @@ func (s *Server) handleAPIKeyCreate(w http.ResponseWriter, r *http.Request) erro
 	if err := s.cfg.Accounts.CreateAPIKey(r.Context(), key, hash); err != nil {
 		return err
 	}
-	type created struct {
+	httpapi.WriteJSON(w, http.StatusCreated, newCreatedAPIKey(key, &full))
+	return nil
+}
+
+// createdAPIKey is the answer to a key's creation: the key itself is shown
+// once (null in an idempotent replay, whose record never holds it).
+type createdAPIKey struct {
+	Data struct {
 		ID        string   `json:"id"`
-		Key       string   `json:"key"`
+		Key       *string  `json:"key"`
 		KeyPrefix string   `json:"keyPrefix"`
 		Name      string   `json:"name"`
 		Scopes    []string `json:"scopes"`
-	}
-	httpapi.WriteJSON(w, http.StatusCreated, struct {
-		Data    created `json:"data"`
-		Warning string  `json:"warning"`
-	}{
-		Data:    created{ID: key.ID, Key: full, KeyPrefix: prefix, Name: key.Name, Scopes: key.Scopes},
-		Warning: "Store this key now: it is shown only once and cannot be recovered. Anyone holding it can act for you within its scopes.",
-	})
-	return nil
+	} `json:"data"`
+	Warning string `json:"warning"`
+}
+
+func newCreatedAPIKey(k *guide.APIKey, full *string) createdAPIKey {
+	var c createdAPIKey
+	c.Data.ID, c.Data.Key, c.Data.KeyPrefix, c.Data.Name, c.Data.Scopes = k.ID, full, k.KeyPrefix, k.Name, k.Scopes
+	c.Warning = "Store this key now: it is shown only once and cannot be recovered. Anyone holding it can act for you within its scopes."
+	return c
+}
+
+// renderCreatedAPIKey renders the idempotency record of a created key.
+func renderCreatedAPIKey(result any) ([]byte, error) {
+	return json.Marshal(newCreatedAPIKey(result.(*guide.APIKey), nil))
 }
 
 func (s *Server) handleAPIKeyList(w http.ResponseWriter, r *http.Request) error {

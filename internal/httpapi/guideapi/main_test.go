@@ -28,6 +28,7 @@ type env struct {
 	db       *store.DB
 	clock    *clock.Fake
 	store    *store.Guide
+	keys     *store.Idempotency
 	tokens   *auth.Tokens
 	keyUsage *auth.KeyUsage
 	idp      *testIdP
@@ -73,6 +74,7 @@ func newEnv(t *testing.T, opts options, engine ...store.Engine) *env {
 		t.Fatal(err)
 	}
 	gs := store.NewGuide(db, clk)
+	keys := store.NewIdempotency(db, clk, 0)
 	keyUsage := auth.NewKeyUsage()
 	var idp *testIdP
 	var idpA, idpB *auth.IdentityProvider
@@ -99,6 +101,7 @@ func newEnv(t *testing.T, opts options, engine ...store.Engine) *env {
 		Gatherer:        reg,
 		ReadyChecks:     opts.readyChecks,
 		Catalog:         gs,
+		Idempotency:     keys,
 		Accounts:        gs,
 		Profiles:        gs,
 		Bookings:        gs,
@@ -125,7 +128,7 @@ func newEnv(t *testing.T, opts options, engine ...store.Engine) *env {
 	})
 	client := apitest.New(t, srv, doc)
 	client.Forbidden = append(client.Forbidden, "test-secret-test-secret-test-secret!", "realtime-secret-realtime-secret!")
-	return &env{Client: client, db: db, clock: clk, store: gs, tokens: tokens, keyUsage: keyUsage, idp: idp}
+	return &env{Client: client, db: db, clock: clk, store: gs, keys: keys, tokens: tokens, keyUsage: keyUsage, idp: idp}
 }
 
 // count runs a COUNT query.

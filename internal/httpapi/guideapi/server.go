@@ -2,6 +2,7 @@
 package guideapi
 
 import (
+	"encoding/json"
 	"log/slog"
 	"net/http"
 	"net/netip"
@@ -14,14 +15,18 @@ import (
 	"github.com/wayfarer-asia/platform/internal/clock"
 	"github.com/wayfarer-asia/platform/internal/guide"
 	"github.com/wayfarer-asia/platform/internal/httpapi"
+	"github.com/wayfarer-asia/platform/internal/idempotency"
 	"github.com/wayfarer-asia/platform/internal/ratelimit"
 	"github.com/wayfarer-asia/platform/internal/webui"
 )
 
 // Config is what the guide API needs to serve.
 type Config struct {
-	Catalog       guide.CatalogService
-	Accounts      guide.AccountService
+	Catalog  guide.CatalogService
+	Accounts guide.AccountService
+	// Idempotency keeps the Idempotency-Key records of the POSTs that
+	// create something or confirm an action.
+	Idempotency   idempotency.Store
 	Profiles      guide.ProfileService
 	Bookings      guide.BookingService
 	Actions       guide.ActionService
@@ -66,6 +71,7 @@ type Server struct {
 	handler     http.Handler
 	crossOrigin *http.CrossOriginProtection
 	cache       *pageCache // nil when CatalogCacheTTL is 0
+	idem        *httpapi.Idempotency
 }
 
 // New returns the guide API with every route registered.
@@ -80,6 +86,7 @@ func New(cfg Config) *Server {
 		cfg.Notify = func() {}
 	}
 	s := &Server{cfg: cfg, router: httpapi.NewRouter(), crossOrigin: http.NewCrossOriginProtection()}
+	s.idem = &httpapi.Idempotency{Store: cfg.Idempotency, Account: idempotencyAccount, Render: renderItem, Logger: cfg.Logger}
 	if cfg.CatalogCacheTTL > 0 {
 		s.cache = newPageCache(cfg.CatalogCacheTTL, 10000)
 	}
@@ -115,20 +122,20 @@ func (s *Server) routes() {
 	s.authLimited("POST /api/v1/auth/idp-b", s.handleIdpB)
 	s.authed("GET /api/v1/auth/me", userOnly, s.handleMe)
 	s.authed("POST /api/v1/auth/session-exchange", userOnly, httpapi.RateLimitCounted(s.cfg.Metrics, s.cfg.Limiter, s.authKey, s.handleSessionExchange))
-	s.authed("POST /api/v1/auth/api-keys", userOnly, s.handleAPIKeyCreate)
+	s.authed("POST /api/v1/auth/api-keys", userOnly, s.idem.Wrap(http.StatusCreated, renderCreatedAPIKey, s.handleAPIKeyCreate))
 	s.authed("GET /api/v1/auth/api-keys", userOnly, s.handleAPIKeyList)
 	s.authed("DELETE /api/v1/auth/api-keys/{id}", userOnly, s.handleAPIKeyRevoke)
 
 	s.authed("GET /api/v1/bookings", keyOr("bookings:read"), s.handleBookingList)
-	s.authed("POST /api/v1/bookings", keyOr("bookings:write"), s.handleBookingCreate)
+	s.authed("POST /api/v1/bookings", keyOr("bookings:write"), s.idem.Wrap(http.StatusCreated, nil, s.handleBookingCreate))
 	s.authed("GET /api/v1/bookings/{id}", keyOr("bookings:read"), s.handleBookingGet)
 	s.authed("POST /api/v1/bookings/{id}/accept", keyOr("bookings:write"), s.handleTransition(guide.Accept))
 	s.authed("POST /api/v1/bookings/{id}/start", keyOr("bookings:write"), s.handleTransition(guide.Start))
 	s.authed("POST /api/v1/bookings/{id}/complete", keyOr("bookings:write"), s.handleTransition(guide.Complete))
 	s.authed("POST /api/v1/bookings/{id}/cancel", keyOr("bookings:write"), s.handleBookingCancel)
-	s.authed("POST /api/v1/bookings/{id}/review", keyOr("bookings:write"), s.handleBookingReview)
+	s.authed("POST /api/v1/bookings/{id}/review", keyOr("bookings:write"), s.idem.Wrap(http.StatusCreated, nil, s.handleBookingReview))
 	s.authed("GET /api/v1/actions/{id}", anyKey, s.handleActionGet)
-	s.authed("POST /api/v1/actions/{id}/confirm", anyKey, s.handleActionConfirm)
+	s.authed("POST /api/v1/actions/{id}/confirm", anyKey, s.idem.Wrap(http.StatusOK, nil, s.handleActionConfirm))
 
 	s.authed("GET /api/v1/profile", keyOr("profile:read"), s.handleProfileGet)
 	s.authed("PUT /api/v1/profile", keyOr("profile:write"), s.handleProfileUpdate)
@@ -136,7 +143,7 @@ func (s *Server) routes() {
 	s.authed("GET /api/v1/profile/delete", keyOr("profile:write"), s.handleDeletionCheck)
 	s.authed("POST /api/v1/profile/delete", keyOr("profile:write"), s.handleAccountDelete)
 	s.authed("GET /api/v1/conversations", userOnly, s.handleConversationList)
-	s.authed("POST /api/v1/conversations", userOnly, s.handleConversationOpen)
+	s.authed("POST /api/v1/conversations", userOnly, s.idem.Wrap(http.StatusCreated, nil, s.handleConversationOpen))
 	s.authed("GET /api/v1/conversations/unread-count", userOnly, s.handleUnreadCount)
 	s.authed("GET /api/v1/conversations/{id}/messages", userOnly, s.handleMessageList)
 	s.authed("POST /api/v1/conversations/{id}/messages", userOnly, s.handleMessageSend)
@@ -191,4 +198,13 @@ type list[T any] struct {
 // item is the envelope of a single resource.
 type item struct {
 	Data any `json:"data"`
+}
+
+// renderItem renders a result as the API sends it: {"data": result}.
+func renderItem(result any) ([]byte, error) { return json.Marshal(item{result}) }
+
+// idempotencyAccount: Idempotency-Keys belong to the user, whichever
+// credentials carry the request.
+func idempotencyAccount(r *http.Request) (string, string) {
+	return caller(r.Context()).User.ID, ""
 }

@@ -413,7 +413,7 @@ func TestIdempotency(t *testing.T) {
 	otherKey := e.key(t, e.signup(t), "live")
 	e.Do("POST", "/api/v1/quotes", stay(r, day(10), 2, 2), append(xkey(otherKey), "Idempotency-Key", "book-1")...).Expect(201)
 	// While the first request runs: 409.
-	if _, err := e.store.BeginIdempotent(t.Context(), d.id, "running", "whatever"); err != nil {
+	if _, _, err := e.keys.Begin(t.Context(), d.id, "running", "whatever"); err != nil {
 		t.Fatal(err)
 	}
 	res = e.Do("POST", "/api/v1/bookings/"+first.ID+"/cancel", nil, idem("running")...).Expect(409)

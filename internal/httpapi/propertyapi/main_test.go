@@ -31,6 +31,7 @@ type env struct {
 	db     *store.DB
 	clock  *clock.Fake
 	store  *store.Property
+	keys   *store.Idempotency
 	usage  *property.Usage
 	tokens *auth.Tokens
 }
@@ -145,12 +146,13 @@ func newEnv(t *testing.T, opts options, engine ...store.Engine) *env {
 		t.Fatal(err)
 	}
 	ps := store.NewProperty(db, clk)
+	keys := store.NewIdempotency(db, clk, 0)
 	usage := property.NewUsage()
 	srv := propertyapi.New(propertyapi.Config{
 		Catalog:         ps,
 		Bookings:        ps,
 		Accounts:        ps,
-		Idempotency:     ps,
+		Idempotency:     keys,
 		Usage:           usage,
 		PortalTokens:    tokens,
 		Clock:           clk,
@@ -162,7 +164,7 @@ func newEnv(t *testing.T, opts options, engine ...store.Engine) *env {
 		Logger:          slog.New(slog.NewTextHandler(io.Discard, nil)),
 		OpenAPI:         openAPI,
 	})
-	return &env{Client: apitest.New(t, srv, doc), db: db, clock: clk, store: ps, usage: usage, tokens: tokens}
+	return &env{Client: apitest.New(t, srv, doc), db: db, clock: clk, store: ps, keys: keys, usage: usage, tokens: tokens}
 }
 
 // dev is a developer account made through the portal API.

@@ -132,16 +132,10 @@ type createdKey struct {
 	Secret *string `json:"key"`
 }
 
-func (s *Server) writeCreatedKey(w http.ResponseWriter, k *property.Key, full string) error {
-	// The replay of this response must not hold the key: record it with
-	// the key as null.
-	recorded, err := json.Marshal(createdKey{Key: *k})
-	if err != nil {
-		return err
-	}
-	recordInstead(w, recorded)
-	httpapi.WriteJSON(w, http.StatusCreated, createdKey{Key: *k, Secret: &full})
-	return nil
+// recordCreatedKey renders the idempotency record of a created key: the
+// key itself is never stored, so a replay carries it as null.
+func recordCreatedKey(result any) ([]byte, error) {
+	return json.Marshal(createdKey{Key: *result.(*property.Key)})
 }
 
 func (s *Server) handleKeyCreate(w http.ResponseWriter, r *http.Request) error {
@@ -189,7 +183,8 @@ func (s *Server) handleKeyCreate(w http.ResponseWriter, r *http.Request) error {
 	if err := s.cfg.Accounts.CreateKey(r.Context(), k, hash); err != nil {
 		return err
 	}
-	return s.writeCreatedKey(w, k, full)
+	httpapi.WriteJSON(w, http.StatusCreated, createdKey{Key: *k, Secret: &full})
+	return nil
 }
 
 func (s *Server) handleKeyList(w http.ResponseWriter, r *http.Request) error {
@@ -257,7 +252,8 @@ func (s *Server) handleKeyRotate(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return s.writeCreatedKey(w, k, full)
+	httpapi.WriteJSON(w, http.StatusCreated, createdKey{Key: *k, Secret: &full})
+	return nil
 }
 
 // maxUsageDays bounds the range of a usage request.

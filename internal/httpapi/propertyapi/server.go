@@ -5,6 +5,7 @@
 package propertyapi
 
 import (
+	"encoding/json"
 	"github.com/prometheus/client_golang/prometheus"
 	"log/slog"
 	"net/http"
@@ -14,6 +15,7 @@ import (
 	"github.com/wayfarer-asia/platform/internal/auth"
 	"github.com/wayfarer-asia/platform/internal/clock"
 	"github.com/wayfarer-asia/platform/internal/httpapi"
+	"github.com/wayfarer-asia/platform/internal/idempotency"
 	"github.com/wayfarer-asia/platform/internal/property"
 	"github.com/wayfarer-asia/platform/internal/ratelimit"
 )
@@ -24,7 +26,7 @@ type Config struct {
 	Catalog     property.CatalogService
 	Bookings    property.BookingService
 	Accounts    property.AccountService
-	Idempotency property.IdempotencyService
+	Idempotency idempotency.Store
 	Usage       *property.Usage // requests and 429s per key and day, flushed by the server
 	// PortalTokens issues and verifies the portal's tokens; give it a
 	// secret of its own, not the guide API's.
@@ -55,6 +57,7 @@ type Server struct {
 	router      *httpapi.Router
 	handler     http.Handler
 	crossOrigin *http.CrossOriginProtection
+	idem        *httpapi.Idempotency
 }
 
 // New returns the property API with every route registered.
@@ -84,6 +87,7 @@ func New(cfg Config) *Server {
 		cfg.Gatherer = prometheus.NewRegistry()
 	}
 	s := &Server{cfg: cfg, router: httpapi.NewRouter(), crossOrigin: http.NewCrossOriginProtection()}
+	s.idem = &httpapi.Idempotency{Store: cfg.Idempotency, Account: idempotencyAccount, Render: json.Marshal, Logger: cfg.Logger}
 	s.routes()
 	outer := &httpapi.Outer{Logger: cfg.Logger, TrustedProxies: cfg.TrustedProxies, Server: "property", Metrics: cfg.Metrics}
 	s.handler = outer.Wrap(s.gate(s.router))
@@ -98,11 +102,11 @@ func (s *Server) routes() {
 	s.open("GET /api/v1/properties", property.ScopePropertiesRead, s.handlePropertyList)
 	s.open("GET /api/v1/properties/{id}", property.ScopePropertiesRead, s.handlePropertyGet)
 	s.open("GET /api/v1/properties/{id}/availability", property.ScopePropertiesRead, s.handleAvailability)
-	s.open("POST /api/v1/quotes", property.ScopeBookingsWrite, s.idempotent(s.handleQuoteCreate))
+	s.open("POST /api/v1/quotes", property.ScopeBookingsWrite, s.idem.Wrap(http.StatusCreated, nil, s.handleQuoteCreate))
 	s.open("GET /api/v1/bookings", property.ScopeBookingsRead, s.handleBookingList)
-	s.open("POST /api/v1/bookings", property.ScopeBookingsWrite, s.idempotent(s.handleBookingCreate))
+	s.open("POST /api/v1/bookings", property.ScopeBookingsWrite, s.idem.Wrap(http.StatusCreated, nil, s.handleBookingCreate))
 	s.open("GET /api/v1/bookings/{id}", property.ScopeBookingsRead, s.handleBookingGet)
-	s.open("POST /api/v1/bookings/{id}/cancel", property.ScopeBookingsWrite, s.idempotent(s.handleBookingCancel))
+	s.open("POST /api/v1/bookings/{id}/cancel", property.ScopeBookingsWrite, s.idem.Wrap(http.StatusOK, nil, s.handleBookingCancel))
 	s.router.Handle("GET /api/v1/openapi.json", httpapi.Adapt(s.handleOpenAPI))
 	s.router.Handle("GET /healthz", httpapi.Adapt(httpapi.HandleHealth))
 	s.router.Handle("GET /readyz", httpapi.Adapt(httpapi.HandleReady(s.cfg.ReadyChecks)))
@@ -112,10 +116,10 @@ func (s *Server) routes() {
 	s.portalAuth("POST /portal/api/signup", s.handleSignup)
 	s.portalAuth("POST /portal/api/login", s.handleLogin)
 	s.portal("GET /portal/api/me", s.handleMe)
-	s.portal("POST /portal/api/keys", s.idempotent(s.handleKeyCreate))
+	s.portal("POST /portal/api/keys", s.idem.Wrap(http.StatusCreated, recordCreatedKey, s.handleKeyCreate))
 	s.portal("GET /portal/api/keys", s.handleKeyList)
 	s.portal("DELETE /portal/api/keys/{id}", s.handleKeyRevoke)
-	s.portal("POST /portal/api/keys/{id}/rotate", s.idempotent(s.handleKeyRotate))
+	s.portal("POST /portal/api/keys/{id}/rotate", s.idem.Wrap(http.StatusCreated, recordCreatedKey, s.handleKeyRotate))
 	s.portal("GET /portal/api/usage", s.handleUsage)
 
 	s.router.Handle("GET /docs/errors/{$}", httpapi.Adapt(httpapi.HandleErrorIndex))
@@ -124,6 +128,15 @@ func (s *Server) routes() {
 		"properties": {Width: 640, Height: 420},
 	})))
 	s.webRoutes() // the developer portal (/portal/) and the API reference (/docs/): web.go
+}
+
+// idempotencyAccount returns whose key space the request uses and the
+// mode that is part of its fingerprint.
+func idempotencyAccount(r *http.Request) (string, string) {
+	if k := callerKey(r.Context()); k != nil {
+		return k.DeveloperID, k.Mode
+	}
+	return developer(r.Context()).ID, "portal"
 }
 
 // Routes lists the "METHOD /path" patterns the server answers.

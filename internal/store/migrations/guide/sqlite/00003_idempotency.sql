@@ -1,0 +1,20 @@
+-- +goose Up
+-- Idempotency-Key records of the guide API: the answer is written in the
+-- transaction of the effect; token identifies the request holding the
+-- claim, locked_at when it took it.
+CREATE TABLE idempotency_keys (
+    account         TEXT NOT NULL,
+    key             TEXT NOT NULL,
+    request_hash    TEXT NOT NULL,
+    status          TEXT NOT NULL CHECK (status IN ('in_progress', 'done')),
+    token           TEXT NOT NULL,
+    response_status INTEGER,
+    response_body   BLOB,
+    created_at      DATETIME NOT NULL,
+    locked_at       DATETIME NOT NULL,
+    PRIMARY KEY (account, key)
+);
+CREATE INDEX idempotency_keys_created ON idempotency_keys (created_at);
+
+-- +goose Down
+DROP TABLE idempotency_keys;
