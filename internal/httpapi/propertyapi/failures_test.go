@@ -1,6 +1,7 @@
 package propertyapi_test
 
 import (
+	"bytes"
 	"fmt"
 	"net/url"
 	"strconv"
@@ -383,6 +384,7 @@ func TestIdempotency(t *testing.T) {
 	var first, again property.Booking
 	res := e.Do("POST", "/api/v1/bookings", body, idem("book-1")...).Expect(201)
 	res.Decode(&first)
+	firstBody := res.Body
 	if res.Header.Get("Idempotent-Replayed") != "" {
 		t.Error("the first response says it is replayed")
 	}
@@ -390,8 +392,8 @@ func TestIdempotency(t *testing.T) {
 	// The same body, even spaced differently, replays.
 	res = e.Do("POST", "/api/v1/bookings", body, idem("book-1")...).Expect(201)
 	res.Decode(&again)
-	if res.Header.Get("Idempotent-Replayed") != "true" || again.ID != first.ID {
-		t.Fatalf("replay: %v %+v", res.Header, again)
+	if res.Header.Get("Idempotent-Replayed") != "true" || again.ID != first.ID || !bytes.Equal(res.Body, firstBody) {
+		t.Fatalf("replay: %v %s", res.Header, res.Body)
 	}
 	expectRateHeaders(t, res, 1000)
 	if got := e.available(t, key, r, day(10)); got != before {
