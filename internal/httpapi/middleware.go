@@ -237,7 +237,14 @@ func period(d time.Duration) string {
 // methods (405, with Allow) use the error envelope.
 type Router struct {
 	*http.ServeMux
-	patterns []string
+	patterns  []string
+	unmatched []unmatchedRule
+}
+
+// unmatchedRule is the rule of requests under prefix that match no route.
+type unmatchedRule struct {
+	prefix string
+	wrap   func(HandlerFunc) HandlerFunc
 }
 
 // NewRouter returns an empty router.
@@ -248,6 +255,15 @@ func NewRouter() *Router { return &Router{ServeMux: http.NewServeMux()} }
 func (rt *Router) Handle(pattern string, h http.Handler) {
 	rt.patterns = append(rt.patterns, pattern)
 	rt.ServeMux.Handle(pattern, h)
+}
+
+// HandleUnmatched makes the router's own answer (404, or 405 with Allow)
+// to a request under prefix (a path ending in "/"; the path without its
+// slash too) go through wrap, so that an API's rule for its whole tree,
+// such as authentication and rate limiting, holds for paths it does not
+// serve as well.
+func (rt *Router) HandleUnmatched(prefix string, wrap func(HandlerFunc) HandlerFunc) {
+	rt.unmatched = append(rt.unmatched, unmatchedRule{prefix, wrap})
 }
 
 // Patterns lists the registered patterns in registration order.
@@ -262,19 +278,29 @@ func (rt *Router) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	rec := &recorder{header: http.Header{}}
 	h.ServeHTTP(rec, r)
-	switch rec.status {
-	case http.StatusNotFound:
-		WriteError(w, r, apperr.Errorf(apperr.NotFound, "No endpoint at %s %s.", r.Method, r.URL.Path))
-	case http.StatusMethodNotAllowed:
-		w.Header().Set("Allow", rec.header.Get("Allow"))
-		WriteError(w, r, apperr.Errorf(apperr.MethodNotAllowed, "%s is not allowed here; allowed: %s.", r.Method, rec.header.Get("Allow")))
-	default: // the mux's redirects to a cleaned path
-		for k, v := range rec.header {
-			w.Header()[k] = v
+	answer := func(w http.ResponseWriter, r *http.Request) error {
+		switch rec.status {
+		case http.StatusNotFound:
+			return apperr.Errorf(apperr.NotFound, "No endpoint at %s %s.", r.Method, r.URL.Path)
+		case http.StatusMethodNotAllowed:
+			w.Header().Set("Allow", rec.header.Get("Allow"))
+			return apperr.Errorf(apperr.MethodNotAllowed, "%s is not allowed here; allowed: %s.", r.Method, rec.header.Get("Allow"))
+		default: // the mux's redirects to a cleaned path
+			for k, v := range rec.header {
+				w.Header()[k] = v
+			}
+			w.WriteHeader(rec.status)
+			w.Write(rec.body.Bytes())
+			return nil
 		}
-		w.WriteHeader(rec.status)
-		w.Write(rec.body.Bytes())
 	}
+	for _, u := range rt.unmatched {
+		if strings.HasPrefix(r.URL.Path, u.prefix) || r.URL.Path+"/" == u.prefix {
+			answer = u.wrap(answer)
+			break
+		}
+	}
+	Adapt(answer).ServeHTTP(w, r)
 }
 
 type recorder struct {

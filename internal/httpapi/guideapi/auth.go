@@ -6,10 +6,8 @@ import (
 	"encoding/json"
 	"net/http"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/wayfarer-asia/platform/internal/apperr"
 	"github.com/wayfarer-asia/platform/internal/auth"
@@ -19,9 +17,6 @@ import (
 
 // sessionTTL is the lifetime of a web session, the same as a user token's.
 const sessionTTL = auth.UserTokenTTL
-
-// maxPassword bounds the work a password costs to hash.
-const maxPassword = 256
 
 func (s *Server) authLimited(pattern string, h httpapi.HandlerFunc) {
 	s.router.Handle(pattern, httpapi.Adapt(httpapi.RateLimitCounted(s.cfg.Metrics, s.cfg.Limiter, s.authKey, h)))
@@ -41,24 +36,6 @@ func (s *Server) writeToken(w http.ResponseWriter, status int, u *guide.User) er
 	return nil
 }
 
-// checkString validates a string field's length in characters.
-func checkString(errs apperr.FieldErrors, field string, v *string, required bool, min, max int) string {
-	if v == nil {
-		if required {
-			errs.Add(field, "is required")
-		}
-		return ""
-	}
-	n := utf8.RuneCountInString(*v)
-	switch {
-	case n < min:
-		errs.Add(field, "must be at least "+strconv.Itoa(min)+" characters")
-	case n > max:
-		errs.Add(field, "must be at most "+strconv.Itoa(max)+" characters")
-	}
-	return *v
-}
-
 func (s *Server) handleRegister(w http.ResponseWriter, r *http.Request) error {
 	var in struct {
 		Email    *string `json:"email"`
@@ -71,14 +48,8 @@ func (s *Server) handleRegister(w http.ResponseWriter, r *http.Request) error {
 	}
 	errs := apperr.FieldErrors{}
 	email := httpapi.CheckEmail(errs, "email", in.Email)
-	password := checkString(errs, "password", in.Password, true, 8, maxPassword)
-	var name string
-	if in.Name != nil {
-		trimmed := strings.TrimSpace(*in.Name)
-		name = checkString(errs, "name", &trimmed, true, 2, 100)
-	} else {
-		errs.Add("name", "is required")
-	}
+	password := httpapi.CheckPassword(errs, "password", in.Password)
+	name := httpapi.CheckString(errs, "name", in.Name, true, 2, 100)
 	switch {
 	case in.Role == nil:
 		errs.Add("role", "is required")
@@ -111,7 +82,7 @@ func (s *Server) handleLogin(w http.ResponseWriter, r *http.Request) error {
 	}
 	errs := apperr.FieldErrors{}
 	email := httpapi.CheckEmail(errs, "email", in.Email)
-	password := checkString(errs, "password", in.Password, true, 8, maxPassword)
+	password := httpapi.CheckPassword(errs, "password", in.Password)
 	if err := errs.Err(); err != nil {
 		return err
 	}
@@ -143,7 +114,7 @@ func (s *Server) handleIdpA(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	errs := apperr.FieldErrors{}
-	token := checkString(errs, "idToken", in.IDToken, true, 1, maxIdentityToken)
+	token := httpapi.CheckString(errs, "idToken", in.IDToken, true, 1, maxIdentityToken)
 	if err := errs.Err(); err != nil {
 		return err
 	}
@@ -162,7 +133,7 @@ func (s *Server) handleIdpB(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	errs := apperr.FieldErrors{}
-	token := checkString(errs, "identityToken", in.IdentityToken, true, 1, maxIdentityToken)
+	token := httpapi.CheckString(errs, "identityToken", in.IdentityToken, true, 1, maxIdentityToken)
 	var name *string
 	if in.FullName != nil {
 		var parts []string
@@ -173,7 +144,7 @@ func (s *Server) handleIdpB(w http.ResponseWriter, r *http.Request) error {
 		}
 		if full := strings.Join(parts, " "); full != "" {
 			name = &full
-			checkString(errs, "fullName", name, false, 1, 100)
+			httpapi.CheckString(errs, "fullName", name, false, 1, 100)
 		}
 	}
 	if err := errs.Err(); err != nil {
@@ -243,13 +214,7 @@ func (s *Server) handleAPIKeyCreate(w http.ResponseWriter, r *http.Request) erro
 		return err
 	}
 	errs := apperr.FieldErrors{}
-	var name string
-	if in.Name != nil {
-		trimmed := strings.TrimSpace(*in.Name)
-		name = checkString(errs, "name", &trimmed, true, 1, 100)
-	} else {
-		errs.Add("name", "is required")
-	}
+	name := httpapi.CheckString(errs, "name", in.Name, true, 1, 100)
 	var scopes []string
 	switch {
 	case in.Scopes == nil:

@@ -83,8 +83,8 @@ func (s *Server) handleBookingCreate(w http.ResponseWriter, r *http.Request) err
 		}
 		nb.Participants = *in.Participants
 	}
-	checkString(errs, "customRequest", in.CustomRequest, false, 0, 2000)
-	checkString(errs, "meetingLocation", in.MeetingLocation, false, 0, 500)
+	httpapi.CheckString(errs, "customRequest", in.CustomRequest, false, 0, 2000)
+	httpapi.CheckString(errs, "meetingLocation", in.MeetingLocation, false, 0, 500)
 	if err := errs.Err(); err != nil {
 		return err
 	}
@@ -174,7 +174,7 @@ func (s *Server) handleBookingReview(w http.ResponseWriter, r *http.Request) err
 	} else if *in.Rating < 1 || *in.Rating > 5 {
 		errs.Add("rating", "must be a whole number from 1 to 5")
 	}
-	checkString(errs, "comment", in.Comment, false, 0, 2000)
+	httpapi.CheckString(errs, "comment", in.Comment, false, 0, 2000)
 	if err := errs.Err(); err != nil {
 		return err
 	}

@@ -28,7 +28,7 @@ func (s *Server) handleConversationOpen(w http.ResponseWriter, r *http.Request) 
 		return err
 	}
 	errs := apperr.FieldErrors{}
-	handle := strings.TrimSpace(checkString(errs, "expertHandle", in.ExpertHandle, true, 1, 100))
+	handle := httpapi.CheckString(errs, "expertHandle", in.ExpertHandle, true, 1, 100)
 	if err := errs.Err(); err != nil {
 		return err
 	}
@@ -78,7 +78,7 @@ func (s *Server) handleMessageSend(w http.ResponseWriter, r *http.Request) error
 	}
 	errs := apperr.FieldErrors{}
 	m := guide.NewMessage{MessageType: guide.MessageText, RealtimeMessageID: in.RealtimeMessageID}
-	m.Content = checkString(errs, "content", in.Content, true, 1, 5000)
+	m.Content = httpapi.CheckString(errs, "content", in.Content, true, 1, 5000)
 	if in.Content != nil && strings.TrimSpace(*in.Content) == "" {
 		errs.Add("content", "must not be blank")
 	}
@@ -94,7 +94,7 @@ func (s *Server) handleMessageSend(w http.ResponseWriter, r *http.Request) error
 		}
 		m.MessageType = *in.MessageType
 	}
-	checkString(errs, "realtimeMessageId", in.RealtimeMessageID, false, 1, 200)
+	httpapi.CheckString(errs, "realtimeMessageId", in.RealtimeMessageID, false, 1, 200)
 	if err := errs.Err(); err != nil {
 		return err
 	}

@@ -52,7 +52,7 @@ func (s *Server) handleProfileUpdate(w http.ResponseWriter, r *http.Request) err
 			if v == "" {
 				errs.Add(f.name, "must not be blank; send null to clear it")
 			}
-			checkString(errs, f.name, &v, false, 1, f.max)
+			httpapi.CheckString(errs, f.name, &v, false, 1, f.max)
 			c.Value = &v
 		}
 		*f.out = c
@@ -88,12 +88,12 @@ func (s *Server) handlePushRegister(w http.ResponseWriter, r *http.Request) erro
 	errs := apperr.FieldErrors{}
 	t := guide.PushToken{UserID: c.User.ID, Device: in.Device, AppVersion: in.AppVersion, BuildNumber: in.BuildNumber,
 		DeviceLocale: in.DeviceLocale, Timezone: in.Timezone}
-	t.Token = strings.TrimSpace(checkString(errs, "token", in.Token, true, 1, 4096))
+	t.Token = httpapi.CheckString(errs, "token", in.Token, true, 1, 4096)
 	if in.Token != nil && t.Token == "" {
 		errs.Add("token", "must not be blank")
 	}
-	checkString(errs, "device", in.Device, false, 1, 200)
-	checkString(errs, "appVersion", in.AppVersion, false, 1, 50)
+	httpapi.CheckString(errs, "device", in.Device, false, 1, 200)
+	httpapi.CheckString(errs, "appVersion", in.AppVersion, false, 1, 50)
 	if in.BuildNumber != nil && *in.BuildNumber < 0 {
 		errs.Add("buildNumber", "must not be negative")
 	}
@@ -153,7 +153,7 @@ func (s *Server) handlePushUnregister(w http.ResponseWriter, r *http.Request) er
 		return err
 	}
 	errs := apperr.FieldErrors{}
-	token := checkString(errs, "token", in.Token, true, 1, 4096)
+	token := httpapi.CheckString(errs, "token", in.Token, true, 1, 4096)
 	if err := errs.Err(); err != nil {
 		return err
 	}

@@ -16,9 +16,6 @@ import (
 // portal token, the same as a bearer token; the portal's web pages set it.
 const SessionCookie = "pp_session"
 
-// openAPIPath is the one path under /api/v1 that needs no key.
-const openAPIPath = "/api/v1/openapi.json"
-
 type keyCtx struct{}
 
 // callerKey returns the API key of a request that passed the gate.
@@ -33,25 +30,15 @@ func account(ctx context.Context) property.Account {
 	return property.Account{DeveloperID: k.DeveloperID, Test: k.Test()}
 }
 
-// gate guards /api/v1: every request is counted against a rate limit (the
+// keyed returns the rule of the open API, for a key holding scope (any
+// key when scope is ""): every request is counted against a rate limit (the
 // key's, or the client IP's when it has no valid key), so that every
-// response, 401 and 429 included, carries the X-RateLimit-* headers; then
-// a request without a valid key is refused with 401. The OpenAPI document
-// needs no key.
-func (s *Server) gate(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path != "/api/v1" && !strings.HasPrefix(r.URL.Path, "/api/v1/") {
-			next.ServeHTTP(w, r)
-			return
-		}
-		serve := func(w http.ResponseWriter, r *http.Request) error {
-			next.ServeHTTP(w, r)
-			return nil
-		}
-		httpapi.Adapt(func(w http.ResponseWriter, r *http.Request) error {
-			if r.URL.Path == openAPIPath {
-				return httpapi.RateLimit(s.cfg.Limiter, s.ipLimit, serve)(w, r)
-			}
+// response, 401 and 429 included, carries the X-RateLimit-* headers; then a
+// request without a valid key is refused with 401, and a key without the
+// scope with 403.
+func (s *Server) keyed(scope string) func(httpapi.HandlerFunc) httpapi.HandlerFunc {
+	return func(h httpapi.HandlerFunc) httpapi.HandlerFunc {
+		return func(w http.ResponseWriter, r *http.Request) error {
 			key, err := s.authenticateKey(r)
 			if err != nil && apperr.Code(err) != apperr.Unauthorized {
 				return err
@@ -62,12 +49,27 @@ func (s *Server) gate(next http.Handler) http.Handler {
 			err = httpapi.RateLimit(s.cfg.Limiter, func(*http.Request) (string, ratelimit.Limit) {
 				return "property:key:" + key.ID, s.cfg.KeyLimit
 			}, func(w http.ResponseWriter, r *http.Request) error {
-				return serve(w, r.WithContext(context.WithValue(r.Context(), keyCtx{}, key)))
+				if scope != "" && !key.HasScope(scope) {
+					e := apperr.Errorf(apperr.Scope, "The API key lacks the %s scope this endpoint needs.", scope)
+					e.Details = map[string]any{"requiredScope": scope}
+					return e
+				}
+				return h(w, r.WithContext(context.WithValue(r.Context(), keyCtx{}, key)))
 			})(w, r)
 			s.cfg.Usage.Record(key.ID, s.cfg.Clock.Now(), apperr.Code(err) == apperr.RateLimited)
 			return err
-		}).ServeHTTP(w, r)
-	})
+		}
+	}
+}
+
+// open registers an open API handler that needs scope.
+func (s *Server) open(pattern, scope string, h httpapi.HandlerFunc) {
+	s.router.Handle(pattern, httpapi.Adapt(s.keyed(scope)(h)))
+}
+
+// ipLimited registers a handler that needs no key, limited per client IP.
+func (s *Server) ipLimited(pattern string, h httpapi.HandlerFunc) {
+	s.router.Handle(pattern, httpapi.Adapt(httpapi.RateLimit(s.cfg.Limiter, s.ipLimit, h)))
 }
 
 func (s *Server) ipLimit(r *http.Request) (string, ratelimit.Limit) {
@@ -94,22 +96,6 @@ func (s *Server) authenticateKey(r *http.Request) (*property.Key, error) {
 		return nil, apperr.Errorf(apperr.Unauthorized, "The API key is not valid: keys start with pk_test_ or pk_live_.")
 	}
 	return s.cfg.Accounts.FindKeyByHash(r.Context(), auth.HashAPIKey(value))
-}
-
-// open registers an open API handler that needs scope.
-func (s *Server) open(pattern, scope string, h httpapi.HandlerFunc) {
-	s.router.Handle(pattern, httpapi.Adapt(func(w http.ResponseWriter, r *http.Request) error {
-		k := callerKey(r.Context())
-		if k == nil { // not through the gate: cannot happen
-			return errNoKey
-		}
-		if !k.HasScope(scope) {
-			e := apperr.Errorf(apperr.Scope, "The API key lacks the %s scope this endpoint needs.", scope)
-			e.Details = map[string]any{"requiredScope": scope}
-			return e
-		}
-		return h(w, r)
-	}))
 }
 
 type developerCtx struct{}

@@ -129,8 +129,8 @@ func (s *Server) handleBookingCreate(w http.ResponseWriter, r *http.Request) err
 		errs.Add("guest", "is required")
 	} else {
 		g := in.Guest
-		nb.Guest.FirstName = checkString(errs, "guest.firstName", g.FirstName, true, 1, 100)
-		nb.Guest.LastName = checkString(errs, "guest.lastName", g.LastName, true, 1, 100)
+		nb.Guest.FirstName = httpapi.CheckString(errs, "guest.firstName", g.FirstName, true, 1, 100)
+		nb.Guest.LastName = httpapi.CheckString(errs, "guest.lastName", g.LastName, true, 1, 100)
 		nb.Guest.Email = httpapi.CheckEmail(errs, "guest.email", g.Email)
 		if g.Phone != nil {
 			p := strings.TrimSpace(*g.Phone)
@@ -148,11 +148,11 @@ func (s *Server) handleBookingCreate(w http.ResponseWriter, r *http.Request) err
 		}
 	}
 	if in.SpecialRequests != nil {
-		v := checkString(errs, "specialRequests", in.SpecialRequests, false, 0, 1000)
+		v := httpapi.CheckString(errs, "specialRequests", in.SpecialRequests, false, 0, 1000)
 		nb.SpecialRequests = &v
 	}
 	if in.ExternalReference != nil {
-		v := checkString(errs, "externalReference", in.ExternalReference, false, 1, 100)
+		v := httpapi.CheckString(errs, "externalReference", in.ExternalReference, false, 1, 100)
 		nb.ExternalReference = &v
 	}
 	if err := errs.Err(); err != nil {

@@ -483,6 +483,15 @@ func TestPortal(t *testing.T) {
 	}
 	e.Do("POST", "/portal/api/login", map[string]string{"email": d.email, "password": "wrong-password"}).Expect(401)
 	e.Do("POST", "/portal/api/login", map[string]string{"email": "nobody@example.com", "password": "correct-horse-1"}).Expect(401)
+	// A login password is judged as at signup, and as on the guide API:
+	// shorter than 8 characters is a 400 naming it, not a wrong password.
+	if res := e.Do("POST", "/portal/api/login", map[string]string{"email": d.email, "password": "short"}).Expect(400); res.ErrorDetails()["password"] == nil {
+		t.Errorf("short login password: %s", res.Body)
+	}
+	// Names are judged trimmed.
+	if res := e.Do("POST", "/portal/api/signup", map[string]string{"email": "trim@example.com", "password": "correct-horse-1", "name": "  X  "}).Expect(400); res.ErrorDetails()["name"] == nil {
+		t.Errorf("one-letter name in spaces: %s", res.Body)
+	}
 	var login struct {
 		Token     string
 		Developer property.Developer

@@ -7,7 +7,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/google/uuid"
 
@@ -16,28 +15,6 @@ import (
 	"github.com/wayfarer-asia/platform/internal/httpapi"
 	"github.com/wayfarer-asia/platform/internal/property"
 )
-
-// maxPassword bounds the work a password costs to hash.
-const maxPassword = 256
-
-// checkString validates a string field's length in characters, trimmed.
-func checkString(errs apperr.FieldErrors, field string, v *string, required bool, min, max int) string {
-	if v == nil {
-		if required {
-			errs.Add(field, "is required")
-		}
-		return ""
-	}
-	s := strings.TrimSpace(*v)
-	n := utf8.RuneCountInString(s)
-	switch {
-	case n < min:
-		errs.Add(field, "must be at least "+strconv.Itoa(min)+" characters")
-	case n > max:
-		errs.Add(field, "must be at most "+strconv.Itoa(max)+" characters")
-	}
-	return s
-}
 
 type tokenResponse struct {
 	Token     string              `json:"token"`
@@ -65,16 +42,12 @@ func (s *Server) handleSignup(w http.ResponseWriter, r *http.Request) error {
 	}
 	errs := apperr.FieldErrors{}
 	email := httpapi.CheckEmail(errs, "email", in.Email)
-	if in.Password == nil {
-		errs.Add("password", "is required")
-	} else if n := utf8.RuneCountInString(*in.Password); n < 8 || n > maxPassword {
-		errs.Add("password", "must be 8 to 256 characters")
-	}
-	name := checkString(errs, "name", in.Name, true, 2, 100)
+	password := httpapi.CheckPassword(errs, "password", in.Password)
+	name := httpapi.CheckString(errs, "name", in.Name, true, 2, 100)
 	if err := errs.Err(); err != nil {
 		return err
 	}
-	hash, err := auth.HashPassword(*in.Password)
+	hash, err := auth.HashPassword(password)
 	if err != nil {
 		return err
 	}
@@ -97,11 +70,7 @@ func (s *Server) handleLogin(w http.ResponseWriter, r *http.Request) error {
 	}
 	errs := apperr.FieldErrors{}
 	email := httpapi.CheckEmail(errs, "email", in.Email)
-	if in.Password == nil || *in.Password == "" {
-		errs.Add("password", "is required")
-	} else if len(*in.Password) > 4*maxPassword {
-		errs.Add("password", "is too long")
-	}
+	password := httpapi.CheckPassword(errs, "password", in.Password)
 	if err := errs.Err(); err != nil {
 		return err
 	}
@@ -112,7 +81,7 @@ func (s *Server) handleLogin(w http.ResponseWriter, r *http.Request) error {
 	if d == nil {
 		hash = ""
 	}
-	if !auth.CheckLogin(hash, *in.Password) {
+	if !auth.CheckLogin(hash, password) {
 		return errBadLogin
 	}
 	return s.writeToken(w, http.StatusOK, d)
@@ -148,7 +117,7 @@ func (s *Server) handleKeyCreate(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	errs := apperr.FieldErrors{}
-	name := checkString(errs, "name", in.Name, true, 1, 100)
+	name := httpapi.CheckString(errs, "name", in.Name, true, 1, 100)
 	mode := ""
 	switch {
 	case in.Mode == nil:

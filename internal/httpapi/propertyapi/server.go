@@ -90,15 +90,15 @@ func New(cfg Config) *Server {
 	s.idem = &httpapi.Idempotency{Store: cfg.Idempotency, Account: idempotencyAccount, Render: json.Marshal, Logger: cfg.Logger}
 	s.routes()
 	outer := &httpapi.Outer{Logger: cfg.Logger, TrustedProxies: cfg.TrustedProxies, Server: "property", Metrics: cfg.Metrics}
-	s.handler = outer.Wrap(s.gate(s.router))
+	s.handler = outer.Wrap(s.router)
 	return s
 }
 
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.ServeHTTP(w, r) }
 
 func (s *Server) routes() {
-	// The open API: the gate has authenticated the key and counted the
-	// request against its rate limit before any of these runs.
+	// The open API: each route authenticates the key, counts the request
+	// against the key's rate limit and checks the scope (authn.go).
 	s.open("GET /api/v1/properties", property.ScopePropertiesRead, s.handlePropertyList)
 	s.open("GET /api/v1/properties/{id}", property.ScopePropertiesRead, s.handlePropertyGet)
 	s.open("GET /api/v1/properties/{id}/availability", property.ScopePropertiesRead, s.handleAvailability)
@@ -107,7 +107,10 @@ func (s *Server) routes() {
 	s.open("POST /api/v1/bookings", property.ScopeBookingsWrite, s.idem.Wrap(http.StatusCreated, nil, s.handleBookingCreate))
 	s.open("GET /api/v1/bookings/{id}", property.ScopeBookingsRead, s.handleBookingGet)
 	s.open("POST /api/v1/bookings/{id}/cancel", property.ScopeBookingsWrite, s.idem.Wrap(http.StatusOK, nil, s.handleBookingCancel))
-	s.router.Handle("GET /api/v1/openapi.json", httpapi.Adapt(s.handleOpenAPI))
+	s.ipLimited("GET /api/v1/openapi.json", s.handleOpenAPI)
+	// A path under /api/v1 that no route serves: a key first, then 404 or
+	// 405, with the rate-limit headers like every answer of the open API.
+	s.router.HandleUnmatched("/api/v1/", s.keyed(""))
 	s.router.Handle("GET /healthz", httpapi.Adapt(httpapi.HandleHealth))
 	s.router.Handle("GET /readyz", httpapi.Adapt(httpapi.HandleReady(s.cfg.ReadyChecks)))
 	s.router.Handle("GET /metrics", httpapi.HandleMetrics(s.cfg.Gatherer))
