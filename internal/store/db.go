@@ -1,6 +1,10 @@
-// Package store keeps the services' data in SQLite or PostgreSQL through
-// database/sql. SQL is written once with $N placeholders, which both engines
-// accept; the few statements that differ ask DB.Engine.
+// Package store is the persistence kernel both products build on: it opens
+// SQLite or PostgreSQL through database/sql, migrates each product's schema,
+// and holds what both products' stores share (query helpers, ids, the
+// Idempotency-Key records, the job queue). Each product's persistence lives
+// in its own package: guidedb and propertydb. SQL is written once with $N
+// placeholders, which both engines accept; the few statements that differ
+// ask DB.Engine.
 package store
 
 import (

@@ -127,12 +127,12 @@ func (s *Idempotency) Purge(ctx context.Context) (int, error) {
 	return int(n), err
 }
 
-// recordResult commits the answer of the request in ctx, if it carries an
+// RecordResult commits the answer of the request in ctx, if it carries an
 // Idempotency-Key claim, in tx: the transaction of the effect. When a retry
 // has taken the claim over meanwhile, it fails with
 // apperr.IdempotencyInProgress and the effect rolls back, so that only the
 // retry's effect remains.
-func recordResult(ctx context.Context, tx *sql.Tx, result any) error {
+func RecordResult(ctx context.Context, tx *sql.Tx, result any) error {
 	c := idempotency.FromContext(ctx)
 	if c == nil {
 		return nil
@@ -153,7 +153,7 @@ func recordResult(ctx context.Context, tx *sql.Tx, result any) error {
 	return nil
 }
 
-func finishClaim(ctx context.Context, q querier, c *idempotency.Claim, status int, body []byte) (bool, error) {
+func finishClaim(ctx context.Context, q Querier, c *idempotency.Claim, status int, body []byte) (bool, error) {
 	res, err := q.ExecContext(ctx, `UPDATE idempotency_keys SET status = 'done', response_status = $1, response_body = $2
 		WHERE account = $3 AND key = $4 AND token = $5 AND status = 'in_progress'`, status, body, c.Account, c.Key, c.Token)
 	if err != nil {

@@ -1,4 +1,4 @@
-package store
+package guidedb
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 
 	"github.com/wayfarer-asia/platform/internal/apperr"
 	"github.com/wayfarer-asia/platform/internal/guide"
+	"github.com/wayfarer-asia/platform/internal/store"
 )
 
 var _ guide.ProfileService = (*Guide)(nil)
@@ -30,8 +31,8 @@ func (g *Guide) FindProfile(ctx context.Context, userID string) (*guide.Profile,
 	} else if err != nil {
 		return nil, err
 	}
-	p.Name, p.Email, p.Image, p.Nickname = nullString(name), nullString(email), nullString(image), nullString(nickname)
-	p.Avatar, p.Bio, p.BioZh, p.CreatedAt = nullString(avatar), nullString(bio), nullString(bioZh), p.CreatedAt.UTC()
+	p.Name, p.Email, p.Image, p.Nickname = store.NullString(name), store.NullString(email), store.NullString(image), store.NullString(nickname)
+	p.Avatar, p.Bio, p.BioZh, p.CreatedAt = store.NullString(avatar), store.NullString(bio), store.NullString(bioZh), p.CreatedAt.UTC()
 	if expertID.Valid && p.Role == guide.RoleExpert {
 		x := []guide.ExpertSummary{{ID: expertID.String}}
 		if err := g.loadExpertTags(ctx, x); err != nil {
@@ -39,7 +40,7 @@ func (g *Guide) FindProfile(ctx context.Context, userID string) (*guide.Profile,
 		}
 		p.Expert = &guide.ExpertProfile{
 			Handle: handle.String, Specialties: x[0].Specialties, Languages: x[0].Languages,
-			HourlyRate: nullFloat(rate), Location: nullString(location), CountryCode: nullString(country),
+			HourlyRate: store.NullFloat(rate), Location: store.NullString(location), CountryCode: store.NullString(country),
 			Rating: rating.Float64, ReviewCount: int(reviews.Int64),
 		}
 	}
@@ -48,19 +49,19 @@ func (g *Guide) FindProfile(ctx context.Context, userID string) (*guide.Profile,
 
 // UpdateProfile changes the fields named in u.
 func (g *Guide) UpdateProfile(ctx context.Context, userID string, u guide.ProfileUpdate) (*guide.Profile, error) {
-	w := &where{}
-	set := "updated_at = " + w.arg(g.clock.Now())
+	w := &store.Where{}
+	set := "updated_at = " + w.Arg(g.clock.Now())
 	for _, f := range []struct {
 		column string
 		change *guide.Change
 	}{{"name", u.Name}, {"nickname", u.Nickname}, {"bio", u.Bio}, {"bio_zh", u.BioZh}} {
 		if f.change != nil {
-			set += ", " + f.column + " = " + w.arg(f.change.Value)
+			set += ", " + f.column + " = " + w.Arg(f.change.Value)
 		}
 	}
-	w.and("id = " + w.arg(userID))
-	w.and("deleted_at IS NULL")
-	res, err := g.db.ExecContext(ctx, `UPDATE users SET `+set+w.String(), w.args...)
+	w.And("id = " + w.Arg(userID))
+	w.And("deleted_at IS NULL")
+	res, err := g.db.ExecContext(ctx, `UPDATE users SET `+set+w.String(), w.Args...)
 	if err != nil {
 		return nil, err
 	}

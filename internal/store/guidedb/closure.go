@@ -1,4 +1,4 @@
-package store
+package guidedb
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 
 	"github.com/wayfarer-asia/platform/internal/apperr"
 	"github.com/wayfarer-asia/platform/internal/guide"
+	"github.com/wayfarer-asia/platform/internal/store"
 )
 
 var _ guide.ClosureService = (*Guide)(nil)
@@ -17,7 +18,7 @@ func (g *Guide) CheckDeletion(ctx context.Context, userID string) (*guide.Deleti
 	return checkDeletion(ctx, g.db, userID)
 }
 
-func checkDeletion(ctx context.Context, q querier, userID string) (*guide.DeletionCheck, error) {
+func checkDeletion(ctx context.Context, q store.Querier, userID string) (*guide.DeletionCheck, error) {
 	var n int
 	err := q.QueryRowContext(ctx, `SELECT COUNT(*) FROM bookings b LEFT JOIN experts e ON e.id = b.expert_id
 		WHERE (b.tourist_id = $1 OR e.user_id = $1) AND b.status IN ('PENDING', 'CONFIRMED', 'IN_PROGRESS')`, userID).Scan(&n)
@@ -73,7 +74,7 @@ func (g *Guide) closeAccount(ctx context.Context, tx *sql.Tx, userID string) (ti
 		return now, err
 	}
 	if avatarKey.Valid {
-		if err := EnqueueJob(ctx, tx, JobBlobDelete, map[string]string{"key": avatarKey.String}, now, now); err != nil {
+		if err := g.jobs.Enqueue(ctx, tx, JobBlobDelete, map[string]string{"key": avatarKey.String}, now); err != nil {
 			return now, err
 		}
 	}

@@ -1,4 +1,4 @@
-package store
+package guidedb
 
 import (
 	"context"
@@ -12,27 +12,12 @@ import (
 	"strings"
 	"time"
 
-	"github.com/google/uuid"
-	"github.com/jackc/pgx/v5/pgconn"
-
 	"github.com/wayfarer-asia/platform/internal/apperr"
 	"github.com/wayfarer-asia/platform/internal/guide"
+	"github.com/wayfarer-asia/platform/internal/store"
 )
 
 var _ guide.AccountService = (*Guide)(nil)
-
-// newID returns a time-ordered UUIDv7.
-func newID() string { return uuid.Must(uuid.NewV7()).String() }
-
-// isUniqueViolation reports whether err is a unique constraint failure on
-// either engine.
-func isUniqueViolation(err error) bool {
-	var pg *pgconn.PgError
-	if errors.As(err, &pg) {
-		return pg.Code == "23505"
-	}
-	return err != nil && strings.Contains(err.Error(), "UNIQUE constraint failed")
-}
 
 const userColumns = `u.id, u.handle, u.email, u.name, u.image, u.nickname, u.avatar, u.role, u.locale, u.created_at, u.deleted_at`
 
@@ -43,8 +28,8 @@ func scanUser(s interface{ Scan(...any) error }, u *guide.User, extra ...any) er
 	if err := s.Scan(dest...); err != nil {
 		return err
 	}
-	u.Email, u.Name, u.Image, u.Nickname, u.Avatar = nullString(email), nullString(name), nullString(image), nullString(nickname), nullString(avatar)
-	u.CreatedAt, u.DeletedAt = u.CreatedAt.UTC(), nullTime(deleted)
+	u.Email, u.Name, u.Image, u.Nickname, u.Avatar = store.NullString(email), store.NullString(name), store.NullString(image), store.NullString(nickname), store.NullString(avatar)
+	u.CreatedAt, u.DeletedAt = u.CreatedAt.UTC(), store.NullTime(deleted)
 	return nil
 }
 
@@ -84,7 +69,7 @@ func (g *Guide) CreateUser(ctx context.Context, nu guide.NewUser) (*guide.User, 
 func (g *Guide) createUser(ctx context.Context, tx *sql.Tx, nu guide.NewUser) (*guide.User, error) {
 	now := g.clock.Now()
 	email := strings.TrimSpace(nu.Email)
-	u := &guide.User{ID: newID(), Handle: newHandle(nu.Name, email), Email: &email, Name: nu.Name, Role: nu.Role, Locale: guide.DefaultLocale, CreatedAt: now}
+	u := &guide.User{ID: store.NewID(), Handle: newHandle(nu.Name, email), Email: &email, Name: nu.Name, Role: nu.Role, Locale: guide.DefaultLocale, CreatedAt: now}
 	var hash any
 	if nu.PasswordHash != "" {
 		hash = nu.PasswordHash
@@ -92,7 +77,7 @@ func (g *Guide) createUser(ctx context.Context, tx *sql.Tx, nu guide.NewUser) (*
 	_, err := tx.ExecContext(ctx, `INSERT INTO users (id, handle, email, email_normalized, email_verified, password_hash, name, role, locale, created_at, updated_at)
 		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $10)`,
 		u.ID, u.Handle, email, strings.ToLower(email), nu.EmailVerified, hash, nu.Name, nu.Role, u.Locale, now)
-	if isUniqueViolation(err) {
+	if store.IsUniqueViolation(err) {
 		return nil, apperr.Errorf(apperr.EmailTaken, "An account with this e-mail address already exists.")
 	} else if err != nil {
 		return nil, err
@@ -101,7 +86,7 @@ func (g *Guide) createUser(ctx context.Context, tx *sql.Tx, nu guide.NewUser) (*
 		// Unverified until the marketplace verifies the guide; currency and
 		// time zone are placeholders the expert sets with the profile.
 		if _, err := tx.ExecContext(ctx, `INSERT INTO experts (id, user_id, currency, timezone, created_at, updated_at)
-			VALUES ($1, $2, 'USD', 'UTC', $3, $3)`, newID(), u.ID, now); err != nil {
+			VALUES ($1, $2, 'USD', 'UTC', $3, $3)`, store.NewID(), u.ID, now); err != nil {
 			return nil, err
 		}
 	}
@@ -137,7 +122,7 @@ func (g *Guide) FindUserByID(ctx context.Context, id string) (*guide.User, error
 func (g *Guide) SignInWithIdentity(ctx context.Context, id guide.Identity, emailVerified bool, name *string) (*guide.User, bool, error) {
 	for attempt := 0; ; attempt++ {
 		u, created, err := g.signInWithIdentity(ctx, id, emailVerified, name)
-		if isUniqueViolation(err) && attempt == 0 {
+		if store.IsUniqueViolation(err) && attempt == 0 {
 			continue
 		}
 		return u, created, err
@@ -199,7 +184,7 @@ func nullIfEmpty(s string) any {
 
 // CreateAPIKey stores a key by its hash.
 func (g *Guide) CreateAPIKey(ctx context.Context, k *guide.APIKey, hash string) error {
-	k.ID, k.CreatedAt = newID(), g.clock.Now()
+	k.ID, k.CreatedAt = store.NewID(), g.clock.Now()
 	scopes, err := json.Marshal(k.Scopes)
 	if err != nil {
 		return err
@@ -211,7 +196,7 @@ func (g *Guide) CreateAPIKey(ctx context.Context, k *guide.APIKey, hash string) 
 		if err != nil {
 			return fmt.Errorf("insert api key: %w", err)
 		}
-		return recordResult(ctx, tx, k)
+		return store.RecordResult(ctx, tx, k)
 	})
 }
 
@@ -225,7 +210,7 @@ func scanAPIKey(s interface{ Scan(...any) error }, k *guide.APIKey, extra ...any
 	if err := s.Scan(dest...); err != nil {
 		return err
 	}
-	k.Scopes, k.LastUsedAt, k.ExpiresAt, k.CreatedAt = stringList(scopes), nullTime(used), nullTime(expires), k.CreatedAt.UTC()
+	k.Scopes, k.LastUsedAt, k.ExpiresAt, k.CreatedAt = store.StringList(scopes), store.NullTime(used), store.NullTime(expires), k.CreatedAt.UTC()
 	return nil
 }
 
@@ -278,7 +263,7 @@ func (g *Guide) FindAPIKeyByHash(ctx context.Context, hash string) (*guide.APIKe
 	} else if err != nil {
 		return nil, nil, err
 	}
-	u.Email, u.Name, u.Image, u.Nickname, u.Avatar = nullString(email), nullString(name), nullString(image), nullString(nickname), nullString(avatar)
+	u.Email, u.Name, u.Image, u.Nickname, u.Avatar = store.NullString(email), store.NullString(name), store.NullString(image), store.NullString(nickname), store.NullString(avatar)
 	u.CreatedAt = u.CreatedAt.UTC()
 	return &k, &u, nil
 }

@@ -1,4 +1,4 @@
-package store
+package guidedb
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 
 	"github.com/wayfarer-asia/platform/internal/apperr"
 	"github.com/wayfarer-asia/platform/internal/guide"
+	"github.com/wayfarer-asia/platform/internal/store"
 )
 
 var _ guide.ConversationService = (*Guide)(nil)
@@ -29,9 +30,9 @@ func scanConversation(s interface{ Scan(...any) error }, c *guide.ConversationSu
 		&c.Tourist.ID, &tName, &tImage, &tGone, &c.UnreadCount); err != nil {
 		return err
 	}
-	c.LastMessage, c.LastMessageAt, c.CreatedAt = nullString(last), nullTime(lastAt), c.CreatedAt.UTC()
-	c.Expert.Name, c.Expert.Image = displayName(eName, eGone), nullString(eImage)
-	c.Tourist.Name, c.Tourist.Image = displayName(tName, tGone), nullString(tImage)
+	c.LastMessage, c.LastMessageAt, c.CreatedAt = store.NullString(last), store.NullTime(lastAt), c.CreatedAt.UTC()
+	c.Expert.Name, c.Expert.Image = displayName(eName, eGone), store.NullString(eImage)
+	c.Tourist.Name, c.Tourist.Image = displayName(tName, tGone), store.NullString(tImage)
 	if eGone {
 		c.Expert.Image = nil
 	}
@@ -65,7 +66,7 @@ func (g *Guide) OpenConversation(ctx context.Context, user *guide.User, handle s
 	var created int64
 	err = g.db.InTx(ctx, func(tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, `INSERT INTO conversations (id, tourist_id, expert_id, created_at, updated_at)
-			VALUES ($1, $2, $3, $4, $4) ON CONFLICT (tourist_id, expert_id) DO NOTHING`, newID(), user.ID, expertID, now)
+			VALUES ($1, $2, $3, $4, $4) ON CONFLICT (tourist_id, expert_id) DO NOTHING`, store.NewID(), user.ID, expertID, now)
 		if err != nil {
 			return fmt.Errorf("insert conversation: %w", err)
 		}
@@ -79,7 +80,7 @@ func (g *Guide) OpenConversation(ctx context.Context, user *guide.User, handle s
 		if created == 0 {
 			return nil // no effect: the answer (200) is recorded after it
 		}
-		return recordResult(ctx, tx, &c)
+		return store.RecordResult(ctx, tx, &c)
 	})
 	if err != nil {
 		return nil, false, err
@@ -108,7 +109,7 @@ func (g *Guide) FindConversations(ctx context.Context, user *guide.User) ([]guid
 
 // participants returns the conversation's two users, checking that user
 // is one of them. Errors: apperr.NotFound, apperr.Forbidden.
-func participants(ctx context.Context, q querier, user *guide.User, id string) (tourist, expertUser, expertID string, err error) {
+func participants(ctx context.Context, q store.Querier, user *guide.User, id string) (tourist, expertUser, expertID string, err error) {
 	err = q.QueryRowContext(ctx, `SELECT c.tourist_id, e.user_id, e.id FROM conversations c JOIN experts e ON e.id = c.expert_id
 		WHERE c.id = $1`, id).Scan(&tourist, &expertUser, &expertID)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -134,14 +135,14 @@ func scanMessage(s interface{ Scan(...any) error }, m *guide.Message) error {
 		&m.IsRead, &m.IsAIGenerated, &m.CreatedAt, &name, &image, &gone); err != nil {
 		return err
 	}
-	m.Content, m.ImageURL, m.CreatedAt = nullString(content), nullString(imageURL), m.CreatedAt.UTC()
+	m.Content, m.ImageURL, m.CreatedAt = store.NullString(content), store.NullString(imageURL), m.CreatedAt.UTC()
 	if w.Valid {
 		m.ImageWidth = ptr(int(w.Int64))
 	}
 	if h.Valid {
 		m.ImageHeight = ptr(int(h.Int64))
 	}
-	m.Sender = guide.MessageSender{ID: m.SenderID, Name: displayName(name, gone), Image: nullString(image)}
+	m.Sender = guide.MessageSender{ID: m.SenderID, Name: displayName(name, gone), Image: store.NullString(image)}
 	if gone {
 		m.Sender.Image = nil
 	}
@@ -155,10 +156,10 @@ func (g *Guide) FindMessages(ctx context.Context, user *guide.User, id, cursor s
 	if _, _, _, err := participants(ctx, g.db, user, id); err != nil {
 		return nil, err
 	}
-	w := &where{}
-	w.and("m.conversation_id = " + w.arg(id))
+	w := &store.Where{}
+	w.And("m.conversation_id = " + w.Arg(id))
 	if cursor != "" {
-		w.and(`(m.created_at, m.id) < (SELECT c.created_at, c.id FROM messages c WHERE c.id = ` + w.arg(cursor) +
+		w.And(`(m.created_at, m.id) < (SELECT c.created_at, c.id FROM messages c WHERE c.id = ` + w.Arg(cursor) +
 			` AND c.conversation_id = m.conversation_id)`)
 		var ok bool
 		if err := g.db.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM messages WHERE id = $1 AND conversation_id = $2)`, cursor, id).Scan(&ok); err != nil {
@@ -168,7 +169,7 @@ func (g *Guide) FindMessages(ctx context.Context, user *guide.User, id, cursor s
 			return nil, apperr.Field("cursor", "is not a message of this conversation")
 		}
 	}
-	rows, err := g.db.QueryContext(ctx, messageSelect+w.String()+` ORDER BY m.created_at DESC, m.id DESC LIMIT `+w.arg(limit+1), w.args...)
+	rows, err := g.db.QueryContext(ctx, messageSelect+w.String()+` ORDER BY m.created_at DESC, m.id DESC LIMIT `+w.Arg(limit+1), w.Args...)
 	if err != nil {
 		return nil, err
 	}
@@ -205,7 +206,7 @@ func (g *Guide) SendMessage(ctx context.Context, user *guide.User, id string, nm
 			return err
 		}
 		now := g.clock.Now()
-		msgID := newID()
+		msgID := store.NewID()
 		var imageURL any
 		if nm.MessageType == guide.MessageImage {
 			imageURL = nm.Content
@@ -240,7 +241,7 @@ func (g *Guide) SendMessage(ctx context.Context, user *guide.User, id string, nm
 			return err
 		}
 		if devices {
-			if err := EnqueueJob(ctx, tx, JobPushMessage, map[string]string{"messageId": msgID}, now, now); err != nil {
+			if err := g.jobs.Enqueue(ctx, tx, JobPushMessage, map[string]string{"messageId": msgID}, now); err != nil {
 				return err
 			}
 		}
@@ -250,7 +251,7 @@ func (g *Guide) SendMessage(ctx context.Context, user *guide.User, id string, nm
 				return err
 			}
 			if auto {
-				if err := EnqueueJob(ctx, tx, JobAIReply, map[string]string{"conversationId": id, "messageId": msgID}, now, now); err != nil {
+				if err := g.jobs.Enqueue(ctx, tx, JobAIReply, map[string]string{"conversationId": id, "messageId": msgID}, now); err != nil {
 					return err
 				}
 			}
@@ -308,6 +309,6 @@ func (g *Guide) FindAvailability(ctx context.Context, user *guide.User) (*guide.
 	} else if err != nil {
 		return nil, err
 	}
-	a.WeeklySchedule, a.BlockedDates = rawJSON(schedule, "{}"), rawJSON(blocked, "[]")
+	a.WeeklySchedule, a.BlockedDates = store.RawJSON(schedule, "{}"), store.RawJSON(blocked, "[]")
 	return &a, nil
 }

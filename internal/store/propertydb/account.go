@@ -1,4 +1,4 @@
-package store
+package propertydb
 
 import (
 	"context"
@@ -11,20 +11,21 @@ import (
 
 	"github.com/wayfarer-asia/platform/internal/apperr"
 	"github.com/wayfarer-asia/platform/internal/property"
+	"github.com/wayfarer-asia/platform/internal/store"
 )
 
 // CreateDeveloper creates a developer account.
 func (s *Property) CreateDeveloper(ctx context.Context, nd property.NewDeveloper) (*property.Developer, error) {
 	now := s.clock.Now()
 	email := strings.TrimSpace(nd.Email)
-	d := &property.Developer{ID: newID(), Email: email, Name: nd.Name, CreatedAt: now}
+	d := &property.Developer{ID: store.NewID(), Email: email, Name: nd.Name, CreatedAt: now}
 	var hash any
 	if nd.PasswordHash != "" {
 		hash = nd.PasswordHash
 	}
 	_, err := s.db.ExecContext(ctx, `INSERT INTO developers (id, email, email_normalized, name, password_hash, created_at, updated_at)
 		VALUES ($1, $2, $3, $4, $5, $6, $6)`, d.ID, email, strings.ToLower(email), d.Name, hash, now)
-	if isUniqueViolation(err) {
+	if store.IsUniqueViolation(err) {
 		return nil, apperr.Errorf(apperr.EmailTaken, "A developer account with this e-mail address already exists.")
 	} else if err != nil {
 		return nil, err
@@ -93,12 +94,12 @@ func (s *Property) CreateKey(ctx context.Context, k *property.Key, hash string) 
 		if err := createPropertyKey(ctx, tx, k, hash, s.clock.Now()); err != nil {
 			return err
 		}
-		return recordResult(ctx, tx, k)
+		return store.RecordResult(ctx, tx, k)
 	})
 }
 
-func createPropertyKey(ctx context.Context, q querier, k *property.Key, hash string, now time.Time) error {
-	k.ID, k.CreatedAt = newID(), now
+func createPropertyKey(ctx context.Context, q store.Querier, k *property.Key, hash string, now time.Time) error {
+	k.ID, k.CreatedAt = store.NewID(), now
 	scopes, err := json.Marshal(k.Scopes)
 	if err != nil {
 		return err
@@ -117,7 +118,7 @@ func scanPropertyKey(sc interface{ Scan(...any) error }, k *property.Key) error 
 	if err := sc.Scan(&k.ID, &k.DeveloperID, &k.Name, &k.KeyPrefix, &k.Mode, &scopes, &used, &expires, &replaced, &k.CreatedAt); err != nil {
 		return err
 	}
-	k.Scopes, k.LastUsedAt, k.ExpiresAt, k.ReplacedBy, k.CreatedAt = stringList(scopes), nullTime(used), nullTime(expires), nullString(replaced), k.CreatedAt.UTC()
+	k.Scopes, k.LastUsedAt, k.ExpiresAt, k.ReplacedBy, k.CreatedAt = store.StringList(scopes), store.NullTime(used), store.NullTime(expires), store.NullString(replaced), k.CreatedAt.UTC()
 	return nil
 }
 
@@ -193,7 +194,7 @@ func (s *Property) RotateKey(ctx context.Context, developerID, id, newPrefix, ne
 			return apperr.Errorf(apperr.InvalidState, "This key was rotated or revoked meanwhile.")
 		}
 		out = k
-		return recordResult(ctx, tx, k)
+		return store.RecordResult(ctx, tx, k)
 	})
 	return out, err
 }
