@@ -110,7 +110,7 @@ func parseDSN(dsn string) (Engine, string, error) {
 func (db *DB) Migrate(ctx context.Context, service string) error {
 	dir, err := fs.Sub(migrations, "migrations/"+service+"/"+string(db.Engine))
 	if err != nil {
-		return err
+		return fmt.Errorf("migrations of %s: %w", service, err)
 	}
 	dialect := database.DialectSQLite3
 	if db.Engine == Postgres {
@@ -118,7 +118,7 @@ func (db *DB) Migrate(ctx context.Context, service string) error {
 	}
 	versions, err := database.NewStore(dialect, "goose_"+service)
 	if err != nil {
-		return err
+		return fmt.Errorf("migration versions of %s: %w", service, err)
 	}
 	p, err := goose.NewProvider("", db.DB, dir, goose.WithStore(versions), goose.WithDisableGlobalRegistry(true))
 	if err != nil {
@@ -134,11 +134,14 @@ func (db *DB) Migrate(ctx context.Context, service string) error {
 func (db *DB) InTx(ctx context.Context, fn func(tx *sql.Tx) error) error {
 	tx, err := db.BeginTx(ctx, nil)
 	if err != nil {
-		return err
+		return fmt.Errorf("begin transaction: %w", err)
 	}
 	if err := fn(tx); err != nil {
 		tx.Rollback()
 		return err
 	}
-	return tx.Commit()
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("commit transaction: %w", err)
+	}
+	return nil
 }

@@ -46,7 +46,7 @@ func (s *Idempotency) Begin(ctx context.Context, account, key, hash string) (str
 			return "", nil, fmt.Errorf("claim idempotency key: %w", err)
 		}
 		if n, err := res.RowsAffected(); err != nil {
-			return "", nil, err
+			return "", nil, fmt.Errorf("claim idempotency key: %w", err)
 		} else if n == 1 {
 			return token, nil, nil
 		}
@@ -91,7 +91,7 @@ func (s *Idempotency) Begin(ctx context.Context, account, key, hash string) (str
 			return "", nil, fmt.Errorf("take over idempotency key: %w", err)
 		}
 		if n, err := res.RowsAffected(); err != nil {
-			return "", nil, err
+			return "", nil, fmt.Errorf("take over idempotency key: %w", err)
 		} else if n == 1 {
 			return token, nil, nil
 		}
@@ -124,7 +124,10 @@ func (s *Idempotency) Purge(ctx context.Context) (int, error) {
 		return 0, fmt.Errorf("purge idempotency keys: %w", err)
 	}
 	n, err := res.RowsAffected()
-	return int(n), err
+	if err != nil {
+		return 0, fmt.Errorf("purge idempotency keys: %w", err)
+	}
+	return int(n), nil
 }
 
 // RecordResult commits the answer of the request in ctx, if it carries an

@@ -29,11 +29,13 @@ func NewJobs(db *DB, c clock.Clock) *Jobs { return &Jobs{db: db, clock: c} }
 func (s *Jobs) Enqueue(ctx context.Context, q Querier, kind string, payload any, runAt time.Time) error {
 	body, err := json.Marshal(payload)
 	if err != nil {
-		return err
+		return fmt.Errorf("enqueue %s job: %w", kind, err)
 	}
-	_, err = q.ExecContext(ctx, `INSERT INTO jobs (id, kind, payload, run_at, created_at) VALUES ($1, $2, $3, $4, $5)`,
-		NewID(), kind, string(body), runAt, s.clock.Now())
-	return err
+	if _, err := q.ExecContext(ctx, `INSERT INTO jobs (id, kind, payload, run_at, created_at) VALUES ($1, $2, $3, $4, $5)`,
+		NewID(), kind, string(body), runAt, s.clock.Now()); err != nil {
+		return fmt.Errorf("enqueue %s job: %w", kind, err)
+	}
+	return nil
 }
 
 // Job is a claimed row of jobs.
@@ -115,41 +117,46 @@ func (s *Jobs) Claim(ctx context.Context, kinds []string, limit int, lease time.
 	return jobs, nil
 }
 
-// finish applies set to the job unless it is already done.
-func (s *Jobs) finish(ctx context.Context, id, set string, args ...any) error {
-	_, err := s.db.ExecContext(ctx, `UPDATE jobs SET `+set+` WHERE id = $1 AND done_at IS NULL`, append([]any{id}, args...)...)
-	return err
+// finish applies set to the job unless it is already done; op names the
+// operation in errors.
+func (s *Jobs) finish(ctx context.Context, op, id, set string, args ...any) error {
+	if _, err := s.db.ExecContext(ctx, `UPDATE jobs SET `+set+` WHERE id = $1 AND done_at IS NULL`, append([]any{id}, args...)...); err != nil {
+		return fmt.Errorf("%s job %s: %w", op, id, err)
+	}
+	return nil
 }
 
 // Complete marks the job done.
 func (s *Jobs) Complete(ctx context.Context, id string) error {
-	return s.finish(ctx, id, `done_at = $2, locked_until = NULL`, s.clock.Now())
+	return s.finish(ctx, "complete", id, `done_at = $2, locked_until = NULL`, s.clock.Now())
 }
 
 // Retry releases the job after a failed attempt, to run again at runAt,
 // and records the error.
 func (s *Jobs) Retry(ctx context.Context, id string, runAt time.Time, errText string) error {
-	return s.finish(ctx, id, `run_at = $2, locked_until = NULL, last_error = $3`, runAt.UTC(), errText)
+	return s.finish(ctx, "retry", id, `run_at = $2, locked_until = NULL, last_error = $3`, runAt.UTC(), errText)
 }
 
 // Defer releases the job to run again at runAt without counting the
 // attempt it took: the job was not due for a reason of its own (quiet
 // hours, a shutting-down worker), not a failure.
 func (s *Jobs) Defer(ctx context.Context, id string, runAt time.Time) error {
-	return s.finish(ctx, id, `run_at = $2, locked_until = NULL,
+	return s.finish(ctx, "defer", id, `run_at = $2, locked_until = NULL,
 		attempts = CASE WHEN attempts > 0 THEN attempts - 1 ELSE 0 END`, runAt.UTC())
 }
 
 // Fail gives the job up: it is done, with errText as its last error.
 func (s *Jobs) Fail(ctx context.Context, id string, errText string) error {
-	return s.finish(ctx, id, `done_at = $2, locked_until = NULL, last_error = $3`, s.clock.Now(), errText)
+	return s.finish(ctx, "fail", id, `done_at = $2, locked_until = NULL, last_error = $3`, s.clock.Now(), errText)
 }
 
 // CountPending counts the jobs not done yet, due or not.
 func (s *Jobs) CountPending(ctx context.Context) (int, error) {
 	var n int
-	err := s.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM jobs WHERE done_at IS NULL`).Scan(&n)
-	return n, err
+	if err := s.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM jobs WHERE done_at IS NULL`).Scan(&n); err != nil {
+		return 0, fmt.Errorf("count pending jobs: %w", err)
+	}
+	return n, nil
 }
 
 // CompleteIn marks the job done inside the caller's transaction q, so that
@@ -160,10 +167,10 @@ func (s *Jobs) CountPending(ctx context.Context) (int, error) {
 func (s *Jobs) CompleteIn(ctx context.Context, q Querier, id string) error {
 	res, err := q.ExecContext(ctx, `UPDATE jobs SET done_at = $2, locked_until = NULL WHERE id = $1 AND done_at IS NULL`, id, s.clock.Now())
 	if err != nil {
-		return err
+		return fmt.Errorf("complete job %s: %w", id, err)
 	}
 	if done, err := res.RowsAffected(); err != nil {
-		return err
+		return fmt.Errorf("complete job %s: %w", id, err)
 	} else if done == 0 {
 		return ErrJobDone
 	}

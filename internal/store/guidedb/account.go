@@ -56,9 +56,10 @@ func newHandle(name *string, email string) string {
 
 // CreateUser creates an account; an EXPERT gets an unverified expert
 // profile. Errors: apperr.EmailTaken.
-func (g *Guide) CreateUser(ctx context.Context, nu guide.NewUser) (*guide.User, error) {
+func (g *Guide) CreateUser(ctx context.Context, nu guide.NewUser) (_ *guide.User, err error) {
+	defer store.Wrap(&err, "create user")
 	var u *guide.User
-	err := g.db.InTx(ctx, func(tx *sql.Tx) error {
+	err = g.db.InTx(ctx, func(tx *sql.Tx) error {
 		var err error
 		u, err = g.createUser(ctx, tx, nu)
 		return err
@@ -95,10 +96,11 @@ func (g *Guide) createUser(ctx context.Context, tx *sql.Tx, nu guide.NewUser) (*
 
 // FindUserByEmail returns the open account with the e-mail and its password
 // hash. Errors: apperr.NotFound.
-func (g *Guide) FindUserByEmail(ctx context.Context, email string) (*guide.User, string, error) {
+func (g *Guide) FindUserByEmail(ctx context.Context, email string) (_ *guide.User, _ string, err error) {
+	defer store.Wrap(&err, "find user by e-mail")
 	var u guide.User
 	var hash sql.NullString
-	err := scanUser(g.db.QueryRowContext(ctx, `SELECT `+userColumns+`, u.password_hash FROM users u
+	err = scanUser(g.db.QueryRowContext(ctx, `SELECT `+userColumns+`, u.password_hash FROM users u
 		WHERE u.email_normalized = $1 AND u.deleted_at IS NULL`, strings.ToLower(strings.TrimSpace(email))), &u, &hash)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, "", apperr.Errorf(apperr.NotFound, "No account with this e-mail.")
@@ -107,9 +109,10 @@ func (g *Guide) FindUserByEmail(ctx context.Context, email string) (*guide.User,
 }
 
 // FindUserByID returns an open account. Errors: apperr.NotFound.
-func (g *Guide) FindUserByID(ctx context.Context, id string) (*guide.User, error) {
+func (g *Guide) FindUserByID(ctx context.Context, id string) (_ *guide.User, err error) {
+	defer store.Wrap(&err, "find user %s", id)
 	var u guide.User
-	err := scanUser(g.db.QueryRowContext(ctx, `SELECT `+userColumns+` FROM users u WHERE u.id = $1 AND u.deleted_at IS NULL`, id), &u)
+	err = scanUser(g.db.QueryRowContext(ctx, `SELECT `+userColumns+` FROM users u WHERE u.id = $1 AND u.deleted_at IS NULL`, id), &u)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, apperr.Errorf(apperr.NotFound, "No such account.")
 	}
@@ -119,7 +122,8 @@ func (g *Guide) FindUserByID(ctx context.Context, id string) (*guide.User, error
 // SignInWithIdentity finds or creates the account of an external identity.
 // Concurrent first sign-ins of one identity end with one account: the
 // loser of the race on the identity's primary key reads the winner's link.
-func (g *Guide) SignInWithIdentity(ctx context.Context, id guide.Identity, emailVerified bool, name *string) (*guide.User, bool, error) {
+func (g *Guide) SignInWithIdentity(ctx context.Context, id guide.Identity, emailVerified bool, name *string) (_ *guide.User, _ bool, err error) {
+	defer store.Wrap(&err, "sign in with %s identity", id.Provider)
 	for attempt := 0; ; attempt++ {
 		u, created, err := g.signInWithIdentity(ctx, id, emailVerified, name)
 		if store.IsUniqueViolation(err) && attempt == 0 {
@@ -183,7 +187,8 @@ func nullIfEmpty(s string) any {
 }
 
 // CreateAPIKey stores a key by its hash.
-func (g *Guide) CreateAPIKey(ctx context.Context, k *guide.APIKey, hash string) error {
+func (g *Guide) CreateAPIKey(ctx context.Context, k *guide.APIKey, hash string) (err error) {
+	defer store.Wrap(&err, "create API key of user %s", k.UserID)
 	k.ID, k.CreatedAt = store.NewID(), g.clock.Now()
 	scopes, err := json.Marshal(k.Scopes)
 	if err != nil {
@@ -215,7 +220,8 @@ func scanAPIKey(s interface{ Scan(...any) error }, k *guide.APIKey, extra ...any
 }
 
 // FindAPIKeys lists the user's active keys, newest first.
-func (g *Guide) FindAPIKeys(ctx context.Context, userID string) ([]guide.APIKey, error) {
+func (g *Guide) FindAPIKeys(ctx context.Context, userID string) (_ []guide.APIKey, err error) {
+	defer store.Wrap(&err, "find API keys of user %s", userID)
 	rows, err := g.db.QueryContext(ctx, `SELECT `+apiKeyColumns+` FROM api_keys k
 		WHERE k.user_id = $1 AND k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > $2)
 		ORDER BY k.created_at DESC, k.id DESC`, userID, g.clock.Now())
@@ -235,7 +241,8 @@ func (g *Guide) FindAPIKeys(ctx context.Context, userID string) ([]guide.APIKey,
 }
 
 // RevokeAPIKey revokes an active key of the user. Errors: apperr.NotFound.
-func (g *Guide) RevokeAPIKey(ctx context.Context, userID, id string) (time.Time, error) {
+func (g *Guide) RevokeAPIKey(ctx context.Context, userID, id string) (_ time.Time, err error) {
+	defer store.Wrap(&err, "revoke API key %s", id)
 	now := g.clock.Now()
 	res, err := g.db.ExecContext(ctx, `UPDATE api_keys SET revoked_at = $1 WHERE id = $2 AND user_id = $3 AND revoked_at IS NULL`, now, id, userID)
 	if err != nil {
@@ -249,12 +256,13 @@ func (g *Guide) RevokeAPIKey(ctx context.Context, userID, id string) (time.Time,
 
 // FindAPIKeyByHash returns an active key and its open account.
 // Errors: apperr.Unauthorized.
-func (g *Guide) FindAPIKeyByHash(ctx context.Context, hash string) (*guide.APIKey, *guide.User, error) {
+func (g *Guide) FindAPIKeyByHash(ctx context.Context, hash string) (_ *guide.APIKey, _ *guide.User, err error) {
+	defer store.Wrap(&err, "find API key by hash")
 	var k guide.APIKey
 	var u guide.User
 	var email, name, image, nickname, avatar sql.NullString
 	var deleted sql.NullTime
-	err := scanAPIKey(g.db.QueryRowContext(ctx, `SELECT `+apiKeyColumns+`, `+userColumns+`
+	err = scanAPIKey(g.db.QueryRowContext(ctx, `SELECT `+apiKeyColumns+`, `+userColumns+`
 		FROM api_keys k JOIN users u ON u.id = k.user_id
 		WHERE k.key_hash = $1 AND k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > $2) AND u.deleted_at IS NULL`,
 		hash, g.clock.Now()), &k, &u.ID, &u.Handle, &email, &name, &image, &nickname, &avatar, &u.Role, &u.Locale, &u.CreatedAt, &deleted)
@@ -269,7 +277,8 @@ func (g *Guide) FindAPIKeyByHash(ctx context.Context, hash string) (*guide.APIKe
 }
 
 // TouchAPIKeys records when keys were last used, never moving a time back.
-func (g *Guide) TouchAPIKeys(ctx context.Context, used map[string]time.Time) error {
+func (g *Guide) TouchAPIKeys(ctx context.Context, used map[string]time.Time) (err error) {
+	defer store.Wrap(&err, "record use of %d API keys", len(used))
 	return g.db.InTx(ctx, func(tx *sql.Tx) error {
 		for id, at := range used {
 			if _, err := tx.ExecContext(ctx, `UPDATE api_keys SET last_used_at = $1
@@ -282,17 +291,19 @@ func (g *Guide) TouchAPIKeys(ctx context.Context, used map[string]time.Time) err
 }
 
 // CreateSession stores a web session by the hash of its cookie value.
-func (g *Guide) CreateSession(ctx context.Context, hash, userID string, expires time.Time) error {
-	_, err := g.db.ExecContext(ctx, `INSERT INTO sessions (id_hash, user_id, expires_at, created_at) VALUES ($1, $2, $3, $4)`,
+func (g *Guide) CreateSession(ctx context.Context, hash, userID string, expires time.Time) (err error) {
+	defer store.Wrap(&err, "create session of user %s", userID)
+	_, err = g.db.ExecContext(ctx, `INSERT INTO sessions (id_hash, user_id, expires_at, created_at) VALUES ($1, $2, $3, $4)`,
 		hash, userID, expires, g.clock.Now())
 	return err
 }
 
 // FindSessionUser returns the open account of a live session.
 // Errors: apperr.NotFound.
-func (g *Guide) FindSessionUser(ctx context.Context, hash string) (*guide.User, error) {
+func (g *Guide) FindSessionUser(ctx context.Context, hash string) (_ *guide.User, err error) {
+	defer store.Wrap(&err, "find session user")
 	var u guide.User
-	err := scanUser(g.db.QueryRowContext(ctx, `SELECT `+userColumns+` FROM sessions s JOIN users u ON u.id = s.user_id
+	err = scanUser(g.db.QueryRowContext(ctx, `SELECT `+userColumns+` FROM sessions s JOIN users u ON u.id = s.user_id
 		WHERE s.id_hash = $1 AND s.expires_at > $2 AND u.deleted_at IS NULL`, hash, g.clock.Now()), &u)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, apperr.Errorf(apperr.NotFound, "No live session.")
@@ -302,11 +313,12 @@ func (g *Guide) FindSessionUser(ctx context.Context, hash string) (*guide.User, 
 
 // Setting returns the value of a setting, storing value first if the
 // setting is absent, so that concurrent starts agree on one value.
-func (g *Guide) Setting(ctx context.Context, key, value string) (string, error) {
+func (g *Guide) Setting(ctx context.Context, key, value string) (_ string, err error) {
+	defer store.Wrap(&err, "setting %s", key)
 	if _, err := g.db.ExecContext(ctx, `INSERT INTO settings (key, value) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING`, key, value); err != nil {
 		return "", err
 	}
 	var v string
-	err := g.db.QueryRowContext(ctx, `SELECT value FROM settings WHERE key = $1`, key).Scan(&v)
+	err = g.db.QueryRowContext(ctx, `SELECT value FROM settings WHERE key = $1`, key).Scan(&v)
 	return v, err
 }

@@ -15,7 +15,8 @@ import (
 var _ guide.ActionService = (*Guide)(nil)
 
 // CreateAction stores a pending action of the caller's API key.
-func (g *Guide) CreateAction(ctx context.Context, c *guide.Caller, action, targetID string, payload any, ttl time.Duration) (*guide.PendingAction, error) {
+func (g *Guide) CreateAction(ctx context.Context, c *guide.Caller, action, targetID string, payload any, ttl time.Duration) (_ *guide.PendingAction, err error) {
+	defer store.Wrap(&err, "create %s action", action)
 	body, err := json.Marshal(payload)
 	if err != nil {
 		return nil, err
@@ -43,7 +44,8 @@ func actorCondition(w *store.Where, c *guide.Caller) {
 }
 
 // FindActionByID returns an action of the original actor.
-func (g *Guide) FindActionByID(ctx context.Context, c *guide.Caller, id string) (*guide.PendingAction, error) {
+func (g *Guide) FindActionByID(ctx context.Context, c *guide.Caller, id string) (_ *guide.PendingAction, err error) {
+	defer store.Wrap(&err, "find action %s", id)
 	return g.findAction(ctx, g.db, c, id)
 }
 
@@ -87,9 +89,10 @@ type actionFailure struct {
 // action stays confirmed. Every condition sits on the updated row itself:
 // PostgreSQL re-checks those against the row a concurrent confirmation
 // committed, but would not re-run a subquery.
-func (g *Guide) ConfirmAction(ctx context.Context, c *guide.Caller, id string) (*guide.ConfirmedAction, error) {
+func (g *Guide) ConfirmAction(ctx context.Context, c *guide.Caller, id string) (_ *guide.ConfirmedAction, err error) {
+	defer store.Wrap(&err, "confirm action %s", id)
 	var out *guide.ConfirmedAction
-	err := g.db.InTx(ctx, func(tx *sql.Tx) error {
+	err = g.db.InTx(ctx, func(tx *sql.Tx) error {
 		now := g.clock.Now()
 		w := &store.Where{}
 		at := w.Arg(now)

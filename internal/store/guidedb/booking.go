@@ -16,7 +16,8 @@ import (
 var _ guide.BookingService = (*Guide)(nil)
 
 // CreateBooking books a verified expert or an active package.
-func (g *Guide) CreateBooking(ctx context.Context, user *guide.User, nb guide.NewBooking) (*guide.CreatedBooking, error) {
+func (g *Guide) CreateBooking(ctx context.Context, user *guide.User, nb guide.NewBooking) (_ *guide.CreatedBooking, err error) {
+	defer store.Wrap(&err, "create booking of user %s", user.ID)
 	now := g.clock.Now()
 	if !nb.ScheduledDate.After(now) {
 		return nil, apperr.Field("scheduledDate", "must be in the future")
@@ -55,7 +56,7 @@ func (g *Guide) CreateBooking(ctx context.Context, user *guide.User, nb guide.Ne
 		return nil, apperr.Errorf(apperr.InvalidState, "Experts cannot book themselves.")
 	}
 	b := &guide.CreatedBooking{ID: store.NewID(), Status: guide.StatusPending, ScheduledDate: nb.ScheduledDate}
-	err := g.db.InTx(ctx, func(tx *sql.Tx) error {
+	err = g.db.InTx(ctx, func(tx *sql.Tx) error {
 		_, err := tx.ExecContext(ctx, `INSERT INTO bookings (id, tourist_id, expert_id, package_id, status, scheduled_date,
 				scheduled_end_date, participants, custom_request, meeting_location, price, currency, duration, created_at, updated_at)
 			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $14)`,
@@ -75,7 +76,8 @@ func (g *Guide) CreateBooking(ctx context.Context, user *guide.User, nb guide.Ne
 var bookingSorts = map[string]string{"createdAt": "b.created_at", "scheduledDate": "b.scheduled_date"}
 
 // FindBookings lists the user's bookings as traveller and as expert.
-func (g *Guide) FindBookings(ctx context.Context, user *guide.User, f guide.BookingFilter) ([]guide.BookingSummary, int, error) {
+func (g *Guide) FindBookings(ctx context.Context, user *guide.User, f guide.BookingFilter) (_ []guide.BookingSummary, _ int, err error) {
+	defer store.Wrap(&err, "find bookings of user %s", user.ID)
 	w := &store.Where{}
 	u := w.Arg(user.ID)
 	w.And("(b.tourist_id = " + u + " OR eu.id = " + u + ")")
@@ -135,7 +137,8 @@ func party(ctx context.Context, q store.Querier, user *guide.User, id string) (g
 }
 
 // FindBookingByID returns a booking its parties and admins may see.
-func (g *Guide) FindBookingByID(ctx context.Context, user *guide.User, id string) (*guide.BookingDetail, error) {
+func (g *Guide) FindBookingByID(ctx context.Context, user *guide.User, id string) (_ *guide.BookingDetail, err error) {
+	defer store.Wrap(&err, "find booking %s", id)
 	p, _, err := party(ctx, g.db, user, id)
 	if err != nil {
 		return nil, err
@@ -204,7 +207,8 @@ func firstOf(a, b sql.NullString) *string {
 }
 
 // CheckTransition tells whether the user may make t on the booking now.
-func (g *Guide) CheckTransition(ctx context.Context, user *guide.User, id string, t guide.Transition) error {
+func (g *Guide) CheckTransition(ctx context.Context, user *guide.User, id string, t guide.Transition) (err error) {
+	defer store.Wrap(&err, "check %s of booking %s", t.Name, id)
 	p, status, err := party(ctx, g.db, user, id)
 	if err != nil {
 		return err
@@ -252,7 +256,8 @@ func pastTense(name string) string {
 }
 
 // TransitionBooking moves the booking by t.
-func (g *Guide) TransitionBooking(ctx context.Context, user *guide.User, id string, t guide.Transition) (*guide.BookingDetail, error) {
+func (g *Guide) TransitionBooking(ctx context.Context, user *guide.User, id string, t guide.Transition) (_ *guide.BookingDetail, err error) {
+	defer store.Wrap(&err, "%s booking %s", t.Name, id)
 	p, err := g.transition(ctx, g.db, user, id, t)
 	if err != nil {
 		return nil, err
@@ -312,9 +317,10 @@ func (g *Guide) transition(ctx context.Context, q store.Querier, user *guide.Use
 // CreateReview reviews a completed booking. The expert row is locked
 // first, so that concurrent reviews of one expert recompute the rating in
 // turn, each from every review committed before it.
-func (g *Guide) CreateReview(ctx context.Context, user *guide.User, bookingID string, rating int, comment *string) (*guide.CreatedReview, error) {
+func (g *Guide) CreateReview(ctx context.Context, user *guide.User, bookingID string, rating int, comment *string) (_ *guide.CreatedReview, err error) {
+	defer store.Wrap(&err, "review booking %s", bookingID)
 	var out *guide.CreatedReview
-	err := g.db.InTx(ctx, func(tx *sql.Tx) error {
+	err = g.db.InTx(ctx, func(tx *sql.Tx) error {
 		var status, tourist string
 		var expertID sql.NullString
 		var reviewed bool

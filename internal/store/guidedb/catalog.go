@@ -34,7 +34,8 @@ func scanExpert(s store.Scanner, x *guide.ExpertSummary, extra ...any) error {
 var expertSorts = map[string]string{"rating": "e.rating", "reviewCount": "e.review_count", "createdAt": "e.created_at"}
 
 // FindExperts returns a page of verified experts and the total.
-func (g *Guide) FindExperts(ctx context.Context, f guide.ExpertFilter) ([]guide.ExpertSummary, int, error) {
+func (g *Guide) FindExperts(ctx context.Context, f guide.ExpertFilter) (_ []guide.ExpertSummary, _ int, err error) {
+	defer store.Wrap(&err, "find experts")
 	w := &store.Where{}
 	locale := w.Arg(f.Locale)
 	w.And(publicExpert)
@@ -121,12 +122,13 @@ func (g *Guide) publicExpertID(ctx context.Context, handle string) (id string, r
 
 // FindExpertByHandle returns a verified expert.
 // Errors: apperr.NotFound.
-func (g *Guide) FindExpertByHandle(ctx context.Context, handle, locale string) (*guide.ExpertDetail, error) {
+func (g *Guide) FindExpertByHandle(ctx context.Context, handle, locale string) (_ *guide.ExpertDetail, err error) {
+	defer store.Wrap(&err, "find expert %s", handle)
 	var x guide.ExpertDetail
 	var cover sql.NullString
 	var social, schedule []byte
 	var verified sql.NullTime
-	err := scanExpert(g.db.QueryRowContext(ctx, `
+	err = scanExpert(g.db.QueryRowContext(ctx, `
 		SELECT `+expertColumns+`, e.cover_image, e.social_links, e.messaging_enabled, e.weekly_schedule, e.timezone, e.verified_at
 		FROM experts e JOIN users u ON u.id = e.user_id
 		LEFT JOIN expert_translations t ON t.expert_id = e.id AND t.locale = $1
@@ -171,7 +173,8 @@ func scanPackage(s store.Scanner, p *guide.PackageSummary, extra ...any) error {
 var packageSorts = map[string]string{"basePrice": "p.base_price", "duration": "p.duration", "createdAt": "p.created_at"}
 
 // FindPackages returns a page of active packages of verified experts.
-func (g *Guide) FindPackages(ctx context.Context, f guide.PackageFilter) ([]guide.PackageSummary, int, error) {
+func (g *Guide) FindPackages(ctx context.Context, f guide.PackageFilter) (_ []guide.PackageSummary, _ int, err error) {
+	defer store.Wrap(&err, "find packages")
 	w := &store.Where{}
 	locale := w.Arg(f.Locale)
 	w.And("p.is_active = TRUE AND " + publicExpert)
@@ -203,10 +206,11 @@ func (g *Guide) FindPackages(ctx context.Context, f guide.PackageFilter) ([]guid
 
 // FindPackageByID returns an active package of a verified expert.
 // Errors: apperr.NotFound.
-func (g *Guide) FindPackageByID(ctx context.Context, id, locale string) (*guide.PackageDetail, error) {
+func (g *Guide) FindPackageByID(ctx context.Context, id, locale string) (_ *guide.PackageDetail, err error) {
+	defer store.Wrap(&err, "find package %s", id)
 	var p guide.PackageDetail
 	var excluded []byte
-	err := scanPackage(g.db.QueryRowContext(ctx, `SELECT `+packageColumns+`, COALESCE(t.excluded, p.excluded)`+
+	err = scanPackage(g.db.QueryRowContext(ctx, `SELECT `+packageColumns+`, COALESCE(t.excluded, p.excluded)`+
 		packageFrom+`$1 WHERE p.id = $2 AND p.is_active = TRUE AND `+publicExpert, locale, id),
 		&p.PackageSummary, &excluded)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -223,7 +227,8 @@ var reviewSorts = map[string]string{"createdAt": "r.created_at", "rating": "r.ra
 // FindReviews returns a page of the reviews of a verified expert and the
 // total.
 // Errors: apperr.NotFound.
-func (g *Guide) FindReviews(ctx context.Context, handle string, f guide.ReviewFilter) ([]guide.Review, int, error) {
+func (g *Guide) FindReviews(ctx context.Context, handle string, f guide.ReviewFilter) (_ []guide.Review, _ int, err error) {
+	defer store.Wrap(&err, "find reviews of expert %s", handle)
 	expertID, total, err := g.publicExpertID(ctx, handle)
 	if err != nil {
 		return nil, 0, err
@@ -293,7 +298,8 @@ var travelogueSorts = map[string]string{
 }
 
 // FindTravelogues returns a page of published travelogues and the total.
-func (g *Guide) FindTravelogues(ctx context.Context, f guide.TravelogueFilter) ([]guide.TravelogueSummary, int, error) {
+func (g *Guide) FindTravelogues(ctx context.Context, f guide.TravelogueFilter) (_ []guide.TravelogueSummary, _ int, err error) {
+	defer store.Wrap(&err, "find travelogues")
 	w := &store.Where{}
 	locale := w.Arg(f.Locale)
 	w.And("tr.status = 'published'")
@@ -315,10 +321,11 @@ func (g *Guide) FindTravelogues(ctx context.Context, f guide.TravelogueFilter) (
 
 // FindTravelogueBySlug returns a published travelogue.
 // Errors: apperr.NotFound.
-func (g *Guide) FindTravelogueBySlug(ctx context.Context, slug, locale string) (*guide.TravelogueDetail, error) {
+func (g *Guide) FindTravelogueBySlug(ctx context.Context, slug, locale string) (_ *guide.TravelogueDetail, err error) {
+	defer store.Wrap(&err, "find travelogue %s", slug)
 	var x guide.TravelogueDetail
 	var images []byte
-	err := scanTravelogue(g.db.QueryRowContext(ctx, `SELECT `+travelogueColumns+`,
+	err = scanTravelogue(g.db.QueryRowContext(ctx, `SELECT `+travelogueColumns+`,
 		COALESCE(t.content, tr.content), tr.images, tr.created_at, tr.updated_at`+
 		travelogueFrom+`$1 WHERE tr.slug = $2 AND tr.status = 'published'`, locale, strings.ToLower(slug)),
 		&x.TravelogueSummary, &x.Content, &images, &x.CreatedAt, &x.UpdatedAt)
@@ -333,7 +340,8 @@ func (g *Guide) FindTravelogueBySlug(ctx context.Context, slug, locale string) (
 }
 
 // FindCities lists the cities that have verified experts.
-func (g *Guide) FindCities(ctx context.Context) ([]guide.City, error) {
+func (g *Guide) FindCities(ctx context.Context) (_ []guide.City, err error) {
+	defer store.Wrap(&err, "find cities")
 	rows, err := g.db.QueryContext(ctx, `
 		SELECT DISTINCT e.location, e.country_code FROM experts e JOIN users u ON u.id = e.user_id
 		WHERE `+publicExpert+` AND e.location IS NOT NULL AND e.country_code IS NOT NULL
@@ -354,7 +362,8 @@ func (g *Guide) FindCities(ctx context.Context) ([]guide.City, error) {
 }
 
 // FindSpecialties lists the specialties of verified experts.
-func (g *Guide) FindSpecialties(ctx context.Context) ([]string, error) {
+func (g *Guide) FindSpecialties(ctx context.Context) (_ []string, err error) {
+	defer store.Wrap(&err, "find specialties")
 	rows, err := g.db.QueryContext(ctx, `
 		SELECT DISTINCT s.specialty FROM expert_specialties s
 		JOIN experts e ON e.id = s.expert_id JOIN users u ON u.id = e.user_id

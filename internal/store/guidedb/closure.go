@@ -14,7 +14,8 @@ import (
 var _ guide.ClosureService = (*Guide)(nil)
 
 // CheckDeletion lists what keeps the account from being closed.
-func (g *Guide) CheckDeletion(ctx context.Context, userID string) (*guide.DeletionCheck, error) {
+func (g *Guide) CheckDeletion(ctx context.Context, userID string) (_ *guide.DeletionCheck, err error) {
+	defer store.Wrap(&err, "check deletion of user %s", userID)
 	return checkDeletion(ctx, g.db, userID)
 }
 
@@ -37,9 +38,10 @@ func checkDeletion(ctx context.Context, q store.Querier, userID string) (*guide.
 }
 
 // CloseAccount anonymises the account and removes every way back into it.
-func (g *Guide) CloseAccount(ctx context.Context, userID string) (time.Time, error) {
+func (g *Guide) CloseAccount(ctx context.Context, userID string) (_ time.Time, err error) {
+	defer store.Wrap(&err, "close account of user %s", userID)
 	var at time.Time
-	err := g.db.InTx(ctx, func(tx *sql.Tx) error {
+	err = g.db.InTx(ctx, func(tx *sql.Tx) error {
 		var err error
 		at, err = g.closeAccount(ctx, tx, userID)
 		return err

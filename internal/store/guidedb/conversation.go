@@ -45,10 +45,11 @@ func scanConversation(s interface{ Scan(...any) error }, c *guide.ConversationSu
 // OpenConversation returns the user's conversation with a verified expert,
 // creating it if needed. Two concurrent opens create one conversation: the
 // pair is unique and the insert does nothing on conflict.
-func (g *Guide) OpenConversation(ctx context.Context, user *guide.User, handle string) (*guide.ConversationSummary, bool, error) {
+func (g *Guide) OpenConversation(ctx context.Context, user *guide.User, handle string) (_ *guide.ConversationSummary, _ bool, err error) {
+	defer store.Wrap(&err, "open conversation of user %s with expert %s", user.ID, handle)
 	var expertID, expertUser string
 	var messaging bool
-	err := g.db.QueryRowContext(ctx, `SELECT e.id, u.id, e.messaging_enabled FROM experts e JOIN users u ON u.id = e.user_id
+	err = g.db.QueryRowContext(ctx, `SELECT e.id, u.id, e.messaging_enabled FROM experts e JOIN users u ON u.id = e.user_id
 		WHERE u.handle = $1 AND `+publicExpert, strings.ToLower(handle)).Scan(&expertID, &expertUser, &messaging)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, false, apperr.Errorf(apperr.NotFound, "No expert with handle %q.", handle)
@@ -89,7 +90,8 @@ func (g *Guide) OpenConversation(ctx context.Context, user *guide.User, handle s
 }
 
 // FindConversations lists the user's conversations, newest activity first.
-func (g *Guide) FindConversations(ctx context.Context, user *guide.User) ([]guide.ConversationSummary, error) {
+func (g *Guide) FindConversations(ctx context.Context, user *guide.User) (_ []guide.ConversationSummary, err error) {
+	defer store.Wrap(&err, "find conversations of user %s", user.ID)
 	rows, err := g.db.QueryContext(ctx, conversationSelect+` WHERE c.tourist_id = $1 OR e.user_id = $1
 		ORDER BY COALESCE(c.last_message_at, c.created_at) DESC, c.id DESC`, user.ID)
 	if err != nil {
@@ -152,7 +154,8 @@ func scanMessage(s interface{ Scan(...any) error }, m *guide.Message) error {
 // FindMessages returns a page of messages before the cursor, oldest first.
 // Paging by (created_at, id) never skips or repeats a message, even when
 // many share a timestamp.
-func (g *Guide) FindMessages(ctx context.Context, user *guide.User, id, cursor string, limit int) (*guide.MessagePage, error) {
+func (g *Guide) FindMessages(ctx context.Context, user *guide.User, id, cursor string, limit int) (_ *guide.MessagePage, err error) {
+	defer store.Wrap(&err, "find messages of conversation %s", id)
 	if _, _, _, err := participants(ctx, g.db, user, id); err != nil {
 		return nil, err
 	}
@@ -197,10 +200,11 @@ func (g *Guide) FindMessages(ctx context.Context, user *guide.User, id, cursor s
 // one transaction. A realtimeMessageId already recorded (the unique
 // constraint decides, even for concurrent retries) returns the stored
 // message instead.
-func (g *Guide) SendMessage(ctx context.Context, user *guide.User, id string, nm guide.NewMessage, aiReply bool) (*guide.Message, bool, error) {
+func (g *Guide) SendMessage(ctx context.Context, user *guide.User, id string, nm guide.NewMessage, aiReply bool) (_ *guide.Message, _ bool, err error) {
+	defer store.Wrap(&err, "send message to conversation %s", id)
 	var out guide.Message
 	created := false
-	err := g.db.InTx(ctx, func(tx *sql.Tx) error {
+	err = g.db.InTx(ctx, func(tx *sql.Tx) error {
 		tourist, expertUser, expertID, err := participants(ctx, tx, user, id)
 		if err != nil {
 			return err
@@ -276,7 +280,8 @@ func (g *Guide) SendMessage(ctx context.Context, user *guide.User, id string, nm
 }
 
 // MarkRead marks every message from the other party as read.
-func (g *Guide) MarkRead(ctx context.Context, user *guide.User, id string) (int, error) {
+func (g *Guide) MarkRead(ctx context.Context, user *guide.User, id string) (_ int, err error) {
+	defer store.Wrap(&err, "mark conversation %s read", id)
 	if _, _, _, err := participants(ctx, g.db, user, id); err != nil {
 		return 0, err
 	}
@@ -290,19 +295,21 @@ func (g *Guide) MarkRead(ctx context.Context, user *guide.User, id string) (int,
 
 // UnreadCount counts unread messages from others across the user's
 // conversations.
-func (g *Guide) UnreadCount(ctx context.Context, user *guide.User) (int, error) {
+func (g *Guide) UnreadCount(ctx context.Context, user *guide.User) (_ int, err error) {
+	defer store.Wrap(&err, "count unread messages of user %s", user.ID)
 	var n int
-	err := g.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM messages m JOIN conversations c ON c.id = m.conversation_id
+	err = g.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM messages m JOIN conversations c ON c.id = m.conversation_id
 		JOIN experts e ON e.id = c.expert_id
 		WHERE (c.tourist_id = $1 OR e.user_id = $1) AND m.sender_id <> $1 AND m.is_read = FALSE`, user.ID).Scan(&n)
 	return n, err
 }
 
 // FindAvailability returns the user's expert schedule.
-func (g *Guide) FindAvailability(ctx context.Context, user *guide.User) (*guide.Availability, error) {
+func (g *Guide) FindAvailability(ctx context.Context, user *guide.User) (_ *guide.Availability, err error) {
+	defer store.Wrap(&err, "find availability of user %s", user.ID)
 	var a guide.Availability
 	var schedule, blocked []byte
-	err := g.db.QueryRowContext(ctx, `SELECT id, weekly_schedule, timezone, blocked_dates FROM experts WHERE user_id = $1`, user.ID).
+	err = g.db.QueryRowContext(ctx, `SELECT id, weekly_schedule, timezone, blocked_dates FROM experts WHERE user_id = $1`, user.ID).
 		Scan(&a.ExpertID, &schedule, &a.Timezone, &blocked)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, apperr.Errorf(apperr.NotFound, "This account has no expert profile.")

@@ -27,7 +27,8 @@ func IsEmpty(ctx context.Context, db *store.DB) (bool, error) {
 // LoadSample inserts the whole dataset in one transaction: either all
 // of it is stored or none. It expects an empty database; rows that already
 // exist make it fail on their unique keys.
-func LoadSample(ctx context.Context, db *store.DB, ds *sample.Dataset) error {
+func LoadSample(ctx context.Context, db *store.DB, ds *sample.Dataset) (err error) {
+	defer store.Wrap(&err, "load guide sample")
 	return db.InTx(ctx, func(tx *sql.Tx) error {
 		for _, t := range sampleTables(ds) {
 			if err := store.InsertSampleRows(ctx, tx, t, sampleBatchRows); err != nil {

@@ -76,10 +76,11 @@ func loadMessageParties(ctx context.Context, q store.Querier, messageID string) 
 // exists, or whose recipient has closed the account, has no devices.
 // Errors: store.ErrJobDone when another worker completed the job meanwhile (then
 // nothing was enqueued).
-func (g *Guide) FanOutPushMessage(ctx context.Context, jobID, messageID string) (int, error) {
+func (g *Guide) FanOutPushMessage(ctx context.Context, jobID, messageID string) (_ int, err error) {
+	defer store.Wrap(&err, "fan out job %s of message %s", jobID, messageID)
 	now := g.clock.Now()
 	n := 0
-	err := g.db.InTx(ctx, func(tx *sql.Tx) error {
+	err = g.db.InTx(ctx, func(tx *sql.Tx) error {
 		// Completing comes first so that on PostgreSQL it holds the job's
 		// row lock while the device jobs are written.
 		if err := g.jobs.CompleteIn(ctx, tx, jobID); err != nil {
@@ -141,7 +142,8 @@ type PushDelivery struct {
 // returns nil when there is nothing to deliver: the message is gone, the
 // device is no longer registered to the recipient, or the recipient's
 // account is closed.
-func (g *Guide) PushDelivery(ctx context.Context, messageID, token string) (*PushDelivery, error) {
+func (g *Guide) PushDelivery(ctx context.Context, messageID, token string) (_ *PushDelivery, err error) {
+	defer store.Wrap(&err, "load push delivery of message %s", messageID)
 	p, err := loadMessageParties(ctx, g.db, messageID)
 	if err != nil || p == nil || p.recipientID == "" {
 		return nil, err
@@ -171,8 +173,9 @@ func (g *Guide) PushDelivery(ctx context.Context, messageID, token string) (*Pus
 
 // DeletePushToken forgets a device token that the push provider reports
 // dead, whoever it is registered to.
-func (g *Guide) DeletePushToken(ctx context.Context, token string) error {
-	_, err := g.db.ExecContext(ctx, `DELETE FROM push_tokens WHERE token = $1`, token)
+func (g *Guide) DeletePushToken(ctx context.Context, token string) (err error) {
+	defer store.Wrap(&err, "delete push token")
+	_, err = g.db.ExecContext(ctx, `DELETE FROM push_tokens WHERE token = $1`, token)
 	return err
 }
 
@@ -286,7 +289,8 @@ const aiHistoryLimit = 20
 // not to be answered: it is gone or not the traveller's, the expert has
 // turned auto-reply or messaging off, an account is closed, or the expert
 // (or the assistant) has answered since.
-func (g *Guide) LoadAIReplyContext(ctx context.Context, conversationID, messageID string) (*AIReplyContext, error) {
+func (g *Guide) LoadAIReplyContext(ctx context.Context, conversationID, messageID string) (_ *AIReplyContext, err error) {
+	defer store.Wrap(&err, "load AI reply context of message %s", messageID)
 	t, err := checkAITrigger(ctx, g.db, conversationID, messageID)
 	if err != nil {
 		return nil, err
@@ -360,10 +364,11 @@ func (g *Guide) LoadAIReplyContext(ctx context.Context, conversationID, messageI
 // one transaction, and returns the new message's id. The reasons for no
 // reply are checked again inside the transaction, and a message is never
 // answered twice. Errors: ErrNoAIReply (wrapped), as LoadAIReplyContext.
-func (g *Guide) PostAIReply(ctx context.Context, conversationID, messageID, text string) (string, error) {
+func (g *Guide) PostAIReply(ctx context.Context, conversationID, messageID, text string) (_ string, err error) {
+	defer store.Wrap(&err, "post AI reply to message %s", messageID)
 	now := g.clock.Now()
 	id := store.NewID()
-	err := g.db.InTx(ctx, func(tx *sql.Tx) error {
+	err = g.db.InTx(ctx, func(tx *sql.Tx) error {
 		// Writing the conversation's row first serialises the replies to
 		// one conversation on PostgreSQL too (SQLite serialises all
 		// writers): a concurrent reply, or a message sent with the usual

@@ -157,7 +157,8 @@ func propJSON(v any) (string, error) {
 }
 
 // CreateQuote prices the stay and holds one unit for every night.
-func (s *Property) CreateQuote(ctx context.Context, acct property.Account, req property.StayRequest, ttl time.Duration) (*property.Quote, error) {
+func (s *Property) CreateQuote(ctx context.Context, acct property.Account, req property.StayRequest, ttl time.Duration) (_ *property.Quote, err error) {
+	defer store.Wrap(&err, "quote room type %s", req.RoomTypeID)
 	st, err := s.loadPropStay(ctx, req)
 	if err != nil {
 		return nil, err
@@ -197,7 +198,8 @@ func (s *Property) CreateQuote(ctx context.Context, acct property.Account, req p
 }
 
 // CreateBooking books a quote or a stay.
-func (s *Property) CreateBooking(ctx context.Context, acct property.Account, nb property.NewBooking) (*property.Booking, error) {
+func (s *Property) CreateBooking(ctx context.Context, acct property.Account, nb property.NewBooking) (_ *property.Booking, err error) {
+	defer store.Wrap(&err, "create booking of developer %s", acct.DeveloperID)
 	if nb.QuoteID != "" {
 		return s.bookQuote(ctx, acct, nb)
 	}
@@ -346,7 +348,8 @@ func scanPropertyBooking(sc interface{ Scan(...any) error }, b *property.Booking
 var propertyBookingSorts = map[string]string{"createdAt": "b.created_at", "checkIn": "b.check_in", "updatedAt": "b.updated_at"}
 
 // FindBookings returns a page of the account's bookings of its mode.
-func (s *Property) FindBookings(ctx context.Context, acct property.Account, f property.BookingFilter) ([]property.Booking, int, error) {
+func (s *Property) FindBookings(ctx context.Context, acct property.Account, f property.BookingFilter) (_ []property.Booking, _ int, err error) {
+	defer store.Wrap(&err, "find bookings of developer %s", acct.DeveloperID)
 	w := &store.Where{}
 	w.And("b.developer_id = " + w.Arg(acct.DeveloperID))
 	w.And("b.test = " + w.Arg(acct.Test))
@@ -382,7 +385,8 @@ func (s *Property) FindBookings(ctx context.Context, acct property.Account, f pr
 }
 
 // FindBooking returns a booking of the account and mode.
-func (s *Property) FindBooking(ctx context.Context, acct property.Account, id string) (*property.Booking, error) {
+func (s *Property) FindBooking(ctx context.Context, acct property.Account, id string) (_ *property.Booking, err error) {
+	defer store.Wrap(&err, "find booking %s", id)
 	return findPropertyBooking(ctx, s.db, acct, id)
 }
 
@@ -400,9 +404,10 @@ func findPropertyBooking(ctx context.Context, q store.Querier, acct property.Acc
 }
 
 // CancelBooking cancels a confirmed booking and returns its nights.
-func (s *Property) CancelBooking(ctx context.Context, acct property.Account, id string) (*property.Booking, error) {
+func (s *Property) CancelBooking(ctx context.Context, acct property.Account, id string) (_ *property.Booking, err error) {
+	defer store.Wrap(&err, "cancel booking %s", id)
 	var out *property.Booking
-	err := s.db.InTx(ctx, func(tx *sql.Tx) error {
+	err = s.db.InTx(ctx, func(tx *sql.Tx) error {
 		b, err := findPropertyBooking(ctx, tx, acct, id)
 		if err != nil {
 			return err
@@ -454,7 +459,8 @@ type propHoldScope struct {
 }
 
 // ReleaseExpiredHolds releases every expired hold.
-func (s *Property) ReleaseExpiredHolds(ctx context.Context) (int, error) {
+func (s *Property) ReleaseExpiredHolds(ctx context.Context) (_ int, err error) {
+	defer store.Wrap(&err, "release expired holds")
 	released := 0
 	for {
 		n, err := s.releaseExpired(ctx, nil)

@@ -76,7 +76,8 @@ var propertySorts = map[string]string{"price": "price", "rating": "p.rating", "n
 // FindProperties returns a page of properties and the total. With a stay,
 // only properties with a room type that can be had for it are listed, each
 // with the lowest total of such a room type.
-func (s *Property) FindProperties(ctx context.Context, f property.PropertyFilter) ([]property.PropertySummary, int, error) {
+func (s *Property) FindProperties(ctx context.Context, f property.PropertyFilter) (_ []property.PropertySummary, _ int, err error) {
+	defer store.Wrap(&err, "find properties")
 	w := &store.Where{}
 	var with, join string
 	priceCol := "p.from_price"
@@ -212,12 +213,13 @@ func (s *Property) loadProperty(ctx context.Context, q store.Querier, id string)
 }
 
 // FindProperty returns a property with its room types.
-func (s *Property) FindProperty(ctx context.Context, id string) (*property.Property, error) {
+func (s *Property) FindProperty(ctx context.Context, id string) (_ *property.Property, err error) {
+	defer store.Wrap(&err, "find property %s", id)
 	var p property.Property
 	var amenities, images []byte
 	var licence sql.NullString
 	var policy string
-	err := s.db.QueryRowContext(ctx, `SELECT id, name, type, description, address, city, country_code, latitude, longitude,
+	err = s.db.QueryRowContext(ctx, `SELECT id, name, type, description, address, city, country_code, latitude, longitude,
 			timezone, currency, check_in_time, check_out_time, amenities, images, rating, review_count, license_number, cancellation_policy
 		FROM properties WHERE id = $1`, id).Scan(&p.ID, &p.Name, &p.Type, &p.Description, &p.Address, &p.City, &p.CountryCode,
 		&p.Latitude, &p.Longitude, &p.Timezone, &p.Currency, &p.CheckInTime, &p.CheckOutTime, &amenities, &images,
@@ -269,7 +271,8 @@ func (s *Property) roomTypes(ctx context.Context, q store.Querier, propertyID, r
 }
 
 // FindAvailability returns the calendar of the property's room types.
-func (s *Property) FindAvailability(ctx context.Context, propertyID, roomTypeID string, from, to property.Date, test bool) (*property.Availability, error) {
+func (s *Property) FindAvailability(ctx context.Context, propertyID, roomTypeID string, from, to property.Date, test bool) (_ *property.Availability, err error) {
+	defer store.Wrap(&err, "find availability of property %s", propertyID)
 	p, err := s.loadProperty(ctx, s.db, propertyID)
 	if err != nil {
 		return nil, err

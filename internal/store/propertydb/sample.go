@@ -28,7 +28,8 @@ func IsEmpty(ctx context.Context, db *store.DB) (bool, error) {
 
 // LoadSample inserts the whole dataset in one transaction: either
 // all of it is stored or none. It expects an empty database.
-func LoadSample(ctx context.Context, db *store.DB, ds *sample.Dataset) error {
+func LoadSample(ctx context.Context, db *store.DB, ds *sample.Dataset) (err error) {
+	defer store.Wrap(&err, "load property sample")
 	var amenities [][2]string
 	for _, p := range ds.Properties {
 		for _, a := range p.Amenities {
