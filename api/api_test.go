@@ -16,6 +16,7 @@ import (
 
 	"github.com/wayfarer-asia/platform/internal/guide"
 	"github.com/wayfarer-asia/platform/internal/httpapi"
+	"github.com/wayfarer-asia/platform/internal/paging"
 )
 
 // specRows are the rows of the endpoint tables of section 4 of the guide
@@ -472,7 +473,7 @@ func TestGuideSchemasMatchGoTypes(t *testing.T) {
 	pkg := guide.PackageSummary{ID: "p1", Title: "t", Description: "d", Category: "food_tour", CountryCode: "JP", Currency: "JPY", Images: empty, Highlights: empty, Included: empty, ExpertHandle: "aiko-kyoto"}
 	travelogue := guide.TravelogueSummary{Slug: "s", Title: "t", Category: "food", LocationTags: empty, Author: guide.TravelogueAuthor{Handle: "sam"}}
 	cases := map[string]any{
-		"PaginationMeta":    guide.NewMeta(guide.Page{Page: 1, PageSize: 20}, 57),
+		"PaginationMeta":    paging.NewMeta(paging.Page{Page: 1, PageSize: 20}, 57),
 		"ExpertSummary":     summary,
 		"ExpertDetail":      guide.ExpertDetail{ExpertSummary: summary, SocialLinks: json.RawMessage(`{}`), WeeklySchedule: json.RawMessage(`{"mon":[{"start":"09:00","end":"17:00"}]}`), Timezone: "Asia/Tokyo"},
 		"PackageSummary":    pkg,

@@ -35,6 +35,8 @@ import (
 	"github.com/wayfarer-asia/platform/internal/push"
 	"github.com/wayfarer-asia/platform/internal/ratelimit"
 	"github.com/wayfarer-asia/platform/internal/store"
+	"github.com/wayfarer-asia/platform/internal/store/guidedb"
+	"github.com/wayfarer-asia/platform/internal/store/propertydb"
 	"github.com/wayfarer-asia/platform/internal/worker"
 )
 
@@ -172,7 +174,8 @@ func (a *app) guide(ctx context.Context) (http.Handler, error) {
 	if err != nil {
 		return nil, err
 	}
-	gs := store.NewGuide(db, clk)
+	gs := guidedb.New(db, clk)
+	queue := store.NewJobs(db, clk)
 	keys := store.NewIdempotency(db, clk, cfg.IdempotencyLockTTL)
 	if err := loadGuideSample(ctx, cfg, db, gs, logger); err != nil {
 		return nil, err
@@ -214,13 +217,13 @@ func (a *app) guide(ctx context.Context) (http.Handler, error) {
 	}, func() float64 {
 		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 		defer cancel()
-		n, err := gs.CountPendingJobs(ctx)
+		n, err := queue.CountPending(ctx)
 		if err != nil {
 			return -1
 		}
 		return float64(n)
 	}))
-	a.runner = worker.NewRunner(gs, clk, sender, aiClient)
+	a.runner = worker.NewRunner(queue, gs, clk, sender, aiClient)
 	a.runner.Blobs, a.runner.Logger = avatars, logger
 	return guideapi.New(guideapi.Config{
 		Catalog:         gs,
@@ -262,17 +265,17 @@ func (a *app) property(ctx context.Context) (http.Handler, error) {
 	if err != nil {
 		return nil, err
 	}
-	ps := store.NewProperty(db, clk)
+	ps := propertydb.New(db, clk)
 	keys := store.NewIdempotency(db, clk, cfg.IdempotencyLockTTL)
 	if cfg.SampleData {
-		empty, err := store.PropertyIsEmpty(ctx, db)
+		empty, err := propertydb.IsEmpty(ctx, db)
 		if err != nil {
 			return nil, err
 		}
 		if empty {
 			start := time.Now()
 			// The calendar starts today, so that "next month" has stock.
-			if err := store.LoadPropertySample(ctx, db, propertysample.Generate(property.DateOf(clk.Now()))); err != nil {
+			if err := propertydb.LoadSample(ctx, db, propertysample.Generate(property.DateOf(clk.Now()))); err != nil {
 				return nil, fmt.Errorf("load property sample data: %w", err)
 			}
 			logger.Info("loaded property sample data", "duration", time.Since(start))
@@ -329,15 +332,15 @@ func (a *app) property(ctx context.Context) (http.Handler, error) {
 	}), nil
 }
 
-func loadGuideSample(ctx context.Context, cfg *config.Config, db *store.DB, g *store.Guide, logger *slog.Logger) error {
+func loadGuideSample(ctx context.Context, cfg *config.Config, db *store.DB, g *guidedb.Guide, logger *slog.Logger) error {
 	if cfg.SampleData {
-		empty, err := store.GuideIsEmpty(ctx, db)
+		empty, err := guidedb.IsEmpty(ctx, db)
 		if err != nil {
 			return err
 		}
 		if empty {
 			start := time.Now()
-			if err := store.LoadGuideSample(ctx, db, sample.Generate()); err != nil {
+			if err := guidedb.LoadSample(ctx, db, sample.Generate()); err != nil {
 				return fmt.Errorf("load sample data: %w", err)
 			}
 			logger.Info("loaded guide sample data", "duration", time.Since(start))

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"slices"
 	"time"
+
+	"github.com/wayfarer-asia/platform/internal/paging"
 )
 
 // Booking statuses.
@@ -129,7 +131,7 @@ type BookingReview struct {
 
 // BookingFilter selects the caller's bookings.
 type BookingFilter struct {
-	Page
+	paging.Page
 	Sort   string // createdAt, scheduledDate
 	Status string
 }

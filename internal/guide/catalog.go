@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"time"
+
+	"github.com/wayfarer-asia/platform/internal/paging"
 )
 
 // Locales are the content languages; English is the fallback.
@@ -15,29 +17,6 @@ const DefaultLocale = "en"
 
 // CountryCodes are the markets experts and packages belong to.
 var CountryCodes = []string{"CN", "JP", "KR", "TW", "HK"}
-
-// Page selects a page of a list.
-type Page struct {
-	Page     int    // 1-based
-	PageSize int    // 1..100
-	Order    string // "asc" or "desc"
-}
-
-// Offset is the number of rows before the page.
-func (p Page) Offset() int { return (p.Page - 1) * p.PageSize }
-
-// Meta describes a page of a list.
-type Meta struct {
-	Page     int  `json:"page"`
-	PageSize int  `json:"pageSize"`
-	Total    int  `json:"total"`
-	HasMore  bool `json:"hasMore"`
-}
-
-// NewMeta returns the meta of page p of a list of total items.
-func NewMeta(p Page, total int) Meta {
-	return Meta{Page: p.Page, PageSize: p.PageSize, Total: total, HasMore: p.Offset()+p.PageSize < total}
-}
 
 // ExpertSummary is an expert as listed. ID is not in the spec's field list
 // but is returned because booking creation takes an expertId.
@@ -71,7 +50,7 @@ type ExpertDetail struct {
 
 // ExpertFilter selects experts; only verified experts are ever listed.
 type ExpertFilter struct {
-	Page
+	paging.Page
 	Locale    string
 	Sort      string // rating, reviewCount, createdAt
 	City      string // partial, case-insensitive match on the city name
@@ -106,7 +85,7 @@ type PackageDetail struct {
 
 // PackageFilter selects active packages.
 type PackageFilter struct {
-	Page
+	paging.Page
 	Locale   string
 	Sort     string // basePrice, duration, createdAt
 	Category string
@@ -133,7 +112,7 @@ type ReviewAuthor struct {
 
 // ReviewFilter selects an expert's reviews.
 type ReviewFilter struct {
-	Page
+	paging.Page
 	Sort string // createdAt, rating
 }
 
@@ -170,7 +149,7 @@ type TravelogueDetail struct {
 
 // TravelogueFilter selects published travelogues.
 type TravelogueFilter struct {
-	Page
+	paging.Page
 	Locale   string
 	Sort     string // hotScore, score, viewCount, createdAt, publishedAt
 	Category string

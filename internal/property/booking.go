@@ -3,6 +3,8 @@ package property
 import (
 	"context"
 	"time"
+
+	"github.com/wayfarer-asia/platform/internal/paging"
 )
 
 // Booking statuses.
@@ -107,7 +109,7 @@ type Booking struct {
 
 // BookingFilter selects an account's bookings.
 type BookingFilter struct {
-	Page
+	paging.Page
 	Sort              string // createdAt, checkIn, updatedAt
 	Status            string
 	PropertyID        string

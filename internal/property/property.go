@@ -13,6 +13,8 @@ import (
 	"context"
 	"time"
 	_ "time/tzdata" // property time zones resolve even where the system has no zoneinfo
+
+	"github.com/wayfarer-asia/platform/internal/paging"
 )
 
 // Property types.
@@ -36,29 +38,6 @@ const MaxCalendarNights = 366
 
 // MaxGuests bounds the number of guests of a search, quote or booking.
 const MaxGuests = 20
-
-// Page selects a page of a list.
-type Page struct {
-	Page     int    // 1-based
-	PageSize int    // 1..100
-	Order    string // "asc" or "desc"
-}
-
-// Offset is the number of rows before the page.
-func (p Page) Offset() int { return (p.Page - 1) * p.PageSize }
-
-// Meta describes a page of a list.
-type Meta struct {
-	Page     int  `json:"page"`
-	PageSize int  `json:"pageSize"`
-	Total    int  `json:"total"`
-	HasMore  bool `json:"hasMore"`
-}
-
-// NewMeta returns the meta of page p of a list of total items.
-func NewMeta(p Page, total int) Meta {
-	return Meta{Page: p.Page, PageSize: p.PageSize, Total: total, HasMore: p.Offset()+p.PageSize < total}
-}
 
 // Bed is a kind of bed and how many of it a unit has.
 type Bed struct {
@@ -133,7 +112,7 @@ type StaySearch struct {
 
 // PropertyFilter selects properties.
 type PropertyFilter struct {
-	Page
+	paging.Page
 	Sort      string   // price, rating, name
 	City      string   // partial, case-insensitive
 	Country   string   // ISO country code

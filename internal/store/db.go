@@ -1,6 +1,10 @@
-// Package store keeps the services' data in SQLite or PostgreSQL through
-// database/sql. SQL is written once with $N placeholders, which both engines
-// accept; the few statements that differ ask DB.Engine.
+// Package store is the persistence kernel both products build on: it opens
+// SQLite or PostgreSQL through database/sql, migrates each product's schema,
+// and holds what both products' stores share (query helpers, ids, the
+// Idempotency-Key records, the job queue). Each product's persistence lives
+// in its own package: guidedb and propertydb. SQL is written once with $N
+// placeholders, which both engines accept; the few statements that differ
+// ask DB.Engine.
 package store
 
 import (
@@ -106,7 +110,7 @@ func parseDSN(dsn string) (Engine, string, error) {
 func (db *DB) Migrate(ctx context.Context, service string) error {
 	dir, err := fs.Sub(migrations, "migrations/"+service+"/"+string(db.Engine))
 	if err != nil {
-		return err
+		return fmt.Errorf("migrations of %s: %w", service, err)
 	}
 	dialect := database.DialectSQLite3
 	if db.Engine == Postgres {
@@ -114,7 +118,7 @@ func (db *DB) Migrate(ctx context.Context, service string) error {
 	}
 	versions, err := database.NewStore(dialect, "goose_"+service)
 	if err != nil {
-		return err
+		return fmt.Errorf("migration versions of %s: %w", service, err)
 	}
 	p, err := goose.NewProvider("", db.DB, dir, goose.WithStore(versions), goose.WithDisableGlobalRegistry(true))
 	if err != nil {
@@ -130,11 +134,14 @@ func (db *DB) Migrate(ctx context.Context, service string) error {
 func (db *DB) InTx(ctx context.Context, fn func(tx *sql.Tx) error) error {
 	tx, err := db.BeginTx(ctx, nil)
 	if err != nil {
-		return err
+		return fmt.Errorf("begin transaction: %w", err)
 	}
 	if err := fn(tx); err != nil {
 		tx.Rollback()
 		return err
 	}
-	return tx.Commit()
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("commit transaction: %w", err)
+	}
+	return nil
 }

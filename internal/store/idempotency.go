@@ -46,7 +46,7 @@ func (s *Idempotency) Begin(ctx context.Context, account, key, hash string) (str
 			return "", nil, fmt.Errorf("claim idempotency key: %w", err)
 		}
 		if n, err := res.RowsAffected(); err != nil {
-			return "", nil, err
+			return "", nil, fmt.Errorf("claim idempotency key: %w", err)
 		} else if n == 1 {
 			return token, nil, nil
 		}
@@ -91,7 +91,7 @@ func (s *Idempotency) Begin(ctx context.Context, account, key, hash string) (str
 			return "", nil, fmt.Errorf("take over idempotency key: %w", err)
 		}
 		if n, err := res.RowsAffected(); err != nil {
-			return "", nil, err
+			return "", nil, fmt.Errorf("take over idempotency key: %w", err)
 		} else if n == 1 {
 			return token, nil, nil
 		}
@@ -124,15 +124,18 @@ func (s *Idempotency) Purge(ctx context.Context) (int, error) {
 		return 0, fmt.Errorf("purge idempotency keys: %w", err)
 	}
 	n, err := res.RowsAffected()
-	return int(n), err
+	if err != nil {
+		return 0, fmt.Errorf("purge idempotency keys: %w", err)
+	}
+	return int(n), nil
 }
 
-// recordResult commits the answer of the request in ctx, if it carries an
+// RecordResult commits the answer of the request in ctx, if it carries an
 // Idempotency-Key claim, in tx: the transaction of the effect. When a retry
 // has taken the claim over meanwhile, it fails with
 // apperr.IdempotencyInProgress and the effect rolls back, so that only the
 // retry's effect remains.
-func recordResult(ctx context.Context, tx *sql.Tx, result any) error {
+func RecordResult(ctx context.Context, tx *sql.Tx, result any) error {
 	c := idempotency.FromContext(ctx)
 	if c == nil {
 		return nil
@@ -153,7 +156,7 @@ func recordResult(ctx context.Context, tx *sql.Tx, result any) error {
 	return nil
 }
 
-func finishClaim(ctx context.Context, q querier, c *idempotency.Claim, status int, body []byte) (bool, error) {
+func finishClaim(ctx context.Context, q Querier, c *idempotency.Claim, status int, body []byte) (bool, error) {
 	res, err := q.ExecContext(ctx, `UPDATE idempotency_keys SET status = 'done', response_status = $1, response_body = $2
 		WHERE account = $3 AND key = $4 AND token = $5 AND status = 'in_progress'`, status, body, c.Account, c.Key, c.Token)
 	if err != nil {

@@ -2,32 +2,180 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"time"
+
+	"github.com/wayfarer-asia/platform/internal/clock"
 )
 
-// Job kinds.
-const (
-	// JobPushMessage notifies the recipient of a message on each of their
-	// devices. Payload: {"messageId": "..."}.
-	JobPushMessage = "push.message"
-	// JobAIReply asks the AI model for the expert's reply to a traveller's
-	// message. Payload: {"conversationId": "...", "messageId": "..."}.
-	JobAIReply = "ai.reply"
-	// JobBlobDelete removes a stored file no longer referenced, such as the
-	// avatar of a closed account. Payload: {"key": "..."}.
-	JobBlobDelete = "blob.delete"
-)
+// Jobs is the job queue of one database: deferred work is enqueued in the
+// transaction of the change that asks for it, and claimed and finished
+// safely with many worker processes on one database. Each product names its
+// own job kinds.
+type Jobs struct {
+	db    *DB
+	clock clock.Clock
+}
 
-// EnqueueJob records deferred work in the jobs table, inside the caller's
+// NewJobs returns the job queue of db.
+func NewJobs(db *DB, c clock.Clock) *Jobs { return &Jobs{db: db, clock: c} }
+
+// Enqueue records deferred work in the jobs table, inside the caller's
 // transaction when q is one, so that the work exists if and only if the
 // change that asked for it was committed.
-func EnqueueJob(ctx context.Context, q querier, kind string, payload any, runAt time.Time, now time.Time) error {
+func (s *Jobs) Enqueue(ctx context.Context, q Querier, kind string, payload any, runAt time.Time) error {
 	body, err := json.Marshal(payload)
 	if err != nil {
-		return err
+		return fmt.Errorf("enqueue %s job: %w", kind, err)
 	}
-	_, err = q.ExecContext(ctx, `INSERT INTO jobs (id, kind, payload, run_at, created_at) VALUES ($1, $2, $3, $4, $5)`,
-		newID(), kind, string(body), runAt, now)
-	return err
+	if _, err := q.ExecContext(ctx, `INSERT INTO jobs (id, kind, payload, run_at, created_at) VALUES ($1, $2, $3, $4, $5)`,
+		NewID(), kind, string(body), runAt, s.clock.Now()); err != nil {
+		return fmt.Errorf("enqueue %s job: %w", kind, err)
+	}
+	return nil
 }
+
+// Job is a claimed row of jobs.
+type Job struct {
+	ID      string
+	Kind    string
+	Payload json.RawMessage
+	RunAt   time.Time
+	// Attempts counts the claims of the job, this one included: 1 on the
+	// first run.
+	Attempts  int
+	LastError *string
+	CreatedAt time.Time
+}
+
+const jobColumns = `id, kind, payload, run_at, attempts, last_error, created_at`
+
+// Claim leases up to limit due jobs of the given kinds (any kind when
+// kinds is empty) to the caller for lease: a job is due when it is not
+// done, its run_at has come and no other worker holds an unexpired lease on
+// it. Claiming sets locked_until and counts the attempt in the same
+// statement, so two workers, in one process or many, never claim the same
+// job; a job whose worker died is claimed again once its lease expires.
+func (s *Jobs) Claim(ctx context.Context, kinds []string, limit int, lease time.Duration) ([]Job, error) {
+	if limit <= 0 {
+		return nil, nil
+	}
+	now := s.clock.Now().UTC()
+	args := []any{now.Add(lease), now, limit}
+	kindCond := ""
+	if len(kinds) > 0 {
+		kindCond = ` AND kind IN (` + Placeholders(len(args)+1, len(kinds)) + `)`
+		for _, k := range kinds {
+			args = append(args, k)
+		}
+	}
+	const due = `done_at IS NULL AND run_at <= $2 AND (locked_until IS NULL OR locked_until < $2)`
+	var query string
+	if s.db.Engine == Postgres {
+		// SKIP LOCKED lets concurrent claimers pass over each other's rows
+		// instead of queueing behind them; the conditions are stated again
+		// on the updated row, which PostgreSQL re-checks on its newest
+		// version should it have changed since the snapshot.
+		query = `WITH picked AS (
+				SELECT id FROM jobs WHERE ` + due + kindCond + `
+				ORDER BY run_at, id LIMIT $3 FOR UPDATE SKIP LOCKED)
+			UPDATE jobs SET locked_until = $1, attempts = jobs.attempts + 1
+			FROM picked WHERE jobs.id = picked.id
+				AND jobs.done_at IS NULL AND jobs.run_at <= $2 AND (jobs.locked_until IS NULL OR jobs.locked_until < $2)
+			RETURNING jobs.id, jobs.kind, jobs.payload, jobs.run_at, jobs.attempts, jobs.last_error, jobs.created_at`
+	} else {
+		// SQLite transactions (and single statements) take the write lock
+		// up front, so the subselect and the update see the same rows.
+		query = `UPDATE jobs SET locked_until = $1, attempts = attempts + 1
+			WHERE id IN (SELECT id FROM jobs WHERE ` + due + kindCond + ` ORDER BY run_at, id LIMIT $3)
+			AND ` + due + `
+			RETURNING ` + jobColumns
+	}
+	rows, err := s.db.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, fmt.Errorf("claim jobs: %w", err)
+	}
+	defer rows.Close()
+	var jobs []Job
+	for rows.Next() {
+		var j Job
+		var payload []byte
+		var lastError sql.NullString
+		if err := rows.Scan(&j.ID, &j.Kind, &payload, &j.RunAt, &j.Attempts, &lastError, &j.CreatedAt); err != nil {
+			return nil, fmt.Errorf("claim jobs: %w", err)
+		}
+		j.Payload = json.RawMessage(payload)
+		j.RunAt, j.CreatedAt, j.LastError = j.RunAt.UTC(), j.CreatedAt.UTC(), NullString(lastError)
+		jobs = append(jobs, j)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("claim jobs: %w", err)
+	}
+	return jobs, nil
+}
+
+// finish applies set to the job unless it is already done; op names the
+// operation in errors.
+func (s *Jobs) finish(ctx context.Context, op, id, set string, args ...any) error {
+	if _, err := s.db.ExecContext(ctx, `UPDATE jobs SET `+set+` WHERE id = $1 AND done_at IS NULL`, append([]any{id}, args...)...); err != nil {
+		return fmt.Errorf("%s job %s: %w", op, id, err)
+	}
+	return nil
+}
+
+// Complete marks the job done.
+func (s *Jobs) Complete(ctx context.Context, id string) error {
+	return s.finish(ctx, "complete", id, `done_at = $2, locked_until = NULL`, s.clock.Now())
+}
+
+// Retry releases the job after a failed attempt, to run again at runAt,
+// and records the error.
+func (s *Jobs) Retry(ctx context.Context, id string, runAt time.Time, errText string) error {
+	return s.finish(ctx, "retry", id, `run_at = $2, locked_until = NULL, last_error = $3`, runAt.UTC(), errText)
+}
+
+// Defer releases the job to run again at runAt without counting the
+// attempt it took: the job was not due for a reason of its own (quiet
+// hours, a shutting-down worker), not a failure.
+func (s *Jobs) Defer(ctx context.Context, id string, runAt time.Time) error {
+	return s.finish(ctx, "defer", id, `run_at = $2, locked_until = NULL,
+		attempts = CASE WHEN attempts > 0 THEN attempts - 1 ELSE 0 END`, runAt.UTC())
+}
+
+// Fail gives the job up: it is done, with errText as its last error.
+func (s *Jobs) Fail(ctx context.Context, id string, errText string) error {
+	return s.finish(ctx, "fail", id, `done_at = $2, locked_until = NULL, last_error = $3`, s.clock.Now(), errText)
+}
+
+// CountPending counts the jobs not done yet, due or not.
+func (s *Jobs) CountPending(ctx context.Context) (int, error) {
+	var n int
+	if err := s.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM jobs WHERE done_at IS NULL`).Scan(&n); err != nil {
+		return 0, fmt.Errorf("count pending jobs: %w", err)
+	}
+	return n, nil
+}
+
+// CompleteIn marks the job done inside the caller's transaction q, so that
+// the work the job turned into commits with it. On PostgreSQL the update
+// holds the job's row lock until q commits: a second worker with an
+// expired lease waits for it and then finds the job done. Errors:
+// ErrJobDone when another worker completed the job meanwhile.
+func (s *Jobs) CompleteIn(ctx context.Context, q Querier, id string) error {
+	res, err := q.ExecContext(ctx, `UPDATE jobs SET done_at = $2, locked_until = NULL WHERE id = $1 AND done_at IS NULL`, id, s.clock.Now())
+	if err != nil {
+		return fmt.Errorf("complete job %s: %w", id, err)
+	}
+	if done, err := res.RowsAffected(); err != nil {
+		return fmt.Errorf("complete job %s: %w", id, err)
+	} else if done == 0 {
+		return ErrJobDone
+	}
+	return nil
+}
+
+// ErrJobDone reports that a job was finished by another worker meanwhile.
+var ErrJobDone = errors.New("store: job already done")

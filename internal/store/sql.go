@@ -4,66 +4,74 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"errors"
 	"strconv"
 	"strings"
 	"time"
 
-	"github.com/wayfarer-asia/platform/internal/guide"
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/wayfarer-asia/platform/internal/paging"
 )
 
-// where builds a WHERE clause and its $N arguments together, so that
+// Where builds a WHERE clause and its $N arguments together, so that
 // placeholders and values never drift apart.
-type where struct {
+type Where struct {
 	conds []string
-	args  []any
+	Args  []any // the values of the placeholders, in order
 }
 
-// arg adds v to the arguments and returns its placeholder.
-func (w *where) arg(v any) string {
-	w.args = append(w.args, v)
-	return "$" + strconv.Itoa(len(w.args))
+// Arg adds v to the arguments and returns its placeholder.
+func (w *Where) Arg(v any) string {
+	w.Args = append(w.Args, v)
+	return "$" + strconv.Itoa(len(w.Args))
 }
 
-// and adds a condition.
-func (w *where) and(cond string) { w.conds = append(w.conds, cond) }
+// And adds a condition.
+func (w *Where) And(cond string) { w.conds = append(w.conds, cond) }
 
-func (w *where) String() string {
+// String is the WHERE clause, with a leading space, or "" without
+// conditions.
+func (w *Where) String() string {
 	if len(w.conds) == 0 {
 		return ""
 	}
 	return " WHERE " + strings.Join(w.conds, " AND ")
 }
 
-// likePattern returns a LIKE pattern (with ESCAPE '\') matching s anywhere,
+// LikePattern returns a LIKE pattern (with ESCAPE '\') matching s anywhere,
 // lowercased for comparison with lower(column).
-func likePattern(s string) string {
+func LikePattern(s string) string {
 	r := strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
 	return "%" + r.Replace(strings.ToLower(s)) + "%"
 }
 
-// direction returns the SQL keyword for an "asc"/"desc" order.
-func direction(order string) string {
+// Direction returns the SQL keyword for an "asc"/"desc" order.
+func Direction(order string) string {
 	if order == "asc" {
 		return "ASC"
 	}
 	return "DESC"
 }
 
-func nullString(ns sql.NullString) *string {
+// NullString is the string of ns, nil when NULL.
+func NullString(ns sql.NullString) *string {
 	if !ns.Valid {
 		return nil
 	}
 	return &ns.String
 }
 
-func nullFloat(nf sql.NullFloat64) *float64 {
+// NullFloat is the number of nf, nil when NULL.
+func NullFloat(nf sql.NullFloat64) *float64 {
 	if !nf.Valid {
 		return nil
 	}
 	return &nf.Float64
 }
 
-func nullTime(nt sql.NullTime) *time.Time {
+// NullTime is the time of nt in UTC, nil when NULL.
+func NullTime(nt sql.NullTime) *time.Time {
 	if !nt.Valid {
 		return nil
 	}
@@ -71,9 +79,9 @@ func nullTime(nt sql.NullTime) *time.Time {
 	return &t
 }
 
-// stringList decodes a JSON array column; a NULL or empty column is an
+// StringList decodes a JSON array column; a NULL or empty column is an
 // empty list, never nil, so it encodes as [].
-func stringList(b []byte) []string {
+func StringList(b []byte) []string {
 	out := []string{}
 	if len(b) > 0 {
 		json.Unmarshal(b, &out)
@@ -84,16 +92,16 @@ func stringList(b []byte) []string {
 	return out
 }
 
-// rawObject returns a JSON column as raw JSON, "{}" when empty.
-func rawJSON(b []byte, empty string) json.RawMessage {
+// RawJSON returns a JSON column as raw JSON, empty when the column is.
+func RawJSON(b []byte, empty string) json.RawMessage {
 	if len(b) == 0 {
 		return json.RawMessage(empty)
 	}
 	return json.RawMessage(append([]byte(nil), b...))
 }
 
-// placeholders returns "$from, $from+1, ..." for n values.
-func placeholders(from, n int) string {
+// Placeholders returns "$from, $from+1, ..." for n values.
+func Placeholders(from, n int) string {
 	var b strings.Builder
 	for i := range n {
 		if i > 0 {
@@ -104,19 +112,20 @@ func placeholders(from, n int) string {
 	return b.String()
 }
 
-// scanner is a row to scan: *sql.Row or *sql.Rows.
-type scanner interface{ Scan(...any) error }
+// Scanner is a row to scan: *sql.Row or *sql.Rows.
+type Scanner interface{ Scan(...any) error }
 
-// queryPage runs a list query: columns FROM from (which holds w's
-// conditions) ORDER BY orderBy, one page of it, with the total counted in
-// the same query by a window function. Past the last page no row carries
+// QueryPage runs a list query: [with] SELECT columns FROM from (which
+// holds w's conditions) ORDER BY orderBy, one page of it, with the total
+// counted in the same query by a window function. with is "" or a WITH
+// clause, whose placeholders are w's too. Past the last page no row carries
 // the count, so then it is counted alone. scan reads one row whose last
 // column is the total.
-func queryPage[T any](ctx context.Context, q querier, columns, from string, w *where, orderBy string, p guide.Page,
-	scan func(s scanner, total *int) (T, error)) ([]T, int, error) {
-	filterArgs := len(w.args)
-	rows, err := q.QueryContext(ctx, `SELECT `+columns+`, COUNT(*) OVER ()`+from+` ORDER BY `+orderBy+
-		` LIMIT `+w.arg(p.PageSize)+` OFFSET `+w.arg(p.Offset()), w.args...)
+func QueryPage[T any](ctx context.Context, q Querier, with, columns, from string, w *Where, orderBy string, p paging.Page,
+	scan func(s Scanner, total *int) (T, error)) ([]T, int, error) {
+	filterArgs := len(w.Args)
+	rows, err := q.QueryContext(ctx, with+`SELECT `+columns+`, COUNT(*) OVER ()`+from+` ORDER BY `+orderBy+
+		` LIMIT `+w.Arg(p.PageSize)+` OFFSET `+w.Arg(p.Offset()), w.Args...)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -134,9 +143,30 @@ func queryPage[T any](ctx context.Context, q querier, columns, from string, w *w
 		return nil, 0, err
 	}
 	if len(out) == 0 && p.Offset() > 0 {
-		if err := q.QueryRowContext(ctx, `SELECT COUNT(*)`+from, w.args[:filterArgs]...).Scan(&total); err != nil {
+		if err := q.QueryRowContext(ctx, with+`SELECT COUNT(*)`+from, w.Args[:filterArgs]...).Scan(&total); err != nil {
 			return nil, 0, err
 		}
 	}
 	return out, total, nil
+}
+
+// Querier is what *sql.DB and *sql.Tx share, so that one operation can run
+// alone or inside a larger transaction.
+type Querier interface {
+	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}
+
+// NewID returns a time-ordered UUIDv7.
+func NewID() string { return uuid.Must(uuid.NewV7()).String() }
+
+// IsUniqueViolation reports whether err is a unique constraint failure on
+// either engine.
+func IsUniqueViolation(err error) bool {
+	var pg *pgconn.PgError
+	if errors.As(err, &pg) {
+		return pg.Code == "23505"
+	}
+	return err != nil && strings.Contains(err.Error(), "UNIQUE constraint failed")
 }

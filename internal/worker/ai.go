@@ -10,6 +10,7 @@ import (
 
 	"github.com/wayfarer-asia/platform/internal/ai"
 	"github.com/wayfarer-asia/platform/internal/store"
+	"github.com/wayfarer-asia/platform/internal/store/guidedb"
 )
 
 // Limits of what the assistant is shown and writes.
@@ -35,7 +36,7 @@ func (r *Runner) aiReply(ctx context.Context, j store.Job) error {
 		return nil
 	}
 	c, err := r.Guide.LoadAIReplyContext(ctx, p.ConversationID, p.MessageID)
-	if errors.Is(err, store.ErrNoAIReply) {
+	if errors.Is(err, guidedb.ErrNoAIReply) {
 		log.InfoContext(ctx, "worker: no AI reply", "reason", err)
 		return nil
 	} else if err != nil {
@@ -50,7 +51,7 @@ func (r *Runner) aiReply(ctx context.Context, j store.Job) error {
 		return &permanent{err}
 	}
 	id, err := r.Guide.PostAIReply(ctx, p.ConversationID, p.MessageID, clip(text, aiReplyRunes))
-	if errors.Is(err, store.ErrNoAIReply) {
+	if errors.Is(err, guidedb.ErrNoAIReply) {
 		log.InfoContext(ctx, "worker: AI reply dropped", "reason", err)
 		return nil
 	} else if err != nil {
@@ -64,7 +65,7 @@ func (r *Runner) aiReply(ctx context.Context, j store.Job) error {
 // aiPrompt returns the system prompt, which presents the expert, and the
 // conversation as chat turns: the traveller's messages as the user's, the
 // expert's as the assistant's.
-func aiPrompt(c *store.AIReplyContext) (string, []ai.Turn) {
+func aiPrompt(c *guidedb.AIReplyContext) (string, []ai.Turn) {
 	name := strings.TrimSpace(c.ExpertName)
 	if name == "" {
 		name = "the guide"

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/wayfarer-asia/platform/internal/ai"
-	"github.com/wayfarer-asia/platform/internal/store"
+	"github.com/wayfarer-asia/platform/internal/store/guidedb"
 	"github.com/wayfarer-asia/platform/internal/store/storetest"
 )
 
@@ -195,7 +195,7 @@ func TestAIReply(t *testing.T) {
 			}
 
 			// A second job for the same message writes no second reply.
-			if err := store.EnqueueJob(ctx, e.db, store.JobAIReply, map[string]string{"conversationId": c.id, "messageId": trigger}, e.clk.Now(), e.clk.Now()); err != nil {
+			if err := e.q.Enqueue(ctx, e.db, guidedb.JobAIReply, map[string]string{"conversationId": c.id, "messageId": trigger}, e.clk.Now()); err != nil {
 				t.Fatal(err)
 			}
 			drain(t, r)

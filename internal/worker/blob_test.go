@@ -7,6 +7,7 @@ import (
 
 	"github.com/wayfarer-asia/platform/internal/blob"
 	"github.com/wayfarer-asia/platform/internal/store"
+	"github.com/wayfarer-asia/platform/internal/store/guidedb"
 )
 
 // TestBlobDelete: a closed account's avatar file is removed by its job.
@@ -18,7 +19,7 @@ func TestBlobDelete(t *testing.T) {
 		t.Fatal(err)
 	}
 	now := e.clk.Now()
-	if err := store.EnqueueJob(t.Context(), e.db, store.JobBlobDelete, map[string]string{"key": key}, now, now); err != nil {
+	if err := e.q.Enqueue(t.Context(), e.db, guidedb.JobBlobDelete, map[string]string{"key": key}, now); err != nil {
 		t.Fatal(err)
 	}
 	r := e.runner(nil)

@@ -20,6 +20,7 @@ import (
 	"github.com/wayfarer-asia/platform/internal/guide/sample"
 	"github.com/wayfarer-asia/platform/internal/push"
 	"github.com/wayfarer-asia/platform/internal/store"
+	"github.com/wayfarer-asia/platform/internal/store/guidedb"
 	"github.com/wayfarer-asia/platform/internal/store/storetest"
 	"github.com/wayfarer-asia/platform/internal/worker"
 )
@@ -32,7 +33,8 @@ type env struct {
 	t   *testing.T
 	db  *store.DB
 	clk *clock.Fake
-	g   *store.Guide
+	g   *guidedb.Guide
+	q   *store.Jobs
 	gw  *gateway
 }
 
@@ -42,11 +44,11 @@ func newEnv(t *testing.T, engine store.Engine, now time.Time) *env {
 	db := storetest.MustOpenDB(t, engine, "guide")
 	clk := clock.NewFake(now)
 	gw := newGateway(t)
-	return &env{t: t, db: db, clk: clk, g: store.NewGuide(db, clk), gw: gw}
+	return &env{t: t, db: db, clk: clk, g: guidedb.New(db, clk), q: store.NewJobs(db, clk), gw: gw}
 }
 
 func (e *env) runner(aiClient *ai.Client) *worker.Runner {
-	return worker.NewRunner(e.g, e.clk, &push.HTTPSender{URL: e.gw.srv.URL}, aiClient)
+	return worker.NewRunner(e.q, e.g, e.clk, &push.HTTPSender{URL: e.gw.srv.URL}, aiClient)
 }
 
 // drain runs r until no job is due and returns how many it handled.
@@ -76,7 +78,7 @@ type conversation struct {
 // 4s on SQLite).
 func (e *env) withSample() *env {
 	e.t.Helper()
-	if err := store.LoadGuideSample(e.t.Context(), e.db, dataset()); err != nil {
+	if err := guidedb.LoadSample(e.t.Context(), e.db, dataset()); err != nil {
 		e.t.Fatal(err)
 	}
 	return e
@@ -176,11 +178,11 @@ func (e *env) post(c conversation, senderID, kind, text string, aiJob bool) stri
 			c.id, content, now); err != nil {
 			return err
 		}
-		if err := store.EnqueueJob(ctx, tx, store.JobPushMessage, map[string]string{"messageId": id}, now, now); err != nil {
+		if err := e.q.Enqueue(ctx, tx, guidedb.JobPushMessage, map[string]string{"messageId": id}, now); err != nil {
 			return err
 		}
 		if aiJob {
-			return store.EnqueueJob(ctx, tx, store.JobAIReply, map[string]string{"conversationId": c.id, "messageId": id}, now, now)
+			return e.q.Enqueue(ctx, tx, guidedb.JobAIReply, map[string]string{"conversationId": c.id, "messageId": id}, now)
 		}
 		return nil
 	})
@@ -207,7 +209,7 @@ func (e *env) device(userID, token, locale, zone string) {
 
 func (e *env) pending() int {
 	e.t.Helper()
-	n, err := e.g.CountPendingJobs(e.t.Context())
+	n, err := e.q.CountPending(e.t.Context())
 	if err != nil {
 		e.t.Fatal(err)
 	}

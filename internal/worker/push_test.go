@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/wayfarer-asia/platform/internal/store"
+	"github.com/wayfarer-asia/platform/internal/store/guidedb"
 	"github.com/wayfarer-asia/platform/internal/store/storetest"
 	"github.com/wayfarer-asia/platform/internal/worker"
 )
@@ -147,7 +148,7 @@ func TestPushQuietHours(t *testing.T) {
 			}
 			var attempts int
 			if err := e.db.QueryRowContext(t.Context(), `SELECT attempts FROM jobs WHERE kind = $1 AND done_at IS NOT NULL
-				AND CAST(payload AS TEXT) LIKE '%tok-tokyo%'`, store.JobPushDevice).Scan(&attempts); err != nil {
+				AND CAST(payload AS TEXT) LIKE '%tok-tokyo%'`, guidedb.JobPushDevice).Scan(&attempts); err != nil {
 				t.Fatal(err)
 			}
 			if attempts != 1 {
@@ -247,7 +248,7 @@ func TestPushRetries(t *testing.T) {
 			var attempts int
 			var lastError string
 			if err := e.db.QueryRowContext(ctx, `SELECT attempts, last_error FROM jobs WHERE kind = $1 AND last_error LIKE '%503%'`,
-				store.JobPushDevice).Scan(&attempts, &lastError); err != nil {
+				guidedb.JobPushDevice).Scan(&attempts, &lastError); err != nil {
 				t.Fatal(err)
 			}
 			if attempts != 3 {
@@ -286,7 +287,7 @@ func TestPushGivesUp(t *testing.T) {
 			if down != worker.DefaultMaxAttempts || refused != 1 {
 				t.Errorf("requests: down %d, refused %d; want %d and 1", down, refused, worker.DefaultMaxAttempts)
 			}
-			rows, err := e.db.QueryContext(ctx, `SELECT attempts, last_error FROM jobs WHERE kind = $1 AND done_at IS NOT NULL ORDER BY attempts`, store.JobPushDevice)
+			rows, err := e.db.QueryContext(ctx, `SELECT attempts, last_error FROM jobs WHERE kind = $1 AND done_at IS NOT NULL ORDER BY attempts`, guidedb.JobPushDevice)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -328,7 +329,8 @@ func TestPushTwoRunners(t *testing.T) {
 				}
 				ids[e.post(c, sender, "TEXT", fmt.Sprintf("message %d", i), false)] = true
 			}
-			runners := []*worker.Runner{e.runner(nil), worker.NewRunner(store.NewGuide(e.secondHandle(), e.clk), e.clk, e.runner(nil).Push, nil)}
+			second := e.secondHandle()
+			runners := []*worker.Runner{e.runner(nil), worker.NewRunner(store.NewJobs(second, e.clk), guidedb.New(second, e.clk), e.clk, e.runner(nil).Push, nil)}
 			for _, r := range runners {
 				r.Concurrency = 3
 			}

@@ -14,6 +14,7 @@ import (
 	"github.com/wayfarer-asia/platform/internal/clock"
 	"github.com/wayfarer-asia/platform/internal/push"
 	"github.com/wayfarer-asia/platform/internal/store"
+	"github.com/wayfarer-asia/platform/internal/store/guidedb"
 )
 
 // Defaults of the Runner's settings.
@@ -45,12 +46,31 @@ func Backoff(attempt int) time.Duration {
 	return min(BackoffBase<<(attempt-1), BackoffMax)
 }
 
+// Queue is the job queue a Runner works through (store.Jobs).
+type Queue interface {
+	Claim(ctx context.Context, kinds []string, limit int, lease time.Duration) ([]store.Job, error)
+	Complete(ctx context.Context, id string) error
+	Retry(ctx context.Context, id string, runAt time.Time, errText string) error
+	Defer(ctx context.Context, id string, runAt time.Time) error
+	Fail(ctx context.Context, id string, errText string) error
+}
+
+// Guide is what the guide's jobs read and write (guidedb.Guide).
+type Guide interface {
+	FanOutPushMessage(ctx context.Context, jobID, messageID string) (int, error)
+	PushDelivery(ctx context.Context, messageID, token string) (*guidedb.PushDelivery, error)
+	DeletePushToken(ctx context.Context, token string) error
+	LoadAIReplyContext(ctx context.Context, conversationID, messageID string) (*guidedb.AIReplyContext, error)
+	PostAIReply(ctx context.Context, conversationID, messageID, text string) (string, error)
+}
+
 // Runner works through the guide's jobs: push notifications and AI
 // replies. Any number of runners, in one process or many, may share a
 // database: each job is claimed by one of them at a time.
 type Runner struct {
-	Guide *store.Guide
-	Clock clock.Clock // nil: clock.System; give the Guide's clock
+	Jobs  Queue
+	Guide Guide
+	Clock clock.Clock // nil: clock.System; give the queue's clock
 	// Push delivers notifications; nil logs them (push.LogSender).
 	Push push.Sender
 	// AI writes the replies of experts with AI auto-reply; nil completes
@@ -74,9 +94,9 @@ type Runner struct {
 
 // NewRunner returns a runner with the default settings. sender nil logs
 // notifications instead of sending them; aiClient nil turns AI replies off.
-func NewRunner(g *store.Guide, c clock.Clock, sender push.Sender, aiClient *ai.Client) *Runner {
+func NewRunner(jobs Queue, g Guide, c clock.Clock, sender push.Sender, aiClient *ai.Client) *Runner {
 	return &Runner{
-		Guide: g, Clock: c, Push: sender, AI: aiClient,
+		Jobs: jobs, Guide: g, Clock: c, Push: sender, AI: aiClient,
 		PollInterval: DefaultPollInterval, Concurrency: DefaultConcurrency, JobTimeout: DefaultJobTimeout,
 		Lease: DefaultLease, ShutdownGrace: DefaultShutdownGrace, MaxAttempts: DefaultMaxAttempts,
 	}
@@ -84,9 +104,9 @@ func NewRunner(g *store.Guide, c clock.Clock, sender push.Sender, aiClient *ai.C
 
 // kinds are the jobs a Runner handles.
 func (r *Runner) kinds() []string {
-	k := []string{store.JobPushMessage, store.JobPushDevice, store.JobAIReply}
+	k := []string{guidedb.JobPushMessage, guidedb.JobPushDevice, guidedb.JobAIReply}
 	if r.Blobs != nil {
-		k = append(k, store.JobBlobDelete)
+		k = append(k, guidedb.JobBlobDelete)
 	}
 	return k
 }
@@ -178,7 +198,7 @@ func (r *Runner) RunOnce(ctx context.Context) (int, error) { return r.runOnce(ct
 // runOnce claims with claimCtx and handles the jobs with jobCtx, which
 // outlives claimCtx at shutdown so that jobs in flight may finish.
 func (r *Runner) runOnce(claimCtx, jobCtx context.Context) (int, error) {
-	jobs, err := r.Guide.ClaimJobs(claimCtx, r.kinds(), orDefault(r.Concurrency, DefaultConcurrency), r.lease())
+	jobs, err := r.Jobs.Claim(claimCtx, r.kinds(), orDefault(r.Concurrency, DefaultConcurrency), r.lease())
 	if err != nil {
 		return 0, err
 	}
@@ -227,13 +247,13 @@ func (r *Runner) handle(ctx context.Context, j store.Job) error {
 	hctx, cancel := context.WithTimeout(ctx, r.jobTimeout())
 	var err error
 	switch j.Kind {
-	case store.JobPushMessage:
+	case guidedb.JobPushMessage:
 		err = r.fanOut(hctx, j)
-	case store.JobPushDevice:
+	case guidedb.JobPushDevice:
 		err = r.deliver(hctx, j)
-	case store.JobAIReply:
+	case guidedb.JobAIReply:
 		err = r.aiReply(hctx, j)
-	case store.JobBlobDelete:
+	case guidedb.JobBlobDelete:
 		err = r.deleteBlob(hctx, j)
 	default:
 		err = &permanent{fmt.Errorf("unknown job kind %q", j.Kind)}
@@ -249,29 +269,29 @@ func (r *Runner) handle(ctx context.Context, j store.Job) error {
 	var rl *retryLater
 	switch {
 	case err == nil:
-		return r.Guide.CompleteJob(rctx, j.ID)
+		return r.Jobs.Complete(rctx, j.ID)
 	case errors.Is(err, errFinished), errors.Is(err, store.ErrJobDone):
 		return nil
 	case errors.As(err, &d):
 		log.DebugContext(rctx, "worker: job deferred", "until", d.until)
-		return r.Guide.DeferJob(rctx, j.ID, d.until)
+		return r.Jobs.Defer(rctx, j.ID, d.until)
 	case ctx.Err() != nil:
 		// Interrupted at shutdown: not the job's failure.
 		log.InfoContext(rctx, "worker: job interrupted; it will run again", "err", err)
-		return r.Guide.DeferJob(rctx, j.ID, now)
+		return r.Jobs.Defer(rctx, j.ID, now)
 	case errors.As(err, &p):
 		log.ErrorContext(rctx, "worker: job failed", "err", err)
-		return r.Guide.FailJob(rctx, j.ID, err.Error())
+		return r.Jobs.Fail(rctx, j.ID, err.Error())
 	case j.Attempts >= orDefault(r.MaxAttempts, DefaultMaxAttempts):
 		log.ErrorContext(rctx, "worker: job failed; giving up", "err", err)
-		return r.Guide.FailJob(rctx, j.ID, err.Error())
+		return r.Jobs.Fail(rctx, j.ID, err.Error())
 	}
 	delay := Backoff(j.Attempts)
 	if errors.As(err, &rl) {
 		delay = max(delay, min(rl.after, BackoffMax))
 	}
 	log.WarnContext(rctx, "worker: job failed; will retry", "err", err, "in", delay)
-	return r.Guide.RetryJob(rctx, j.ID, now.Add(delay), err.Error())
+	return r.Jobs.Retry(rctx, j.ID, now.Add(delay), err.Error())
 }
 
 // deleteBlob removes a file no longer referenced. A missing file is done.

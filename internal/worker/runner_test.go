@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/wayfarer-asia/platform/internal/store"
+	"github.com/wayfarer-asia/platform/internal/store/guidedb"
 	"github.com/wayfarer-asia/platform/internal/worker"
 )
 
@@ -92,7 +93,7 @@ func TestRunShutdownInterruptsWithoutCountingTheAttempt(t *testing.T) {
 	}
 	var attempts int
 	var doneAt *time.Time
-	if err := e.db.QueryRowContext(t.Context(), `SELECT attempts, done_at FROM jobs WHERE kind = $1`, store.JobAIReply).Scan(&attempts, &doneAt); err != nil {
+	if err := e.db.QueryRowContext(t.Context(), `SELECT attempts, done_at FROM jobs WHERE kind = $1`, guidedb.JobAIReply).Scan(&attempts, &doneAt); err != nil {
 		t.Fatal(err)
 	}
 	if attempts != 0 || doneAt != nil || len(e.aiReplies(c.id)) != 0 {

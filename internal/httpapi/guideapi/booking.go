@@ -10,6 +10,7 @@ import (
 	"github.com/wayfarer-asia/platform/internal/apperr"
 	"github.com/wayfarer-asia/platform/internal/guide"
 	"github.com/wayfarer-asia/platform/internal/httpapi"
+	"github.com/wayfarer-asia/platform/internal/paging"
 )
 
 func (s *Server) handleBookingList(w http.ResponseWriter, r *http.Request) error {
@@ -26,7 +27,7 @@ func (s *Server) handleBookingList(w http.ResponseWriter, r *http.Request) error
 	if err != nil {
 		return err
 	}
-	httpapi.WriteJSON(w, http.StatusOK, list[guide.BookingSummary]{bookings, guide.NewMeta(f.Page, total)})
+	httpapi.WriteJSON(w, http.StatusOK, list[guide.BookingSummary]{bookings, paging.NewMeta(f.Page, total)})
 	return nil
 }
 

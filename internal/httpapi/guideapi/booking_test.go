@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/wayfarer-asia/platform/internal/guide"
+	"github.com/wayfarer-asia/platform/internal/paging"
 	"github.com/wayfarer-asia/platform/internal/store"
 	"github.com/wayfarer-asia/platform/internal/store/storetest"
 )
@@ -187,7 +188,7 @@ func TestBookingCreateAndList(t *testing.T) {
 	b.book(t, b.stranger, nil)
 	var mine struct {
 		Data []guide.BookingSummary
-		Meta guide.Meta
+		Meta paging.Meta
 	}
 	b.Get("/api/v1/bookings", bearer(b.tourist.token)...).Expect(200).Decode(&mine)
 	if mine.Meta.Total != 2 || mine.Data[0].ID != second || mine.Data[1].ID != first || *mine.Data[1].ExpertHandle != "demo-expert" ||
@@ -198,7 +199,7 @@ func TestBookingCreateAndList(t *testing.T) {
 	if mine.Data[0].ID != second {
 		t.Errorf("sort=scheduledDate&order=asc: %s first", mine.Data[0].ID)
 	}
-	var theirs struct{ Meta guide.Meta }
+	var theirs struct{ Meta paging.Meta }
 	b.Get("/api/v1/bookings?status=PENDING&pageSize=100", bearer(b.expert.token)...).Expect(200).Decode(&theirs)
 	want := b.count(t, `SELECT COUNT(*) FROM bookings b JOIN experts e ON e.id = b.expert_id WHERE e.user_id = $1 AND b.status = 'PENDING'`, b.expert.id)
 	if theirs.Meta.Total != want || want < 3 {

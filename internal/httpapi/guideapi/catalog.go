@@ -5,13 +5,14 @@ import (
 
 	"github.com/wayfarer-asia/platform/internal/guide"
 	"github.com/wayfarer-asia/platform/internal/httpapi"
+	"github.com/wayfarer-asia/platform/internal/paging"
 )
 
 // maxPage bounds page so that offsets stay small integers.
 const maxPage = 1_000_000
 
-func pageParams(q *httpapi.Query) guide.Page {
-	return guide.Page{
+func pageParams(q *httpapi.Query) paging.Page {
+	return paging.Page{
 		Page:     q.Int("page", 1, 1, maxPage),
 		PageSize: q.Int("pageSize", 20, 1, 100),
 		Order:    q.Enum("order", "desc", []string{"asc", "desc"}),
@@ -38,7 +39,7 @@ func (s *Server) handleExpertList(w http.ResponseWriter, r *http.Request) error 
 	if err != nil {
 		return err
 	}
-	httpapi.WriteJSON(w, http.StatusOK, list[guide.ExpertSummary]{experts, guide.NewMeta(f.Page, total)})
+	httpapi.WriteJSON(w, http.StatusOK, list[guide.ExpertSummary]{experts, paging.NewMeta(f.Page, total)})
 	return nil
 }
 
@@ -76,7 +77,7 @@ func (s *Server) handleExpertReviews(w http.ResponseWriter, r *http.Request) err
 	if err != nil {
 		return err
 	}
-	httpapi.WriteJSON(w, http.StatusOK, list[guide.Review]{reviews, guide.NewMeta(f.Page, total)})
+	httpapi.WriteJSON(w, http.StatusOK, list[guide.Review]{reviews, paging.NewMeta(f.Page, total)})
 	return nil
 }
 
@@ -100,7 +101,7 @@ func (s *Server) writePackages(w http.ResponseWriter, r *http.Request, f guide.P
 	if err != nil {
 		return err
 	}
-	httpapi.WriteJSON(w, http.StatusOK, list[guide.PackageSummary]{packages, guide.NewMeta(f.Page, total)})
+	httpapi.WriteJSON(w, http.StatusOK, list[guide.PackageSummary]{packages, paging.NewMeta(f.Page, total)})
 	return nil
 }
 
@@ -133,7 +134,7 @@ func (s *Server) handleTravelogueList(w http.ResponseWriter, r *http.Request) er
 	if err != nil {
 		return err
 	}
-	httpapi.WriteJSON(w, http.StatusOK, list[guide.TravelogueSummary]{travelogues, guide.NewMeta(f.Page, total)})
+	httpapi.WriteJSON(w, http.StatusOK, list[guide.TravelogueSummary]{travelogues, paging.NewMeta(f.Page, total)})
 	return nil
 }
 

@@ -9,27 +9,28 @@ import (
 	"testing"
 
 	"github.com/wayfarer-asia/platform/internal/guide"
+	"github.com/wayfarer-asia/platform/internal/paging"
 	"github.com/wayfarer-asia/platform/internal/store/storetest"
 )
 
 type expertList struct {
 	Data []guide.ExpertSummary `json:"data"`
-	Meta guide.Meta            `json:"meta"`
+	Meta paging.Meta           `json:"meta"`
 }
 
 type packageList struct {
 	Data []guide.PackageSummary `json:"data"`
-	Meta guide.Meta             `json:"meta"`
+	Meta paging.Meta            `json:"meta"`
 }
 
 type travelogueList struct {
 	Data []guide.TravelogueSummary `json:"data"`
-	Meta guide.Meta                `json:"meta"`
+	Meta paging.Meta               `json:"meta"`
 }
 
 type reviewList struct {
 	Data []guide.Review `json:"data"`
-	Meta guide.Meta     `json:"meta"`
+	Meta paging.Meta    `json:"meta"`
 }
 
 const verifiedExperts = `SELECT COUNT(*) FROM experts e JOIN users u ON u.id = e.user_id
@@ -53,7 +54,7 @@ func testExperts(t *testing.T, e *env) {
 	var l expertList
 	e.Get("/api/v1/experts").Expect(200).Decode(&l)
 	total := e.count(t, verifiedExperts)
-	if l.Meta != (guide.Meta{Page: 1, PageSize: 20, Total: total, HasMore: total > 20}) || len(l.Data) != 20 {
+	if l.Meta != (paging.Meta{Page: 1, PageSize: 20, Total: total, HasMore: total > 20}) || len(l.Data) != 20 {
 		t.Fatalf("default page: meta %+v, %d items; %d verified experts", l.Meta, len(l.Data), total)
 	}
 	if !slices.IsSortedFunc(l.Data, func(a, b guide.ExpertSummary) int { return cmpFloat(b.Rating, a.Rating) }) {
@@ -400,7 +401,7 @@ func TestEmptyCatalog(t *testing.T) {
 	for _, path := range []string{"/api/v1/experts", "/api/v1/packages", "/api/v1/travelogues"} {
 		var l struct {
 			Data []any
-			Meta guide.Meta
+			Meta paging.Meta
 		}
 		res := e.Get(path).Expect(200)
 		res.Decode(&l)

@@ -19,6 +19,7 @@ import (
 	"github.com/wayfarer-asia/platform/internal/httpapi/guideapi"
 	"github.com/wayfarer-asia/platform/internal/ratelimit"
 	"github.com/wayfarer-asia/platform/internal/store"
+	"github.com/wayfarer-asia/platform/internal/store/guidedb"
 	"github.com/wayfarer-asia/platform/internal/store/storetest"
 )
 
@@ -27,7 +28,7 @@ type env struct {
 	*apitest.Client
 	db       *store.DB
 	clock    *clock.Fake
-	store    *store.Guide
+	store    *guidedb.Guide
 	keys     *store.Idempotency
 	tokens   *auth.Tokens
 	keyUsage *auth.KeyUsage
@@ -55,7 +56,7 @@ func newEnv(t *testing.T, opts options, engine ...store.Engine) *env {
 	}
 	db := storetest.MustOpenDB(t, eng, "guide")
 	if !opts.noSample {
-		if err := store.LoadGuideSample(t.Context(), db, sample.Generate()); err != nil {
+		if err := guidedb.LoadSample(t.Context(), db, sample.Generate()); err != nil {
 			t.Fatalf("load sample: %v", err)
 		}
 	}
@@ -73,7 +74,7 @@ func newEnv(t *testing.T, opts options, engine ...store.Engine) *env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	gs := store.NewGuide(db, clk)
+	gs := guidedb.New(db, clk)
 	keys := store.NewIdempotency(db, clk, 0)
 	keyUsage := auth.NewKeyUsage()
 	var idp *testIdP

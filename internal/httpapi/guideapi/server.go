@@ -16,6 +16,7 @@ import (
 	"github.com/wayfarer-asia/platform/internal/guide"
 	"github.com/wayfarer-asia/platform/internal/httpapi"
 	"github.com/wayfarer-asia/platform/internal/idempotency"
+	"github.com/wayfarer-asia/platform/internal/paging"
 	"github.com/wayfarer-asia/platform/internal/ratelimit"
 	"github.com/wayfarer-asia/platform/internal/webui"
 )
@@ -191,8 +192,8 @@ func (s *Server) handleOpenAPI(w http.ResponseWriter, r *http.Request) error {
 
 // list is the envelope of a paginated list.
 type list[T any] struct {
-	Data []T        `json:"data"`
-	Meta guide.Meta `json:"meta"`
+	Data []T         `json:"data"`
+	Meta paging.Meta `json:"meta"`
 }
 
 // item is the envelope of a single resource.

@@ -10,6 +10,7 @@ import (
 
 	"github.com/wayfarer-asia/platform/internal/apperr"
 	"github.com/wayfarer-asia/platform/internal/httpapi"
+	"github.com/wayfarer-asia/platform/internal/paging"
 	"github.com/wayfarer-asia/platform/internal/property"
 )
 
@@ -196,7 +197,7 @@ func (s *Server) handleBookingList(w http.ResponseWriter, r *http.Request) error
 	if err != nil {
 		return err
 	}
-	httpapi.WriteJSON(w, http.StatusOK, list[property.Booking]{bookings, property.NewMeta(f.Page, total)})
+	httpapi.WriteJSON(w, http.StatusOK, list[property.Booking]{bookings, paging.NewMeta(f.Page, total)})
 	return nil
 }
 

@@ -10,14 +10,15 @@ import (
 
 	"github.com/wayfarer-asia/platform/internal/apperr"
 	"github.com/wayfarer-asia/platform/internal/httpapi"
+	"github.com/wayfarer-asia/platform/internal/paging"
 	"github.com/wayfarer-asia/platform/internal/property"
 )
 
 // maxPage bounds the page number of a list.
 const maxPage = 1_000_000
 
-func pageParams(q *httpapi.Query, defaultOrder string) property.Page {
-	return property.Page{
+func pageParams(q *httpapi.Query, defaultOrder string) paging.Page {
+	return paging.Page{
 		Page:     q.Int("page", 1, 1, maxPage),
 		PageSize: q.Int("pageSize", 20, 1, 100),
 		Order:    q.Enum("order", defaultOrder, []string{"asc", "desc"}),
@@ -127,7 +128,7 @@ func (s *Server) handlePropertyList(w http.ResponseWriter, r *http.Request) erro
 	if err != nil {
 		return err
 	}
-	httpapi.WriteJSON(w, http.StatusOK, list[property.PropertySummary]{props, property.NewMeta(f.Page, total)})
+	httpapi.WriteJSON(w, http.StatusOK, list[property.PropertySummary]{props, paging.NewMeta(f.Page, total)})
 	return nil
 }
 

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/wayfarer-asia/platform/internal/paging"
 	"github.com/wayfarer-asia/platform/internal/property"
 	"github.com/wayfarer-asia/platform/internal/store/storetest"
 )
@@ -37,7 +38,7 @@ func TestIntegratorJourney(t *testing.T) {
 			checkIn, checkOut := day(10), day(13)
 			var found struct {
 				Data []property.PropertySummary
-				Meta property.Meta
+				Meta paging.Meta
 			}
 			q := url.Values{"city": {"tokyo"}, "checkIn": {checkIn.String()}, "checkOut": {checkOut.String()}, "guests": {"2"}, "sort": {"price"}}
 			e.Get("/api/v1/properties?"+q.Encode(), xkey(key)...).Expect(200).Decode(&found)
@@ -55,7 +56,7 @@ func TestIntegratorJourney(t *testing.T) {
 			// Without the stay every Tokyo property is listed, lowestTotal null.
 			var all struct {
 				Data []property.PropertySummary
-				Meta property.Meta
+				Meta paging.Meta
 			}
 			e.Get("/api/v1/properties?city=TOK", bearer(key)...).Expect(200).Decode(&all)
 			if all.Meta.Total < found.Meta.Total || all.Data[0].LowestTotal != nil {
@@ -140,7 +141,7 @@ func TestIntegratorJourney(t *testing.T) {
 				t.Helper()
 				var res struct {
 					Data []property.Booking
-					Meta property.Meta
+					Meta paging.Meta
 				}
 				e.Get("/api/v1/bookings?"+q, xkey(key)...).Expect(200).Decode(&res)
 				if len(res.Data) > res.Meta.Total || (res.Meta.Page == 1 && res.Meta.Total != len(res.Data)) {
@@ -204,7 +205,7 @@ func TestIntegratorJourney(t *testing.T) {
 			e.Get("/api/v1/bookings/"+b.ID, xkey(other)...).Expect(404)
 			e.Do("POST", "/api/v1/bookings/"+direct.ID+"/cancel", nil, xkey(other)...).Expect(404)
 			e.Get("/api/v1/bookings/"+b.ID, xkey(liveKey)...).Expect(404)
-			var none struct{ Meta property.Meta }
+			var none struct{ Meta paging.Meta }
 			e.Get("/api/v1/bookings", xkey(liveKey)...).Expect(200).Decode(&none)
 			e.Get("/api/v1/bookings", xkey(other)...).Expect(200)
 			if none.Meta.Total != 0 {

@@ -21,6 +21,7 @@ import (
 	"github.com/wayfarer-asia/platform/internal/property/sample"
 	"github.com/wayfarer-asia/platform/internal/ratelimit"
 	"github.com/wayfarer-asia/platform/internal/store"
+	"github.com/wayfarer-asia/platform/internal/store/propertydb"
 	"github.com/wayfarer-asia/platform/internal/store/storetest"
 )
 
@@ -30,7 +31,7 @@ type env struct {
 	*apitest.Client
 	db     *store.DB
 	clock  *clock.Fake
-	store  *store.Property
+	store  *propertydb.Property
 	keys   *store.Idempotency
 	usage  *property.Usage
 	tokens *auth.Tokens
@@ -84,7 +85,7 @@ func openSQLiteCopy(t *testing.T) *store.DB {
 			template.err = err
 			return
 		}
-		template.err = store.LoadPropertySample(ctx, db, sample.GenerateDays(property.DateOf(start), sampleDays))
+		template.err = propertydb.LoadSample(ctx, db, sample.GenerateDays(property.DateOf(start), sampleDays))
 	})
 	if template.err != nil {
 		t.Fatalf("sample template: %v", template.err)
@@ -120,7 +121,7 @@ func newEnv(t *testing.T, opts options, engine ...store.Engine) *env {
 		db = openSQLiteCopy(t)
 	} else {
 		db = storetest.MustOpenDB(t, eng, "property")
-		if err := store.LoadPropertySample(t.Context(), db, sample.GenerateDays(property.DateOf(start), sampleDays)); err != nil {
+		if err := propertydb.LoadSample(t.Context(), db, sample.GenerateDays(property.DateOf(start), sampleDays)); err != nil {
 			t.Fatalf("load sample: %v", err)
 		}
 	}
@@ -145,7 +146,7 @@ func newEnv(t *testing.T, opts options, engine ...store.Engine) *env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ps := store.NewProperty(db, clk)
+	ps := propertydb.New(db, clk)
 	keys := store.NewIdempotency(db, clk, 0)
 	usage := property.NewUsage()
 	srv := propertyapi.New(propertyapi.Config{

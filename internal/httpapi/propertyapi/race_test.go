@@ -4,6 +4,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/wayfarer-asia/platform/internal/paging"
 	"github.com/wayfarer-asia/platform/internal/property"
 	"github.com/wayfarer-asia/platform/internal/store/storetest"
 )
@@ -57,7 +58,7 @@ func TestLastUnitRaces(t *testing.T) {
 			}
 			var bookings struct {
 				Data []property.Booking
-				Meta property.Meta
+				Meta paging.Meta
 			}
 			e.Get("/api/v1/bookings", xkey(live)...).Expect(200).Decode(&bookings)
 			if bookings.Meta.Total != 1 {

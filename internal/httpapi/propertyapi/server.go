@@ -6,16 +6,18 @@ package propertyapi
 
 import (
 	"encoding/json"
-	"github.com/prometheus/client_golang/prometheus"
 	"log/slog"
 	"net/http"
 	"net/netip"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
+
 	"github.com/wayfarer-asia/platform/internal/auth"
 	"github.com/wayfarer-asia/platform/internal/clock"
 	"github.com/wayfarer-asia/platform/internal/httpapi"
 	"github.com/wayfarer-asia/platform/internal/idempotency"
+	"github.com/wayfarer-asia/platform/internal/paging"
 	"github.com/wayfarer-asia/platform/internal/property"
 	"github.com/wayfarer-asia/platform/internal/ratelimit"
 )
@@ -153,6 +155,6 @@ func (s *Server) handleOpenAPI(w http.ResponseWriter, r *http.Request) error {
 
 // list is the envelope of a paginated list.
 type list[T any] struct {
-	Data []T           `json:"data"`
-	Meta property.Meta `json:"meta"`
+	Data []T         `json:"data"`
+	Meta paging.Meta `json:"meta"`
 }

@@ -1,4 +1,6 @@
-package store
+// Package propertydb keeps the property platform's data: it implements the
+// services of internal/property on a store.DB.
+package propertydb
 
 import (
 	"context"
@@ -11,16 +13,17 @@ import (
 	"github.com/wayfarer-asia/platform/internal/apperr"
 	"github.com/wayfarer-asia/platform/internal/clock"
 	"github.com/wayfarer-asia/platform/internal/property"
+	"github.com/wayfarer-asia/platform/internal/store"
 )
 
 // Property implements the property platform services on a DB.
 type Property struct {
-	db    *DB
+	db    *store.DB
 	clock clock.Clock
 }
 
-// NewProperty returns the property platform services on db.
-func NewProperty(db *DB, c clock.Clock) *Property { return &Property{db: db, clock: c} }
+// New returns the property platform services on db.
+func New(db *store.DB, c clock.Clock) *Property { return &Property{db: db, clock: c} }
 
 var (
 	_ property.CatalogService = (*Property)(nil)
@@ -61,8 +64,8 @@ func scanPropertySummary(s interface{ Scan(...any) error }, x *property.Property
 		return err
 	}
 	x.FromPrice.Currency = x.Currency
-	x.Amenities = stringList(amenities)
-	if imgs := stringList(images); len(imgs) > 0 {
+	x.Amenities = store.StringList(amenities)
+	if imgs := store.StringList(images); len(imgs) > 0 {
 		x.Image = &imgs[0]
 	}
 	return nil
@@ -73,15 +76,16 @@ var propertySorts = map[string]string{"price": "price", "rating": "p.rating", "n
 // FindProperties returns a page of properties and the total. With a stay,
 // only properties with a room type that can be had for it are listed, each
 // with the lowest total of such a room type.
-func (s *Property) FindProperties(ctx context.Context, f property.PropertyFilter) ([]property.PropertySummary, int, error) {
-	w := &where{}
+func (s *Property) FindProperties(ctx context.Context, f property.PropertyFilter) (_ []property.PropertySummary, _ int, err error) {
+	defer store.Wrap(&err, "find properties")
+	w := &store.Where{}
 	var with, join string
 	priceCol := "p.from_price"
 	if f.Stay != nil {
 		nights := f.Stay.CheckIn.DaysUntil(f.Stay.CheckOut)
-		test, now := w.arg(f.Test), w.arg(s.clock.Now())
-		ci, co, n := w.arg(f.Stay.CheckIn), w.arg(f.Stay.CheckOut), w.arg(nights)
-		guests := w.arg(f.Stay.Guests)
+		test, now := w.Arg(f.Test), w.Arg(s.clock.Now())
+		ci, co, n := w.Arg(f.Stay.CheckIn), w.Arg(f.Stay.CheckOut), w.Arg(nights)
+		guests := w.Arg(f.Stay.Guests)
 		// fit: room types open, available and bookable every night of the
 		// stay; lowest: the cheapest of them per property.
 		with = `WITH fit AS (
@@ -107,38 +111,38 @@ func (s *Property) FindProperties(ctx context.Context, f property.PropertyFilter
 		if len(late) > 0 {
 			in := make([]string, len(late))
 			for i, tz := range late {
-				in[i] = w.arg(tz)
+				in[i] = w.Arg(tz)
 			}
-			w.and("p.timezone NOT IN (" + strings.Join(in, ", ") + ")")
+			w.And("p.timezone NOT IN (" + strings.Join(in, ", ") + ")")
 		}
 		if f.MinPrice != nil {
-			w.and("lowest.total >= " + w.arg(*f.MinPrice*int64(nights)))
+			w.And("lowest.total >= " + w.Arg(*f.MinPrice*int64(nights)))
 		}
 		if f.MaxPrice != nil {
-			w.and("lowest.total <= " + w.arg(*f.MaxPrice*int64(nights)))
+			w.And("lowest.total <= " + w.Arg(*f.MaxPrice*int64(nights)))
 		}
 	} else {
 		if f.MinPrice != nil {
-			w.and("p.from_price >= " + w.arg(*f.MinPrice))
+			w.And("p.from_price >= " + w.Arg(*f.MinPrice))
 		}
 		if f.MaxPrice != nil {
-			w.and("p.from_price <= " + w.arg(*f.MaxPrice))
+			w.And("p.from_price <= " + w.Arg(*f.MaxPrice))
 		}
 	}
 	if f.City != "" {
-		w.and(`lower(p.city) LIKE ` + w.arg(likePattern(f.City)) + ` ESCAPE '\'`)
+		w.And(`lower(p.city) LIKE ` + w.Arg(store.LikePattern(f.City)) + ` ESCAPE '\'`)
 	}
 	if f.Country != "" {
-		w.and("p.country_code = " + w.arg(f.Country))
+		w.And("p.country_code = " + w.Arg(f.Country))
 	}
 	if f.Type != "" {
-		w.and("p.type = " + w.arg(f.Type))
+		w.And("p.type = " + w.Arg(f.Type))
 	}
 	if f.Currency != "" {
-		w.and("p.currency = " + w.arg(f.Currency))
+		w.And("p.currency = " + w.Arg(f.Currency))
 	}
 	for _, a := range f.Amenities {
-		w.and("EXISTS (SELECT 1 FROM property_amenities pa WHERE pa.property_id = p.id AND pa.amenity = " + w.arg(a) + ")")
+		w.And("EXISTS (SELECT 1 FROM property_amenities pa WHERE pa.property_id = p.id AND pa.amenity = " + w.Arg(a) + ")")
 	}
 	from := ` FROM properties p` + join + w.String()
 	sortCol := propertySorts[f.Sort]
@@ -148,37 +152,20 @@ func (s *Property) FindProperties(ctx context.Context, f property.PropertyFilter
 	if sortCol == "price" {
 		sortCol = priceCol
 	}
-	dir := direction(f.Order)
-	q := with + `SELECT ` + propertySummaryColumns + `, ` + propLowestColumn(f.Stay != nil) + `, COUNT(*) OVER ()` + from +
-		` ORDER BY ` + sortCol + ` ` + dir + `, p.id ` + dir + ` LIMIT ` + w.arg(f.PageSize) + ` OFFSET ` + w.arg(f.Offset())
-	rows, err := s.db.QueryContext(ctx, q, w.args...)
-	if err != nil {
-		return nil, 0, err
-	}
-	defer rows.Close()
-	out := []property.PropertySummary{}
-	total := 0
-	for rows.Next() {
-		var x property.PropertySummary
-		var lowest sql.NullInt64
-		if err := scanPropertySummary(rows, &x, &lowest, &total); err != nil {
-			return nil, 0, err
-		}
-		if lowest.Valid {
-			x.LowestTotal = &property.Money{Amount: lowest.Int64, Currency: x.Currency}
-		}
-		out = append(out, x)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, 0, err
-	}
-	if len(out) == 0 && f.Offset() > 0 {
-		// Past the last page the window count has no row to ride on.
-		if err := s.db.QueryRowContext(ctx, with+`SELECT COUNT(*)`+from, w.args[:len(w.args)-2]...).Scan(&total); err != nil {
-			return nil, 0, err
-		}
-	}
-	return out, total, nil
+	dir := store.Direction(f.Order)
+	return store.QueryPage(ctx, s.db, with, propertySummaryColumns+`, `+propLowestColumn(f.Stay != nil), from, w,
+		sortCol+` `+dir+`, p.id `+dir, f.Page,
+		func(sc store.Scanner, total *int) (property.PropertySummary, error) {
+			var x property.PropertySummary
+			var lowest sql.NullInt64
+			if err := scanPropertySummary(sc, &x, &lowest, total); err != nil {
+				return x, err
+			}
+			if lowest.Valid {
+				x.LowestTotal = &property.Money{Amount: lowest.Int64, Currency: x.Currency}
+			}
+			return x, nil
+		})
 }
 
 func propLowestColumn(withStay bool) string {
@@ -215,7 +202,7 @@ type propertyRow struct {
 	id, timezone, currency, checkInTime, policy string
 }
 
-func (s *Property) loadProperty(ctx context.Context, q querier, id string) (*propertyRow, error) {
+func (s *Property) loadProperty(ctx context.Context, q store.Querier, id string) (*propertyRow, error) {
 	var p propertyRow
 	err := q.QueryRowContext(ctx, `SELECT id, timezone, currency, check_in_time, cancellation_policy FROM properties WHERE id = $1`, id).
 		Scan(&p.id, &p.timezone, &p.currency, &p.checkInTime, &p.policy)
@@ -226,12 +213,13 @@ func (s *Property) loadProperty(ctx context.Context, q querier, id string) (*pro
 }
 
 // FindProperty returns a property with its room types.
-func (s *Property) FindProperty(ctx context.Context, id string) (*property.Property, error) {
+func (s *Property) FindProperty(ctx context.Context, id string) (_ *property.Property, err error) {
+	defer store.Wrap(&err, "find property %s", id)
 	var p property.Property
 	var amenities, images []byte
 	var licence sql.NullString
 	var policy string
-	err := s.db.QueryRowContext(ctx, `SELECT id, name, type, description, address, city, country_code, latitude, longitude,
+	err = s.db.QueryRowContext(ctx, `SELECT id, name, type, description, address, city, country_code, latitude, longitude,
 			timezone, currency, check_in_time, check_out_time, amenities, images, rating, review_count, license_number, cancellation_policy
 		FROM properties WHERE id = $1`, id).Scan(&p.ID, &p.Name, &p.Type, &p.Description, &p.Address, &p.City, &p.CountryCode,
 		&p.Latitude, &p.Longitude, &p.Timezone, &p.Currency, &p.CheckInTime, &p.CheckOutTime, &amenities, &images,
@@ -241,7 +229,7 @@ func (s *Property) FindProperty(ctx context.Context, id string) (*property.Prope
 	} else if err != nil {
 		return nil, err
 	}
-	p.Amenities, p.Images, p.LicenseNumber = stringList(amenities), stringList(images), nullString(licence)
+	p.Amenities, p.Images, p.LicenseNumber = store.StringList(amenities), store.StringList(images), store.NullString(licence)
 	var ok bool
 	if p.CancellationPolicy, ok = property.Policy(policy); !ok {
 		return nil, fmt.Errorf("property %s: unknown cancellation policy %q", id, policy)
@@ -252,14 +240,14 @@ func (s *Property) FindProperty(ctx context.Context, id string) (*property.Prope
 
 // roomTypes returns the property's room types (or the one with id
 // roomTypeID) in their order.
-func (s *Property) roomTypes(ctx context.Context, q querier, propertyID, roomTypeID string) ([]property.RoomType, error) {
-	w := &where{}
-	w.and("r.property_id = " + w.arg(propertyID))
+func (s *Property) roomTypes(ctx context.Context, q store.Querier, propertyID, roomTypeID string) ([]property.RoomType, error) {
+	w := &store.Where{}
+	w.And("r.property_id = " + w.Arg(propertyID))
 	if roomTypeID != "" {
-		w.and("r.id = " + w.arg(roomTypeID))
+		w.And("r.id = " + w.Arg(roomTypeID))
 	}
 	rows, err := q.QueryContext(ctx, `SELECT r.id, r.name, r.description, r.max_guests, r.beds, r.total_units, r.base_price, p.currency
-		FROM room_types r JOIN properties p ON p.id = r.property_id`+w.String()+` ORDER BY r.position, r.id`, w.args...)
+		FROM room_types r JOIN properties p ON p.id = r.property_id`+w.String()+` ORDER BY r.position, r.id`, w.Args...)
 	if err != nil {
 		return nil, err
 	}
@@ -283,7 +271,8 @@ func (s *Property) roomTypes(ctx context.Context, q querier, propertyID, roomTyp
 }
 
 // FindAvailability returns the calendar of the property's room types.
-func (s *Property) FindAvailability(ctx context.Context, propertyID, roomTypeID string, from, to property.Date, test bool) (*property.Availability, error) {
+func (s *Property) FindAvailability(ctx context.Context, propertyID, roomTypeID string, from, to property.Date, test bool) (_ *property.Availability, err error) {
+	defer store.Wrap(&err, "find availability of property %s", propertyID)
 	p, err := s.loadProperty(ctx, s.db, propertyID)
 	if err != nil {
 		return nil, err
@@ -297,16 +286,16 @@ func (s *Property) FindAvailability(ctx context.Context, propertyID, roomTypeID 
 	}
 	now := s.clock.Now()
 	today := property.LocalToday(now, p.timezone)
-	w := &where{}
-	test0, now0 := w.arg(test), w.arg(now)
-	w.and("c.property_id = " + w.arg(propertyID))
-	w.and("c.night >= " + w.arg(from))
-	w.and("c.night < " + w.arg(to))
+	w := &store.Where{}
+	test0, now0 := w.Arg(test), w.Arg(now)
+	w.And("c.property_id = " + w.Arg(propertyID))
+	w.And("c.night >= " + w.Arg(from))
+	w.And("c.night < " + w.Arg(to))
 	if roomTypeID != "" {
-		w.and("c.room_type_id = " + w.arg(roomTypeID))
+		w.And("c.room_type_id = " + w.Arg(roomTypeID))
 	}
 	rows, err := s.db.QueryContext(ctx, `SELECT c.room_type_id, c.night, c.price, c.min_stay, c.closed, c.closed_to_arrival,
-			c.closed_to_departure, `+propInventoryOf(test).available(test0, now0)+` FROM calendar c`+w.String()+` ORDER BY c.room_type_id, c.night`, w.args...)
+			c.closed_to_departure, `+propInventoryOf(test).available(test0, now0)+` FROM calendar c`+w.String()+` ORDER BY c.room_type_id, c.night`, w.Args...)
 	if err != nil {
 		return nil, err
 	}

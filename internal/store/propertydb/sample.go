@@ -1,12 +1,14 @@
-package store
+package propertydb
 
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"strings"
 
 	"github.com/wayfarer-asia/platform/internal/property/sample"
+	"github.com/wayfarer-asia/platform/internal/store"
 )
 
 // propertySampleBatchRows is how many rows one INSERT of the property
@@ -14,9 +16,9 @@ import (
 // its parameter limit.
 const propertySampleBatchRows = 400
 
-// PropertyIsEmpty reports whether the property database has no
+// IsEmpty reports whether the property database has no
 // properties, that is, whether the sample data may be loaded.
-func PropertyIsEmpty(ctx context.Context, db *DB) (bool, error) {
+func IsEmpty(ctx context.Context, db *store.DB) (bool, error) {
 	var exists bool
 	if err := db.QueryRowContext(ctx, "SELECT EXISTS (SELECT 1 FROM properties)").Scan(&exists); err != nil {
 		return false, fmt.Errorf("count properties: %w", err)
@@ -24,43 +26,44 @@ func PropertyIsEmpty(ctx context.Context, db *DB) (bool, error) {
 	return !exists, nil
 }
 
-// LoadPropertySample inserts the whole dataset in one transaction: either
+// LoadSample inserts the whole dataset in one transaction: either
 // all of it is stored or none. It expects an empty database.
-func LoadPropertySample(ctx context.Context, db *DB, ds *sample.Dataset) error {
+func LoadSample(ctx context.Context, db *store.DB, ds *sample.Dataset) (err error) {
+	defer store.Wrap(&err, "load property sample")
 	var amenities [][2]string
 	for _, p := range ds.Properties {
 		for _, a := range p.Amenities {
 			amenities = append(amenities, [2]string{p.ID, a})
 		}
 	}
-	tables := []sampleTable{
-		{"developers", []string{"id", "email", "email_normalized", "name", "created_at", "updated_at"},
-			len(ds.Developers), func(i int) ([]any, error) {
+	tables := []store.SampleTable{
+		{Name: "developers", Columns: []string{"id", "email", "email_normalized", "name", "created_at", "updated_at"},
+			N: len(ds.Developers), Row: func(i int) ([]any, error) {
 				d := &ds.Developers[i]
 				return []any{d.ID, d.Email, d.Email, d.Name, d.CreatedAt, d.CreatedAt}, nil
 			}},
-		{"properties", []string{"id", "name", "type", "description", "address", "city", "country_code", "latitude", "longitude", "timezone",
+		{Name: "properties", Columns: []string{"id", "name", "type", "description", "address", "city", "country_code", "latitude", "longitude", "timezone",
 			"currency", "check_in_time", "check_out_time", "amenities", "images", "rating", "review_count", "license_number",
 			"cancellation_policy", "from_price", "created_at", "updated_at"},
-			len(ds.Properties), func(i int) ([]any, error) {
+			N: len(ds.Properties), Row: func(i int) ([]any, error) {
 				p := &ds.Properties[i]
-				am, err1 := sampleJSON(p.Amenities, "[]")
-				im, err2 := sampleJSON(p.Images, "[]")
+				am, err1 := store.SampleJSON(p.Amenities, "[]")
+				im, err2 := store.SampleJSON(p.Images, "[]")
 				return []any{p.ID, p.Name, p.Type, p.Description, p.Address, p.City, p.CountryCode, p.Latitude, p.Longitude, p.Timezone,
-					p.Currency, p.CheckInTime, p.CheckOutTime, am, im, p.Rating, p.ReviewCount, sampleArg(p.LicenseNumber),
-					p.Policy, p.FromPrice, p.CreatedAt, p.CreatedAt}, firstSampleErr(err1, err2)
+					p.Currency, p.CheckInTime, p.CheckOutTime, am, im, p.Rating, p.ReviewCount, store.SampleArg(p.LicenseNumber),
+					p.Policy, p.FromPrice, p.CreatedAt, p.CreatedAt}, errors.Join(err1, err2)
 			}},
-		{"property_amenities", []string{"property_id", "amenity"},
-			len(amenities), func(i int) ([]any, error) { return []any{amenities[i][0], amenities[i][1]}, nil }},
-		{"room_types", []string{"id", "property_id", "name", "description", "max_guests", "beds", "total_units", "base_price", "position"},
-			len(ds.RoomTypes), func(i int) ([]any, error) {
+		{Name: "property_amenities", Columns: []string{"property_id", "amenity"},
+			N: len(amenities), Row: func(i int) ([]any, error) { return []any{amenities[i][0], amenities[i][1]}, nil }},
+		{Name: "room_types", Columns: []string{"id", "property_id", "name", "description", "max_guests", "beds", "total_units", "base_price", "position"},
+			N: len(ds.RoomTypes), Row: func(i int) ([]any, error) {
 				r := &ds.RoomTypes[i]
-				beds, err := sampleJSON(r.Beds, "[]")
+				beds, err := store.SampleJSON(r.Beds, "[]")
 				return []any{r.ID, r.PropertyID, r.Name, r.Description, r.MaxGuests, beds, r.TotalUnits, r.BasePrice, r.Position}, err
 			}},
-		{"calendar", []string{"room_type_id", "night", "property_id", "price", "min_stay", "closed", "closed_to_arrival",
+		{Name: "calendar", Columns: []string{"room_type_id", "night", "property_id", "price", "min_stay", "closed", "closed_to_arrival",
 			"closed_to_departure", "total_units", "sold", "test_sold"},
-			len(ds.Calendar), func(i int) ([]any, error) {
+			N: len(ds.Calendar), Row: func(i int) ([]any, error) {
 				n := &ds.Calendar[i]
 				return []any{n.RoomTypeID, n.Date, n.PropertyID, n.Price, n.MinStay, n.Closed, n.ClosedToArrival,
 					n.ClosedToDeparture, n.TotalUnits, n.Sold, n.Sold}, nil
@@ -68,8 +71,8 @@ func LoadPropertySample(ctx context.Context, db *DB, ds *sample.Dataset) error {
 	}
 	return db.InTx(ctx, func(tx *sql.Tx) error {
 		for _, t := range tables {
-			insert := insertSampleRows
-			if db.Engine == SQLite {
+			insert := store.InsertSampleRows
+			if db.Engine == store.SQLite {
 				insert = insertPropertyRowsPrepared
 			}
 			if err := insert(ctx, tx, t, propertySampleBatchRows); err != nil {
@@ -83,20 +86,20 @@ func LoadPropertySample(ctx context.Context, db *DB, ds *sample.Dataset) error {
 // insertPropertyRowsPrepared inserts the table's rows one by one with a prepared
 // statement: SQLite runs them in process, and binding few parameters is
 // cheaper there than binding thousands by name.
-func insertPropertyRowsPrepared(ctx context.Context, tx *sql.Tx, t sampleTable, _ int) error {
+func insertPropertyRowsPrepared(ctx context.Context, tx *sql.Tx, t store.SampleTable, _ int) error {
 	// #nosec G202 -- only fixed table and column names are concatenated; values are bound.
-	stmt, err := tx.PrepareContext(ctx, "INSERT INTO "+t.name+" ("+strings.Join(t.columns, ", ")+") VALUES ("+placeholders(1, len(t.columns))+")")
+	stmt, err := tx.PrepareContext(ctx, "INSERT INTO "+t.Name+" ("+strings.Join(t.Columns, ", ")+") VALUES ("+store.Placeholders(1, len(t.Columns))+")")
 	if err != nil {
 		return err
 	}
 	defer stmt.Close()
-	for i := range t.n {
-		row, err := t.row(i)
+	for i := range t.N {
+		row, err := t.Row(i)
 		if err != nil {
-			return fmt.Errorf("%s row %d: %w", t.name, i, err)
+			return fmt.Errorf("%s row %d: %w", t.Name, i, err)
 		}
 		if _, err := stmt.ExecContext(ctx, row...); err != nil {
-			return fmt.Errorf("insert %s row %d: %w", t.name, i, err)
+			return fmt.Errorf("insert %s row %d: %w", t.Name, i, err)
 		}
 	}
 	return nil

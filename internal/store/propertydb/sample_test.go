@@ -1,4 +1,4 @@
-package store_test
+package propertydb_test
 
 import (
 	"reflect"
@@ -7,9 +7,10 @@ import (
 	"time"
 
 	"github.com/wayfarer-asia/platform/internal/clock"
+	"github.com/wayfarer-asia/platform/internal/paging"
 	"github.com/wayfarer-asia/platform/internal/property"
 	"github.com/wayfarer-asia/platform/internal/property/sample"
-	"github.com/wayfarer-asia/platform/internal/store"
+	"github.com/wayfarer-asia/platform/internal/store/propertydb"
 	"github.com/wayfarer-asia/platform/internal/store/storetest"
 )
 
@@ -128,25 +129,25 @@ func TestLoadPropertySample(t *testing.T) {
 		t.Run(string(engine), func(t *testing.T) {
 			db := storetest.MustOpenDB(t, engine, "property")
 			ctx := t.Context()
-			if empty, err := store.PropertyIsEmpty(ctx, db); err != nil || !empty {
-				t.Fatalf("PropertyIsEmpty before loading = %v, %v", empty, err)
+			if empty, err := propertydb.IsEmpty(ctx, db); err != nil || !empty {
+				t.Fatalf("IsEmpty before loading = %v, %v", empty, err)
 			}
 			start := time.Now()
-			if err := store.LoadPropertySample(ctx, db, ds); err != nil {
-				t.Fatalf("LoadPropertySample: %v", err)
+			if err := propertydb.LoadSample(ctx, db, ds); err != nil {
+				t.Fatalf("LoadSample: %v", err)
 			}
-			t.Logf("LoadPropertySample on %s took %v", engine, time.Since(start))
-			if empty, err := store.PropertyIsEmpty(ctx, db); err != nil || empty {
-				t.Fatalf("PropertyIsEmpty after loading = %v, %v", empty, err)
+			t.Logf("LoadSample on %s took %v", engine, time.Since(start))
+			if empty, err := propertydb.IsEmpty(ctx, db); err != nil || empty {
+				t.Fatalf("IsEmpty after loading = %v, %v", empty, err)
 			}
 			var n int
 			db.QueryRow(`SELECT COUNT(*) FROM calendar`).Scan(&n)
 			if n != len(ds.Calendar) {
 				t.Errorf("%d calendar rows, want %d", n, len(ds.Calendar))
 			}
-			s := store.NewProperty(db, propertyClock())
+			s := propertydb.New(db, propertyClock())
 			stay := &property.StaySearch{CheckIn: property.NewDate(2026, 12, 10), CheckOut: property.NewDate(2026, 12, 13), Guests: 2}
-			list, total, err := s.FindProperties(ctx, property.PropertyFilter{Page: property.Page{Page: 1, PageSize: 20, Order: "asc"}, City: "tokyo", Stay: stay, Sort: "price"})
+			list, total, err := s.FindProperties(ctx, property.PropertyFilter{Page: paging.Page{Page: 1, PageSize: 20, Order: "asc"}, City: "tokyo", Stay: stay, Sort: "price"})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -163,9 +164,9 @@ func TestLoadPropertySample(t *testing.T) {
 			}
 			// Late in the UTC day, a check-in "today" is already past east of
 			// UTC+8: only properties where the day is still on are offered.
-			late := store.NewProperty(db, clock.NewFake(time.Date(2026, 11, 22, 16, 30, 0, 0, time.UTC)))
+			late := propertydb.New(db, clock.NewFake(time.Date(2026, 11, 22, 16, 30, 0, 0, time.UTC)))
 			today := &property.StaySearch{CheckIn: propertySampleStart, CheckOut: propertySampleStart.AddDays(1), Guests: 1}
-			list, _, err = late.FindProperties(ctx, property.PropertyFilter{Page: property.Page{Page: 1, PageSize: 100}, Stay: today})
+			list, _, err = late.FindProperties(ctx, property.PropertyFilter{Page: paging.Page{Page: 1, PageSize: 100}, Stay: today})
 			if err != nil || len(list) == 0 {
 				t.Fatalf("late search: %d, %v", len(list), err)
 			}

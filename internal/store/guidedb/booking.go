@@ -1,4 +1,4 @@
-package store
+package guidedb
 
 import (
 	"context"
@@ -10,20 +10,14 @@ import (
 
 	"github.com/wayfarer-asia/platform/internal/apperr"
 	"github.com/wayfarer-asia/platform/internal/guide"
+	"github.com/wayfarer-asia/platform/internal/store"
 )
 
 var _ guide.BookingService = (*Guide)(nil)
 
-// querier is what *sql.DB and *sql.Tx share, so that one operation can run
-// alone or inside a larger transaction.
-type querier interface {
-	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
-	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
-	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
-}
-
 // CreateBooking books a verified expert or an active package.
-func (g *Guide) CreateBooking(ctx context.Context, user *guide.User, nb guide.NewBooking) (*guide.CreatedBooking, error) {
+func (g *Guide) CreateBooking(ctx context.Context, user *guide.User, nb guide.NewBooking) (_ *guide.CreatedBooking, err error) {
+	defer store.Wrap(&err, "create booking of user %s", user.ID)
 	now := g.clock.Now()
 	if !nb.ScheduledDate.After(now) {
 		return nil, apperr.Field("scheduledDate", "must be in the future")
@@ -61,8 +55,8 @@ func (g *Guide) CreateBooking(ctx context.Context, user *guide.User, nb guide.Ne
 	if expertUser == user.ID {
 		return nil, apperr.Errorf(apperr.InvalidState, "Experts cannot book themselves.")
 	}
-	b := &guide.CreatedBooking{ID: newID(), Status: guide.StatusPending, ScheduledDate: nb.ScheduledDate}
-	err := g.db.InTx(ctx, func(tx *sql.Tx) error {
+	b := &guide.CreatedBooking{ID: store.NewID(), Status: guide.StatusPending, ScheduledDate: nb.ScheduledDate}
+	err = g.db.InTx(ctx, func(tx *sql.Tx) error {
 		_, err := tx.ExecContext(ctx, `INSERT INTO bookings (id, tourist_id, expert_id, package_id, status, scheduled_date,
 				scheduled_end_date, participants, custom_request, meeting_location, price, currency, duration, created_at, updated_at)
 			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $14)`,
@@ -71,7 +65,7 @@ func (g *Guide) CreateBooking(ctx context.Context, user *guide.User, nb guide.Ne
 		if err != nil {
 			return fmt.Errorf("insert booking: %w", err)
 		}
-		return recordResult(ctx, tx, b)
+		return store.RecordResult(ctx, tx, b)
 	})
 	if err != nil {
 		return nil, err
@@ -82,24 +76,25 @@ func (g *Guide) CreateBooking(ctx context.Context, user *guide.User, nb guide.Ne
 var bookingSorts = map[string]string{"createdAt": "b.created_at", "scheduledDate": "b.scheduled_date"}
 
 // FindBookings lists the user's bookings as traveller and as expert.
-func (g *Guide) FindBookings(ctx context.Context, user *guide.User, f guide.BookingFilter) ([]guide.BookingSummary, int, error) {
-	w := &where{}
-	u := w.arg(user.ID)
-	w.and("(b.tourist_id = " + u + " OR eu.id = " + u + ")")
+func (g *Guide) FindBookings(ctx context.Context, user *guide.User, f guide.BookingFilter) (_ []guide.BookingSummary, _ int, err error) {
+	defer store.Wrap(&err, "find bookings of user %s", user.ID)
+	w := &store.Where{}
+	u := w.Arg(user.ID)
+	w.And("(b.tourist_id = " + u + " OR eu.id = " + u + ")")
 	if f.Status != "" {
-		w.and("b.status = " + w.arg(f.Status))
+		w.And("b.status = " + w.Arg(f.Status))
 	}
 	from := ` FROM bookings b JOIN users t ON t.id = b.tourist_id
 		LEFT JOIN experts e ON e.id = b.expert_id LEFT JOIN users eu ON eu.id = e.user_id
 		LEFT JOIN packages p ON p.id = b.package_id` + w.String()
-	col, dir := bookingSorts[f.Sort], direction(f.Order)
+	col, dir := bookingSorts[f.Sort], store.Direction(f.Order)
 	if col == "" {
 		col = bookingSorts["createdAt"]
 	}
-	return queryPage(ctx, g.db, `b.id, b.status, b.scheduled_date, b.scheduled_end_date, b.participants,
+	return store.QueryPage(ctx, g.db, "", `b.id, b.status, b.scheduled_date, b.scheduled_end_date, b.participants,
 			t.name, t.deleted_at IS NOT NULL, eu.handle, eu.name, eu.deleted_at IS NOT NULL, b.package_id, p.title, b.created_at`,
 		from, w, col+` `+dir+`, b.id `+dir, f.Page,
-		func(s scanner, total *int) (guide.BookingSummary, error) {
+		func(s store.Scanner, total *int) (guide.BookingSummary, error) {
 			var b guide.BookingSummary
 			var end sql.NullTime
 			var touristName, expertHandle, expertName, packageID, packageTitle sql.NullString
@@ -109,10 +104,10 @@ func (g *Guide) FindBookings(ctx context.Context, user *guide.User, f guide.Book
 				&expertHandle, &expertName, &expertGone, &packageID, &packageTitle, &b.CreatedAt, total); err != nil {
 				return b, err
 			}
-			b.ScheduledDate, b.CreatedAt, b.ScheduledEndDate = b.ScheduledDate.UTC(), b.CreatedAt.UTC(), nullTime(end)
+			b.ScheduledDate, b.CreatedAt, b.ScheduledEndDate = b.ScheduledDate.UTC(), b.CreatedAt.UTC(), store.NullTime(end)
 			b.TouristName = displayName(touristName, touristGone)
-			b.ExpertHandle, b.ExpertName = nullString(expertHandle), displayName(expertName, expertGone.Bool)
-			b.PackageID, b.PackageTitle = nullString(packageID), nullString(packageTitle)
+			b.ExpertHandle, b.ExpertName = store.NullString(expertHandle), displayName(expertName, expertGone.Bool)
+			b.PackageID, b.PackageTitle = store.NullString(packageID), store.NullString(packageTitle)
 			return b, nil
 		})
 }
@@ -123,12 +118,12 @@ func displayName(name sql.NullString, deleted bool) *string {
 	if deleted {
 		return ptr(guide.DeletedUserName)
 	}
-	return nullString(name)
+	return store.NullString(name)
 }
 
 // party loads how user stands to a booking, and its status.
 // Errors: apperr.NotFound.
-func party(ctx context.Context, q querier, user *guide.User, id string) (guide.Party, string, error) {
+func party(ctx context.Context, q store.Querier, user *guide.User, id string) (guide.Party, string, error) {
 	var status, tourist string
 	var expertUser sql.NullString
 	err := q.QueryRowContext(ctx, `SELECT b.status, b.tourist_id, e.user_id FROM bookings b
@@ -142,7 +137,8 @@ func party(ctx context.Context, q querier, user *guide.User, id string) (guide.P
 }
 
 // FindBookingByID returns a booking its parties and admins may see.
-func (g *Guide) FindBookingByID(ctx context.Context, user *guide.User, id string) (*guide.BookingDetail, error) {
+func (g *Guide) FindBookingByID(ctx context.Context, user *guide.User, id string) (_ *guide.BookingDetail, err error) {
+	defer store.Wrap(&err, "find booking %s", id)
 	p, _, err := party(ctx, g.db, user, id)
 	if err != nil {
 		return nil, err
@@ -153,7 +149,7 @@ func (g *Guide) FindBookingByID(ctx context.Context, user *guide.User, id string
 	return g.bookingDetail(ctx, g.db, p, id)
 }
 
-func (g *Guide) bookingDetail(ctx context.Context, q querier, p guide.Party, id string) (*guide.BookingDetail, error) {
+func (g *Guide) bookingDetail(ctx context.Context, q store.Querier, p guide.Party, id string) (*guide.BookingDetail, error) {
 	var b guide.BookingDetail
 	var end, confirmed, completed, cancelled, reviewAt sql.NullTime
 	var custom, meeting, tName, tEmail, tImage, tAvatar sql.NullString
@@ -183,10 +179,10 @@ func (g *Guide) bookingDetail(ctx context.Context, q querier, p guide.Party, id 
 	} else if err != nil {
 		return nil, err
 	}
-	b.ScheduledDate, b.CreatedAt, b.ScheduledEndDate = b.ScheduledDate.UTC(), b.CreatedAt.UTC(), nullTime(end)
-	b.CustomRequest, b.MeetingLocation = nullString(custom), nullString(meeting)
-	b.ConfirmedAt, b.CompletedAt, b.CancelledAt = nullTime(confirmed), nullTime(completed), nullTime(cancelled)
-	b.Tourist = guide.BookingTourist{Name: displayName(tName, tGone), Email: nullString(tEmail), Image: firstOf(tAvatar, tImage)}
+	b.ScheduledDate, b.CreatedAt, b.ScheduledEndDate = b.ScheduledDate.UTC(), b.CreatedAt.UTC(), store.NullTime(end)
+	b.CustomRequest, b.MeetingLocation = store.NullString(custom), store.NullString(meeting)
+	b.ConfirmedAt, b.CompletedAt, b.CancelledAt = store.NullTime(confirmed), store.NullTime(completed), store.NullTime(cancelled)
+	b.Tourist = guide.BookingTourist{Name: displayName(tName, tGone), Email: store.NullString(tEmail), Image: firstOf(tAvatar, tImage)}
 	if tGone {
 		b.Tourist = guide.BookingTourist{Name: ptr(guide.DeletedUserName)}
 	}
@@ -197,7 +193,7 @@ func (g *Guide) bookingDetail(ctx context.Context, q querier, p guide.Party, id 
 		b.Package = &guide.BookingPackage{ID: pkgID.String, Title: pkgTitle.String, Price: price.Float64, Currency: currency.String, Duration: int(duration.Int64)}
 	}
 	if reviewID.Valid {
-		b.Review = &guide.BookingReview{ID: reviewID.String, Rating: int(reviewRating.Int64), Comment: nullString(reviewComment), CreatedAt: reviewAt.Time.UTC()}
+		b.Review = &guide.BookingReview{ID: reviewID.String, Rating: int(reviewRating.Int64), Comment: store.NullString(reviewComment), CreatedAt: reviewAt.Time.UTC()}
 	}
 	b.CanReview = guide.CanReview(p, b.Status, b.Expert != nil, b.Review != nil)
 	return &b, nil
@@ -207,11 +203,12 @@ func firstOf(a, b sql.NullString) *string {
 	if a.Valid {
 		return &a.String
 	}
-	return nullString(b)
+	return store.NullString(b)
 }
 
 // CheckTransition tells whether the user may make t on the booking now.
-func (g *Guide) CheckTransition(ctx context.Context, user *guide.User, id string, t guide.Transition) error {
+func (g *Guide) CheckTransition(ctx context.Context, user *guide.User, id string, t guide.Transition) (err error) {
+	defer store.Wrap(&err, "check %s of booking %s", t.Name, id)
 	p, status, err := party(ctx, g.db, user, id)
 	if err != nil {
 		return err
@@ -259,7 +256,8 @@ func pastTense(name string) string {
 }
 
 // TransitionBooking moves the booking by t.
-func (g *Guide) TransitionBooking(ctx context.Context, user *guide.User, id string, t guide.Transition) (*guide.BookingDetail, error) {
+func (g *Guide) TransitionBooking(ctx context.Context, user *guide.User, id string, t guide.Transition) (_ *guide.BookingDetail, err error) {
+	defer store.Wrap(&err, "%s booking %s", t.Name, id)
 	p, err := g.transition(ctx, g.db, user, id, t)
 	if err != nil {
 		return nil, err
@@ -270,7 +268,7 @@ func (g *Guide) TransitionBooking(ctx context.Context, user *guide.User, id stri
 // transition checks the rights and moves the booking in one conditional
 // update: a booking that changed status in between is not moved, and the
 // caller learns it with INVALID_STATE.
-func (g *Guide) transition(ctx context.Context, q querier, user *guide.User, id string, t guide.Transition) (guide.Party, error) {
+func (g *Guide) transition(ctx context.Context, q store.Querier, user *guide.User, id string, t guide.Transition) (guide.Party, error) {
 	p, status, err := party(ctx, q, user, id)
 	if err != nil {
 		return p, err
@@ -319,9 +317,10 @@ func (g *Guide) transition(ctx context.Context, q querier, user *guide.User, id 
 // CreateReview reviews a completed booking. The expert row is locked
 // first, so that concurrent reviews of one expert recompute the rating in
 // turn, each from every review committed before it.
-func (g *Guide) CreateReview(ctx context.Context, user *guide.User, bookingID string, rating int, comment *string) (*guide.CreatedReview, error) {
+func (g *Guide) CreateReview(ctx context.Context, user *guide.User, bookingID string, rating int, comment *string) (_ *guide.CreatedReview, err error) {
+	defer store.Wrap(&err, "review booking %s", bookingID)
 	var out *guide.CreatedReview
-	err := g.db.InTx(ctx, func(tx *sql.Tx) error {
+	err = g.db.InTx(ctx, func(tx *sql.Tx) error {
 		var status, tourist string
 		var expertID sql.NullString
 		var reviewed bool
@@ -346,10 +345,10 @@ func (g *Guide) CreateReview(ctx context.Context, user *guide.User, bookingID st
 		if _, err := tx.ExecContext(ctx, `UPDATE experts SET updated_at = $1 WHERE id = $2`, now, expertID.String); err != nil {
 			return err
 		}
-		r := &guide.CreatedReview{ID: newID(), Rating: rating, Comment: comment, CreatedAt: now}
+		r := &guide.CreatedReview{ID: store.NewID(), Rating: rating, Comment: comment, CreatedAt: now}
 		_, err = tx.ExecContext(ctx, `INSERT INTO reviews (id, booking_id, expert_id, author_id, rating, comment, created_at)
 			VALUES ($1, $2, $3, $4, $5, $6, $7)`, r.ID, bookingID, expertID.String, user.ID, rating, comment, now)
-		if isUniqueViolation(err) {
+		if store.IsUniqueViolation(err) {
 			return apperr.Errorf(apperr.Conflict, "This booking already has a review.")
 		} else if err != nil {
 			return err
@@ -362,7 +361,7 @@ func (g *Guide) CreateReview(ctx context.Context, user *guide.User, bookingID st
 			return fmt.Errorf("recompute rating of expert %s: %w", expertID.String, err)
 		}
 		out = r
-		return recordResult(ctx, tx, r)
+		return store.RecordResult(ctx, tx, r)
 	})
 	return out, err
 }

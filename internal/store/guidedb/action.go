@@ -1,4 +1,4 @@
-package store
+package guidedb
 
 import (
 	"context"
@@ -9,18 +9,20 @@ import (
 
 	"github.com/wayfarer-asia/platform/internal/apperr"
 	"github.com/wayfarer-asia/platform/internal/guide"
+	"github.com/wayfarer-asia/platform/internal/store"
 )
 
 var _ guide.ActionService = (*Guide)(nil)
 
 // CreateAction stores a pending action of the caller's API key.
-func (g *Guide) CreateAction(ctx context.Context, c *guide.Caller, action, targetID string, payload any, ttl time.Duration) (*guide.PendingAction, error) {
+func (g *Guide) CreateAction(ctx context.Context, c *guide.Caller, action, targetID string, payload any, ttl time.Duration) (_ *guide.PendingAction, err error) {
+	defer store.Wrap(&err, "create %s action", action)
 	body, err := json.Marshal(payload)
 	if err != nil {
 		return nil, err
 	}
 	now := g.clock.Now()
-	a := &guide.PendingAction{ID: newID(), Action: action, Status: guide.ActionPending, ExpiresAt: now.Add(ttl), CreatedAt: now,
+	a := &guide.PendingAction{ID: store.NewID(), Action: action, Status: guide.ActionPending, ExpiresAt: now.Add(ttl), CreatedAt: now,
 		UserID: c.User.ID, TargetID: targetID, Payload: body}
 	if c.APIKey != nil {
 		a.APIKeyID = c.APIKey.ID
@@ -34,37 +36,38 @@ func (g *Guide) CreateAction(ctx context.Context, c *guide.Caller, action, targe
 // actorCondition limits a query on pending_actions to those the caller
 // may see: the key that asked for the action, or its owner with a user
 // token. Anything else is reported as not found.
-func actorCondition(w *where, c *guide.Caller) {
-	w.and("user_id = " + w.arg(c.User.ID))
+func actorCondition(w *store.Where, c *guide.Caller) {
+	w.And("user_id = " + w.Arg(c.User.ID))
 	if c.APIKey != nil {
-		w.and("api_key_id = " + w.arg(c.APIKey.ID))
+		w.And("api_key_id = " + w.Arg(c.APIKey.ID))
 	}
 }
 
 // FindActionByID returns an action of the original actor.
-func (g *Guide) FindActionByID(ctx context.Context, c *guide.Caller, id string) (*guide.PendingAction, error) {
+func (g *Guide) FindActionByID(ctx context.Context, c *guide.Caller, id string) (_ *guide.PendingAction, err error) {
+	defer store.Wrap(&err, "find action %s", id)
 	return g.findAction(ctx, g.db, c, id)
 }
 
-func (g *Guide) findAction(ctx context.Context, q querier, c *guide.Caller, id string) (*guide.PendingAction, error) {
-	w := &where{}
-	w.and("id = " + w.arg(id))
+func (g *Guide) findAction(ctx context.Context, q store.Querier, c *guide.Caller, id string) (*guide.PendingAction, error) {
+	w := &store.Where{}
+	w.And("id = " + w.Arg(id))
 	actorCondition(w, c)
 	var a guide.PendingAction
 	var apiKey, target sql.NullString
 	var confirmed sql.NullTime
 	var payload, result []byte
 	err := q.QueryRowContext(ctx, `SELECT id, action, status, expires_at, confirmed_at, created_at,
-		user_id, api_key_id, target_id, payload, result FROM pending_actions`+w.String(), w.args...).Scan(
+		user_id, api_key_id, target_id, payload, result FROM pending_actions`+w.String(), w.Args...).Scan(
 		&a.ID, &a.Action, &a.Status, &a.ExpiresAt, &confirmed, &a.CreatedAt, &a.UserID, &apiKey, &target, &payload, &result)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, apperr.Errorf(apperr.NotFound, "No pending action with id %q.", id)
 	} else if err != nil {
 		return nil, err
 	}
-	a.ExpiresAt, a.CreatedAt, a.ConfirmedAt = a.ExpiresAt.UTC(), a.CreatedAt.UTC(), nullTime(confirmed)
+	a.ExpiresAt, a.CreatedAt, a.ConfirmedAt = a.ExpiresAt.UTC(), a.CreatedAt.UTC(), store.NullTime(confirmed)
 	a.APIKeyID, a.TargetID = apiKey.String, target.String
-	a.Payload, a.Result = rawJSON(payload, "{}"), rawJSON(result, "null")
+	a.Payload, a.Result = store.RawJSON(payload, "{}"), store.RawJSON(result, "null")
 	if a.Status == guide.ActionPending && !g.clock.Now().Before(a.ExpiresAt) {
 		a.Status = guide.ActionExpired
 	}
@@ -86,18 +89,19 @@ type actionFailure struct {
 // action stays confirmed. Every condition sits on the updated row itself:
 // PostgreSQL re-checks those against the row a concurrent confirmation
 // committed, but would not re-run a subquery.
-func (g *Guide) ConfirmAction(ctx context.Context, c *guide.Caller, id string) (*guide.ConfirmedAction, error) {
+func (g *Guide) ConfirmAction(ctx context.Context, c *guide.Caller, id string) (_ *guide.ConfirmedAction, err error) {
+	defer store.Wrap(&err, "confirm action %s", id)
 	var out *guide.ConfirmedAction
-	err := g.db.InTx(ctx, func(tx *sql.Tx) error {
+	err = g.db.InTx(ctx, func(tx *sql.Tx) error {
 		now := g.clock.Now()
-		w := &where{}
-		at := w.arg(now)
-		w.and("id = " + w.arg(id))
-		w.and("status = 'pending'")
-		w.and("expires_at > " + at)
+		w := &store.Where{}
+		at := w.Arg(now)
+		w.And("id = " + w.Arg(id))
+		w.And("status = 'pending'")
+		w.And("expires_at > " + at)
 		actorCondition(w, c)
 		// #nosec G202 -- only $N placeholders are concatenated; values are bound.
-		res, err := tx.ExecContext(ctx, `UPDATE pending_actions SET status = 'confirmed', confirmed_at = `+at+w.String(), w.args...)
+		res, err := tx.ExecContext(ctx, `UPDATE pending_actions SET status = 'confirmed', confirmed_at = `+at+w.String(), w.Args...)
 		if err != nil {
 			return err
 		}
@@ -119,7 +123,7 @@ func (g *Guide) ConfirmAction(ctx context.Context, c *guide.Caller, id string) (
 			return err
 		}
 		out = &guide.ConfirmedAction{ActionID: a.ID, Action: a.Action, Status: guide.ActionConfirmed, Payload: a.Payload, Result: result}
-		return recordResult(ctx, tx, out)
+		return store.RecordResult(ctx, tx, out)
 	})
 	return out, err
 }

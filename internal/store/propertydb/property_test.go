@@ -1,4 +1,4 @@
-package store_test
+package propertydb_test
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 	"github.com/wayfarer-asia/platform/internal/property"
 	"github.com/wayfarer-asia/platform/internal/property/sample"
 	"github.com/wayfarer-asia/platform/internal/store"
+	"github.com/wayfarer-asia/platform/internal/store/propertydb"
 	"github.com/wayfarer-asia/platform/internal/store/storetest"
 )
 
@@ -21,7 +22,7 @@ func propertyClock() *clock.Fake { return clock.NewFake(time.Date(2026, 11, 22, 
 // developer, and one room type whose night lastNight has one unit left.
 type propertyFixture struct {
 	db         *store.DB
-	s          *store.Property
+	s          *propertydb.Property
 	clk        *clock.Fake
 	live, test property.Account
 	propertyID string
@@ -33,11 +34,11 @@ type propertyFixture struct {
 func newPropertyFixture(t *testing.T, engine store.Engine) *propertyFixture {
 	t.Helper()
 	db := storetest.MustOpenDB(t, engine, "property")
-	if err := store.LoadPropertySample(t.Context(), db, sample.GenerateDays(propertySampleStart, 40)); err != nil {
+	if err := propertydb.LoadSample(t.Context(), db, sample.GenerateDays(propertySampleStart, 40)); err != nil {
 		t.Fatal(err)
 	}
 	f := &propertyFixture{db: db, clk: propertyClock(), lastNight: property.NewDate(2026, 12, 9)}
-	f.s = store.NewProperty(db, f.clk)
+	f.s = propertydb.New(db, f.clk)
 	dev, err := f.s.CreateDeveloper(t.Context(), property.NewDeveloper{Email: "racer@example.com", Name: "Racer"})
 	if err != nil {
 		t.Fatal(err)
@@ -305,7 +306,7 @@ func TestPropertyKeysAndUsage(t *testing.T) {
 		t.Run(string(engine), func(t *testing.T) {
 			db := storetest.MustOpenDB(t, engine, "property")
 			clk := propertyClock()
-			s := store.NewProperty(db, clk)
+			s := propertydb.New(db, clk)
 			ctx := context.Background()
 			dev, _ := s.CreateDeveloper(ctx, property.NewDeveloper{Email: "k@example.com", Name: "K"})
 			if _, err := s.CreateDeveloper(ctx, property.NewDeveloper{Email: "K@Example.com", Name: "K2"}); apperr.Code(err) != apperr.EmailTaken {

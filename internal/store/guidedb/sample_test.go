@@ -1,4 +1,4 @@
-package store_test
+package guidedb_test
 
 import (
 	"database/sql"
@@ -16,6 +16,7 @@ import (
 	"github.com/wayfarer-asia/platform/internal/guide"
 	"github.com/wayfarer-asia/platform/internal/guide/sample"
 	"github.com/wayfarer-asia/platform/internal/store"
+	"github.com/wayfarer-asia/platform/internal/store/guidedb"
 	"github.com/wayfarer-asia/platform/internal/store/storetest"
 )
 
@@ -45,16 +46,16 @@ func TestLoadGuideSample(t *testing.T) {
 		t.Run(string(engine), func(t *testing.T) {
 			db := storetest.MustOpenDB(t, engine, "guide")
 			ctx := t.Context()
-			if empty, err := store.GuideIsEmpty(ctx, db); err != nil || !empty {
-				t.Fatalf("GuideIsEmpty before loading = %v, %v; want true", empty, err)
+			if empty, err := guidedb.IsEmpty(ctx, db); err != nil || !empty {
+				t.Fatalf("IsEmpty before loading = %v, %v; want true", empty, err)
 			}
 			start := time.Now()
-			if err := store.LoadGuideSample(ctx, db, ds); err != nil {
-				t.Fatalf("LoadGuideSample: %v", err)
+			if err := guidedb.LoadSample(ctx, db, ds); err != nil {
+				t.Fatalf("LoadSample: %v", err)
 			}
-			t.Logf("LoadGuideSample on %s took %v", engine, time.Since(start))
-			if empty, err := store.GuideIsEmpty(ctx, db); err != nil || empty {
-				t.Fatalf("GuideIsEmpty after loading = %v, %v; want false", empty, err)
+			t.Logf("LoadSample on %s took %v", engine, time.Since(start))
+			if empty, err := guidedb.IsEmpty(ctx, db); err != nil || empty {
+				t.Fatalf("IsEmpty after loading = %v, %v; want false", empty, err)
 			}
 			c := &sampleChecker{db: db, ds: ds}
 			t.Run("row counts", c.rowCounts)
@@ -85,16 +86,16 @@ func TestLoadGuideSampleIsAtomic(t *testing.T) {
 			ctx := t.Context()
 			bad := *ds
 			bad.Messages = append(slices.Clone(ds.Messages), ds.Messages[0]) // a duplicate key in the last table
-			if err := store.LoadGuideSample(ctx, db, &bad); err == nil {
+			if err := guidedb.LoadSample(ctx, db, &bad); err == nil {
 				t.Fatal("loading a dataset with a duplicate message succeeded")
 			}
-			if empty, err := store.GuideIsEmpty(ctx, db); err != nil || !empty {
-				t.Fatalf("after a failed load GuideIsEmpty = %v, %v; want true", empty, err)
+			if empty, err := guidedb.IsEmpty(ctx, db); err != nil || !empty {
+				t.Fatalf("after a failed load IsEmpty = %v, %v; want true", empty, err)
 			}
-			if err := store.LoadGuideSample(ctx, db, ds); err != nil {
+			if err := guidedb.LoadSample(ctx, db, ds); err != nil {
 				t.Fatalf("load after the failed one: %v", err)
 			}
-			if err := store.LoadGuideSample(ctx, db, ds); err == nil {
+			if err := guidedb.LoadSample(ctx, db, ds); err == nil {
 				t.Fatal("loading into a non-empty database succeeded")
 			}
 			(&sampleChecker{db: db, ds: ds}).rowCounts(t)
@@ -110,7 +111,7 @@ func BenchmarkLoadGuideSample(b *testing.B) {
 				b.StopTimer()
 				db := storetest.MustOpenDB(b, engine, "guide")
 				b.StartTimer()
-				if err := store.LoadGuideSample(b.Context(), db, ds); err != nil {
+				if err := guidedb.LoadSample(b.Context(), db, ds); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -1,4 +1,4 @@
-package store
+package propertydb
 
 import (
 	"context"
@@ -11,20 +11,22 @@ import (
 
 	"github.com/wayfarer-asia/platform/internal/apperr"
 	"github.com/wayfarer-asia/platform/internal/property"
+	"github.com/wayfarer-asia/platform/internal/store"
 )
 
 // CreateDeveloper creates a developer account.
-func (s *Property) CreateDeveloper(ctx context.Context, nd property.NewDeveloper) (*property.Developer, error) {
+func (s *Property) CreateDeveloper(ctx context.Context, nd property.NewDeveloper) (_ *property.Developer, err error) {
+	defer store.Wrap(&err, "create developer")
 	now := s.clock.Now()
 	email := strings.TrimSpace(nd.Email)
-	d := &property.Developer{ID: newID(), Email: email, Name: nd.Name, CreatedAt: now}
+	d := &property.Developer{ID: store.NewID(), Email: email, Name: nd.Name, CreatedAt: now}
 	var hash any
 	if nd.PasswordHash != "" {
 		hash = nd.PasswordHash
 	}
-	_, err := s.db.ExecContext(ctx, `INSERT INTO developers (id, email, email_normalized, name, password_hash, created_at, updated_at)
+	_, err = s.db.ExecContext(ctx, `INSERT INTO developers (id, email, email_normalized, name, password_hash, created_at, updated_at)
 		VALUES ($1, $2, $3, $4, $5, $6, $6)`, d.ID, email, strings.ToLower(email), d.Name, hash, now)
-	if isUniqueViolation(err) {
+	if store.IsUniqueViolation(err) {
 		return nil, apperr.Errorf(apperr.EmailTaken, "A developer account with this e-mail address already exists.")
 	} else if err != nil {
 		return nil, err
@@ -34,10 +36,11 @@ func (s *Property) CreateDeveloper(ctx context.Context, nd property.NewDeveloper
 
 // FindDeveloperByEmail returns the account with the e-mail and its
 // password hash.
-func (s *Property) FindDeveloperByEmail(ctx context.Context, email string) (*property.Developer, string, error) {
+func (s *Property) FindDeveloperByEmail(ctx context.Context, email string) (_ *property.Developer, _ string, err error) {
+	defer store.Wrap(&err, "find developer by e-mail")
 	var d property.Developer
 	var hash sql.NullString
-	err := s.db.QueryRowContext(ctx, `SELECT id, email, name, created_at, password_hash FROM developers WHERE email_normalized = $1`,
+	err = s.db.QueryRowContext(ctx, `SELECT id, email, name, created_at, password_hash FROM developers WHERE email_normalized = $1`,
 		strings.ToLower(strings.TrimSpace(email))).Scan(&d.ID, &d.Email, &d.Name, &d.CreatedAt, &hash)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, "", apperr.Errorf(apperr.NotFound, "No developer account with this e-mail.")
@@ -49,9 +52,10 @@ func (s *Property) FindDeveloperByEmail(ctx context.Context, email string) (*pro
 }
 
 // FindDeveloperByID returns an account.
-func (s *Property) FindDeveloperByID(ctx context.Context, id string) (*property.Developer, error) {
+func (s *Property) FindDeveloperByID(ctx context.Context, id string) (_ *property.Developer, err error) {
+	defer store.Wrap(&err, "find developer %s", id)
 	var d property.Developer
-	err := s.db.QueryRowContext(ctx, `SELECT id, email, name, created_at FROM developers WHERE id = $1`, id).
+	err = s.db.QueryRowContext(ctx, `SELECT id, email, name, created_at FROM developers WHERE id = $1`, id).
 		Scan(&d.ID, &d.Email, &d.Name, &d.CreatedAt)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, apperr.Errorf(apperr.NotFound, "No such developer account.")
@@ -65,12 +69,13 @@ func (s *Property) FindDeveloperByID(ctx context.Context, id string) (*property.
 // SetDemoPassword gives the demo developer account the password hash, or
 // takes its password away when hash is empty, so that whether it can log in
 // follows DEMO_PASSWORD at every start.
-func (s *Property) SetDemoPassword(ctx context.Context, hash string) error {
+func (s *Property) SetDemoPassword(ctx context.Context, hash string) (err error) {
+	defer store.Wrap(&err, "set demo password")
 	var value any
 	if hash != "" {
 		value = hash
 	}
-	_, err := s.db.ExecContext(ctx, `UPDATE developers SET password_hash = $1, updated_at = $2 WHERE email_normalized = $3`,
+	_, err = s.db.ExecContext(ctx, `UPDATE developers SET password_hash = $1, updated_at = $2 WHERE email_normalized = $3`,
 		value, s.clock.Now(), property.DemoEmail)
 	return err
 }
@@ -78,27 +83,29 @@ func (s *Property) SetDemoPassword(ctx context.Context, hash string) error {
 // Setting returns the value of a setting of the property database,
 // storing value first if the setting is absent, so that concurrent starts
 // agree on one value (the portal's token secret).
-func (s *Property) Setting(ctx context.Context, key, value string) (string, error) {
+func (s *Property) Setting(ctx context.Context, key, value string) (_ string, err error) {
+	defer store.Wrap(&err, "setting %s", key)
 	if _, err := s.db.ExecContext(ctx, `INSERT INTO settings (key, value) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING`, key, value); err != nil {
 		return "", err
 	}
 	var v string
-	err := s.db.QueryRowContext(ctx, `SELECT value FROM settings WHERE key = $1`, key).Scan(&v)
+	err = s.db.QueryRowContext(ctx, `SELECT value FROM settings WHERE key = $1`, key).Scan(&v)
 	return v, err
 }
 
 // CreateKey stores a key by its hash.
-func (s *Property) CreateKey(ctx context.Context, k *property.Key, hash string) error {
+func (s *Property) CreateKey(ctx context.Context, k *property.Key, hash string) (err error) {
+	defer store.Wrap(&err, "create key of developer %s", k.DeveloperID)
 	return s.db.InTx(ctx, func(tx *sql.Tx) error {
 		if err := createPropertyKey(ctx, tx, k, hash, s.clock.Now()); err != nil {
 			return err
 		}
-		return recordResult(ctx, tx, k)
+		return store.RecordResult(ctx, tx, k)
 	})
 }
 
-func createPropertyKey(ctx context.Context, q querier, k *property.Key, hash string, now time.Time) error {
-	k.ID, k.CreatedAt = newID(), now
+func createPropertyKey(ctx context.Context, q store.Querier, k *property.Key, hash string, now time.Time) error {
+	k.ID, k.CreatedAt = store.NewID(), now
 	scopes, err := json.Marshal(k.Scopes)
 	if err != nil {
 		return err
@@ -117,7 +124,7 @@ func scanPropertyKey(sc interface{ Scan(...any) error }, k *property.Key) error 
 	if err := sc.Scan(&k.ID, &k.DeveloperID, &k.Name, &k.KeyPrefix, &k.Mode, &scopes, &used, &expires, &replaced, &k.CreatedAt); err != nil {
 		return err
 	}
-	k.Scopes, k.LastUsedAt, k.ExpiresAt, k.ReplacedBy, k.CreatedAt = stringList(scopes), nullTime(used), nullTime(expires), nullString(replaced), k.CreatedAt.UTC()
+	k.Scopes, k.LastUsedAt, k.ExpiresAt, k.ReplacedBy, k.CreatedAt = store.StringList(scopes), store.NullTime(used), store.NullTime(expires), store.NullString(replaced), k.CreatedAt.UTC()
 	return nil
 }
 
@@ -125,7 +132,8 @@ func scanPropertyKey(sc interface{ Scan(...any) error }, k *property.Key) error 
 const propertyWorkingKey = `k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > $2)`
 
 // FindKeys lists the developer's working keys, newest first.
-func (s *Property) FindKeys(ctx context.Context, developerID string) ([]property.Key, error) {
+func (s *Property) FindKeys(ctx context.Context, developerID string) (_ []property.Key, err error) {
+	defer store.Wrap(&err, "find keys of developer %s", developerID)
 	rows, err := s.db.QueryContext(ctx, `SELECT `+propertyKeyColumns+` FROM api_keys k WHERE k.developer_id = $1 AND `+propertyWorkingKey+`
 		ORDER BY k.created_at DESC, k.id DESC`, developerID, s.clock.Now())
 	if err != nil {
@@ -144,7 +152,8 @@ func (s *Property) FindKeys(ctx context.Context, developerID string) ([]property
 }
 
 // RevokeKey stops a working key of the developer.
-func (s *Property) RevokeKey(ctx context.Context, developerID, id string) (time.Time, error) {
+func (s *Property) RevokeKey(ctx context.Context, developerID, id string) (_ time.Time, err error) {
+	defer store.Wrap(&err, "revoke key %s", id)
 	now := s.clock.Now()
 	res, err := s.db.ExecContext(ctx, `UPDATE api_keys SET revoked_at = $2 WHERE id = $1 AND developer_id = $3 AND revoked_at IS NULL
 		AND (expires_at IS NULL OR expires_at > $2)`, id, now, developerID)
@@ -160,9 +169,10 @@ func (s *Property) RevokeKey(ctx context.Context, developerID, id string) (time.
 }
 
 // RotateKey replaces a working key; the old one works for grace more.
-func (s *Property) RotateKey(ctx context.Context, developerID, id, newPrefix, newHash string, grace time.Duration) (*property.Key, error) {
+func (s *Property) RotateKey(ctx context.Context, developerID, id, newPrefix, newHash string, grace time.Duration) (_ *property.Key, err error) {
+	defer store.Wrap(&err, "rotate key %s", id)
 	var out *property.Key
-	err := s.db.InTx(ctx, func(tx *sql.Tx) error {
+	err = s.db.InTx(ctx, func(tx *sql.Tx) error {
 		now := s.clock.Now()
 		var old property.Key
 		err := scanPropertyKey(tx.QueryRowContext(ctx, `SELECT `+propertyKeyColumns+` FROM api_keys k WHERE k.id = $1 AND `+propertyWorkingKey+` AND k.developer_id = $3`,
@@ -193,15 +203,16 @@ func (s *Property) RotateKey(ctx context.Context, developerID, id, newPrefix, ne
 			return apperr.Errorf(apperr.InvalidState, "This key was rotated or revoked meanwhile.")
 		}
 		out = k
-		return recordResult(ctx, tx, k)
+		return store.RecordResult(ctx, tx, k)
 	})
 	return out, err
 }
 
 // FindKeyByHash returns a working key.
-func (s *Property) FindKeyByHash(ctx context.Context, hash string) (*property.Key, error) {
+func (s *Property) FindKeyByHash(ctx context.Context, hash string) (_ *property.Key, err error) {
+	defer store.Wrap(&err, "find key by hash")
 	var k property.Key
-	err := scanPropertyKey(s.db.QueryRowContext(ctx, `SELECT `+propertyKeyColumns+` FROM api_keys k WHERE k.key_hash = $1 AND `+propertyWorkingKey,
+	err = scanPropertyKey(s.db.QueryRowContext(ctx, `SELECT `+propertyKeyColumns+` FROM api_keys k WHERE k.key_hash = $1 AND `+propertyWorkingKey,
 		hash, s.clock.Now()), &k)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, apperr.Errorf(apperr.Unauthorized, "The API key is not valid: unknown, revoked, or rotated more than 24 hours ago.")
@@ -213,7 +224,8 @@ func (s *Property) FindKeyByHash(ctx context.Context, hash string) (*property.Ke
 
 // AddUsage adds recorded counts to key_usage_daily and moves last uses
 // forward, in one transaction.
-func (s *Property) AddUsage(ctx context.Context, counts map[property.UsageKey]property.UsageCount) error {
+func (s *Property) AddUsage(ctx context.Context, counts map[property.UsageKey]property.UsageCount) (err error) {
+	defer store.Wrap(&err, "add usage")
 	if len(counts) == 0 {
 		return nil
 	}
@@ -258,7 +270,8 @@ func (s *Property) AddUsage(ctx context.Context, counts map[property.UsageKey]pr
 // FlushUsage writes the counts u gathered in memory to the database; on a
 // failure it puts them back to be written next time. The server calls it
 // every few seconds and once at shutdown.
-func (s *Property) FlushUsage(ctx context.Context, u *property.Usage) error {
+func (s *Property) FlushUsage(ctx context.Context, u *property.Usage) (err error) {
+	defer store.Wrap(&err, "flush usage")
 	counts := u.Take()
 	if err := s.AddUsage(ctx, counts); err != nil {
 		u.Restore(counts)
@@ -269,7 +282,8 @@ func (s *Property) FlushUsage(ctx context.Context, u *property.Usage) error {
 
 // FindUsage returns the developer's usage per day and key, oldest first,
 // with pending (counts not yet flushed) added.
-func (s *Property) FindUsage(ctx context.Context, developerID string, from, to property.Date, pending map[property.UsageKey]property.UsageCount) ([]property.UsageDay, error) {
+func (s *Property) FindUsage(ctx context.Context, developerID string, from, to property.Date, pending map[property.UsageKey]property.UsageCount) (_ []property.UsageDay, err error) {
+	defer store.Wrap(&err, "find usage of developer %s", developerID)
 	keys, err := s.keysOf(ctx, developerID)
 	if err != nil {
 		return nil, err

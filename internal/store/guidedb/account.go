@@ -1,4 +1,4 @@
-package store
+package guidedb
 
 import (
 	"context"
@@ -12,27 +12,12 @@ import (
 	"strings"
 	"time"
 
-	"github.com/google/uuid"
-	"github.com/jackc/pgx/v5/pgconn"
-
 	"github.com/wayfarer-asia/platform/internal/apperr"
 	"github.com/wayfarer-asia/platform/internal/guide"
+	"github.com/wayfarer-asia/platform/internal/store"
 )
 
 var _ guide.AccountService = (*Guide)(nil)
-
-// newID returns a time-ordered UUIDv7.
-func newID() string { return uuid.Must(uuid.NewV7()).String() }
-
-// isUniqueViolation reports whether err is a unique constraint failure on
-// either engine.
-func isUniqueViolation(err error) bool {
-	var pg *pgconn.PgError
-	if errors.As(err, &pg) {
-		return pg.Code == "23505"
-	}
-	return err != nil && strings.Contains(err.Error(), "UNIQUE constraint failed")
-}
 
 const userColumns = `u.id, u.handle, u.email, u.name, u.image, u.nickname, u.avatar, u.role, u.locale, u.created_at, u.deleted_at`
 
@@ -43,8 +28,8 @@ func scanUser(s interface{ Scan(...any) error }, u *guide.User, extra ...any) er
 	if err := s.Scan(dest...); err != nil {
 		return err
 	}
-	u.Email, u.Name, u.Image, u.Nickname, u.Avatar = nullString(email), nullString(name), nullString(image), nullString(nickname), nullString(avatar)
-	u.CreatedAt, u.DeletedAt = u.CreatedAt.UTC(), nullTime(deleted)
+	u.Email, u.Name, u.Image, u.Nickname, u.Avatar = store.NullString(email), store.NullString(name), store.NullString(image), store.NullString(nickname), store.NullString(avatar)
+	u.CreatedAt, u.DeletedAt = u.CreatedAt.UTC(), store.NullTime(deleted)
 	return nil
 }
 
@@ -71,9 +56,10 @@ func newHandle(name *string, email string) string {
 
 // CreateUser creates an account; an EXPERT gets an unverified expert
 // profile. Errors: apperr.EmailTaken.
-func (g *Guide) CreateUser(ctx context.Context, nu guide.NewUser) (*guide.User, error) {
+func (g *Guide) CreateUser(ctx context.Context, nu guide.NewUser) (_ *guide.User, err error) {
+	defer store.Wrap(&err, "create user")
 	var u *guide.User
-	err := g.db.InTx(ctx, func(tx *sql.Tx) error {
+	err = g.db.InTx(ctx, func(tx *sql.Tx) error {
 		var err error
 		u, err = g.createUser(ctx, tx, nu)
 		return err
@@ -84,7 +70,7 @@ func (g *Guide) CreateUser(ctx context.Context, nu guide.NewUser) (*guide.User, 
 func (g *Guide) createUser(ctx context.Context, tx *sql.Tx, nu guide.NewUser) (*guide.User, error) {
 	now := g.clock.Now()
 	email := strings.TrimSpace(nu.Email)
-	u := &guide.User{ID: newID(), Handle: newHandle(nu.Name, email), Email: &email, Name: nu.Name, Role: nu.Role, Locale: guide.DefaultLocale, CreatedAt: now}
+	u := &guide.User{ID: store.NewID(), Handle: newHandle(nu.Name, email), Email: &email, Name: nu.Name, Role: nu.Role, Locale: guide.DefaultLocale, CreatedAt: now}
 	var hash any
 	if nu.PasswordHash != "" {
 		hash = nu.PasswordHash
@@ -92,7 +78,7 @@ func (g *Guide) createUser(ctx context.Context, tx *sql.Tx, nu guide.NewUser) (*
 	_, err := tx.ExecContext(ctx, `INSERT INTO users (id, handle, email, email_normalized, email_verified, password_hash, name, role, locale, created_at, updated_at)
 		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $10)`,
 		u.ID, u.Handle, email, strings.ToLower(email), nu.EmailVerified, hash, nu.Name, nu.Role, u.Locale, now)
-	if isUniqueViolation(err) {
+	if store.IsUniqueViolation(err) {
 		return nil, apperr.Errorf(apperr.EmailTaken, "An account with this e-mail address already exists.")
 	} else if err != nil {
 		return nil, err
@@ -101,7 +87,7 @@ func (g *Guide) createUser(ctx context.Context, tx *sql.Tx, nu guide.NewUser) (*
 		// Unverified until the marketplace verifies the guide; currency and
 		// time zone are placeholders the expert sets with the profile.
 		if _, err := tx.ExecContext(ctx, `INSERT INTO experts (id, user_id, currency, timezone, created_at, updated_at)
-			VALUES ($1, $2, 'USD', 'UTC', $3, $3)`, newID(), u.ID, now); err != nil {
+			VALUES ($1, $2, 'USD', 'UTC', $3, $3)`, store.NewID(), u.ID, now); err != nil {
 			return nil, err
 		}
 	}
@@ -110,10 +96,11 @@ func (g *Guide) createUser(ctx context.Context, tx *sql.Tx, nu guide.NewUser) (*
 
 // FindUserByEmail returns the open account with the e-mail and its password
 // hash. Errors: apperr.NotFound.
-func (g *Guide) FindUserByEmail(ctx context.Context, email string) (*guide.User, string, error) {
+func (g *Guide) FindUserByEmail(ctx context.Context, email string) (_ *guide.User, _ string, err error) {
+	defer store.Wrap(&err, "find user by e-mail")
 	var u guide.User
 	var hash sql.NullString
-	err := scanUser(g.db.QueryRowContext(ctx, `SELECT `+userColumns+`, u.password_hash FROM users u
+	err = scanUser(g.db.QueryRowContext(ctx, `SELECT `+userColumns+`, u.password_hash FROM users u
 		WHERE u.email_normalized = $1 AND u.deleted_at IS NULL`, strings.ToLower(strings.TrimSpace(email))), &u, &hash)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, "", apperr.Errorf(apperr.NotFound, "No account with this e-mail.")
@@ -122,9 +109,10 @@ func (g *Guide) FindUserByEmail(ctx context.Context, email string) (*guide.User,
 }
 
 // FindUserByID returns an open account. Errors: apperr.NotFound.
-func (g *Guide) FindUserByID(ctx context.Context, id string) (*guide.User, error) {
+func (g *Guide) FindUserByID(ctx context.Context, id string) (_ *guide.User, err error) {
+	defer store.Wrap(&err, "find user %s", id)
 	var u guide.User
-	err := scanUser(g.db.QueryRowContext(ctx, `SELECT `+userColumns+` FROM users u WHERE u.id = $1 AND u.deleted_at IS NULL`, id), &u)
+	err = scanUser(g.db.QueryRowContext(ctx, `SELECT `+userColumns+` FROM users u WHERE u.id = $1 AND u.deleted_at IS NULL`, id), &u)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, apperr.Errorf(apperr.NotFound, "No such account.")
 	}
@@ -134,10 +122,11 @@ func (g *Guide) FindUserByID(ctx context.Context, id string) (*guide.User, error
 // SignInWithIdentity finds or creates the account of an external identity.
 // Concurrent first sign-ins of one identity end with one account: the
 // loser of the race on the identity's primary key reads the winner's link.
-func (g *Guide) SignInWithIdentity(ctx context.Context, id guide.Identity, emailVerified bool, name *string) (*guide.User, bool, error) {
+func (g *Guide) SignInWithIdentity(ctx context.Context, id guide.Identity, emailVerified bool, name *string) (_ *guide.User, _ bool, err error) {
+	defer store.Wrap(&err, "sign in with %s identity", id.Provider)
 	for attempt := 0; ; attempt++ {
 		u, created, err := g.signInWithIdentity(ctx, id, emailVerified, name)
-		if isUniqueViolation(err) && attempt == 0 {
+		if store.IsUniqueViolation(err) && attempt == 0 {
 			continue
 		}
 		return u, created, err
@@ -198,8 +187,9 @@ func nullIfEmpty(s string) any {
 }
 
 // CreateAPIKey stores a key by its hash.
-func (g *Guide) CreateAPIKey(ctx context.Context, k *guide.APIKey, hash string) error {
-	k.ID, k.CreatedAt = newID(), g.clock.Now()
+func (g *Guide) CreateAPIKey(ctx context.Context, k *guide.APIKey, hash string) (err error) {
+	defer store.Wrap(&err, "create API key of user %s", k.UserID)
+	k.ID, k.CreatedAt = store.NewID(), g.clock.Now()
 	scopes, err := json.Marshal(k.Scopes)
 	if err != nil {
 		return err
@@ -211,7 +201,7 @@ func (g *Guide) CreateAPIKey(ctx context.Context, k *guide.APIKey, hash string) 
 		if err != nil {
 			return fmt.Errorf("insert api key: %w", err)
 		}
-		return recordResult(ctx, tx, k)
+		return store.RecordResult(ctx, tx, k)
 	})
 }
 
@@ -225,12 +215,13 @@ func scanAPIKey(s interface{ Scan(...any) error }, k *guide.APIKey, extra ...any
 	if err := s.Scan(dest...); err != nil {
 		return err
 	}
-	k.Scopes, k.LastUsedAt, k.ExpiresAt, k.CreatedAt = stringList(scopes), nullTime(used), nullTime(expires), k.CreatedAt.UTC()
+	k.Scopes, k.LastUsedAt, k.ExpiresAt, k.CreatedAt = store.StringList(scopes), store.NullTime(used), store.NullTime(expires), k.CreatedAt.UTC()
 	return nil
 }
 
 // FindAPIKeys lists the user's active keys, newest first.
-func (g *Guide) FindAPIKeys(ctx context.Context, userID string) ([]guide.APIKey, error) {
+func (g *Guide) FindAPIKeys(ctx context.Context, userID string) (_ []guide.APIKey, err error) {
+	defer store.Wrap(&err, "find API keys of user %s", userID)
 	rows, err := g.db.QueryContext(ctx, `SELECT `+apiKeyColumns+` FROM api_keys k
 		WHERE k.user_id = $1 AND k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > $2)
 		ORDER BY k.created_at DESC, k.id DESC`, userID, g.clock.Now())
@@ -250,7 +241,8 @@ func (g *Guide) FindAPIKeys(ctx context.Context, userID string) ([]guide.APIKey,
 }
 
 // RevokeAPIKey revokes an active key of the user. Errors: apperr.NotFound.
-func (g *Guide) RevokeAPIKey(ctx context.Context, userID, id string) (time.Time, error) {
+func (g *Guide) RevokeAPIKey(ctx context.Context, userID, id string) (_ time.Time, err error) {
+	defer store.Wrap(&err, "revoke API key %s", id)
 	now := g.clock.Now()
 	res, err := g.db.ExecContext(ctx, `UPDATE api_keys SET revoked_at = $1 WHERE id = $2 AND user_id = $3 AND revoked_at IS NULL`, now, id, userID)
 	if err != nil {
@@ -264,12 +256,13 @@ func (g *Guide) RevokeAPIKey(ctx context.Context, userID, id string) (time.Time,
 
 // FindAPIKeyByHash returns an active key and its open account.
 // Errors: apperr.Unauthorized.
-func (g *Guide) FindAPIKeyByHash(ctx context.Context, hash string) (*guide.APIKey, *guide.User, error) {
+func (g *Guide) FindAPIKeyByHash(ctx context.Context, hash string) (_ *guide.APIKey, _ *guide.User, err error) {
+	defer store.Wrap(&err, "find API key by hash")
 	var k guide.APIKey
 	var u guide.User
 	var email, name, image, nickname, avatar sql.NullString
 	var deleted sql.NullTime
-	err := scanAPIKey(g.db.QueryRowContext(ctx, `SELECT `+apiKeyColumns+`, `+userColumns+`
+	err = scanAPIKey(g.db.QueryRowContext(ctx, `SELECT `+apiKeyColumns+`, `+userColumns+`
 		FROM api_keys k JOIN users u ON u.id = k.user_id
 		WHERE k.key_hash = $1 AND k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > $2) AND u.deleted_at IS NULL`,
 		hash, g.clock.Now()), &k, &u.ID, &u.Handle, &email, &name, &image, &nickname, &avatar, &u.Role, &u.Locale, &u.CreatedAt, &deleted)
@@ -278,13 +271,14 @@ func (g *Guide) FindAPIKeyByHash(ctx context.Context, hash string) (*guide.APIKe
 	} else if err != nil {
 		return nil, nil, err
 	}
-	u.Email, u.Name, u.Image, u.Nickname, u.Avatar = nullString(email), nullString(name), nullString(image), nullString(nickname), nullString(avatar)
+	u.Email, u.Name, u.Image, u.Nickname, u.Avatar = store.NullString(email), store.NullString(name), store.NullString(image), store.NullString(nickname), store.NullString(avatar)
 	u.CreatedAt = u.CreatedAt.UTC()
 	return &k, &u, nil
 }
 
 // TouchAPIKeys records when keys were last used, never moving a time back.
-func (g *Guide) TouchAPIKeys(ctx context.Context, used map[string]time.Time) error {
+func (g *Guide) TouchAPIKeys(ctx context.Context, used map[string]time.Time) (err error) {
+	defer store.Wrap(&err, "record use of %d API keys", len(used))
 	return g.db.InTx(ctx, func(tx *sql.Tx) error {
 		for id, at := range used {
 			if _, err := tx.ExecContext(ctx, `UPDATE api_keys SET last_used_at = $1
@@ -297,17 +291,19 @@ func (g *Guide) TouchAPIKeys(ctx context.Context, used map[string]time.Time) err
 }
 
 // CreateSession stores a web session by the hash of its cookie value.
-func (g *Guide) CreateSession(ctx context.Context, hash, userID string, expires time.Time) error {
-	_, err := g.db.ExecContext(ctx, `INSERT INTO sessions (id_hash, user_id, expires_at, created_at) VALUES ($1, $2, $3, $4)`,
+func (g *Guide) CreateSession(ctx context.Context, hash, userID string, expires time.Time) (err error) {
+	defer store.Wrap(&err, "create session of user %s", userID)
+	_, err = g.db.ExecContext(ctx, `INSERT INTO sessions (id_hash, user_id, expires_at, created_at) VALUES ($1, $2, $3, $4)`,
 		hash, userID, expires, g.clock.Now())
 	return err
 }
 
 // FindSessionUser returns the open account of a live session.
 // Errors: apperr.NotFound.
-func (g *Guide) FindSessionUser(ctx context.Context, hash string) (*guide.User, error) {
+func (g *Guide) FindSessionUser(ctx context.Context, hash string) (_ *guide.User, err error) {
+	defer store.Wrap(&err, "find session user")
 	var u guide.User
-	err := scanUser(g.db.QueryRowContext(ctx, `SELECT `+userColumns+` FROM sessions s JOIN users u ON u.id = s.user_id
+	err = scanUser(g.db.QueryRowContext(ctx, `SELECT `+userColumns+` FROM sessions s JOIN users u ON u.id = s.user_id
 		WHERE s.id_hash = $1 AND s.expires_at > $2 AND u.deleted_at IS NULL`, hash, g.clock.Now()), &u)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, apperr.Errorf(apperr.NotFound, "No live session.")
@@ -317,11 +313,12 @@ func (g *Guide) FindSessionUser(ctx context.Context, hash string) (*guide.User, 
 
 // Setting returns the value of a setting, storing value first if the
 // setting is absent, so that concurrent starts agree on one value.
-func (g *Guide) Setting(ctx context.Context, key, value string) (string, error) {
+func (g *Guide) Setting(ctx context.Context, key, value string) (_ string, err error) {
+	defer store.Wrap(&err, "setting %s", key)
 	if _, err := g.db.ExecContext(ctx, `INSERT INTO settings (key, value) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING`, key, value); err != nil {
 		return "", err
 	}
 	var v string
-	err := g.db.QueryRowContext(ctx, `SELECT value FROM settings WHERE key = $1`, key).Scan(&v)
+	err = g.db.QueryRowContext(ctx, `SELECT value FROM settings WHERE key = $1`, key).Scan(&v)
 	return v, err
 }

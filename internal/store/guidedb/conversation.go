@@ -1,4 +1,4 @@
-package store
+package guidedb
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 
 	"github.com/wayfarer-asia/platform/internal/apperr"
 	"github.com/wayfarer-asia/platform/internal/guide"
+	"github.com/wayfarer-asia/platform/internal/store"
 )
 
 var _ guide.ConversationService = (*Guide)(nil)
@@ -29,9 +30,9 @@ func scanConversation(s interface{ Scan(...any) error }, c *guide.ConversationSu
 		&c.Tourist.ID, &tName, &tImage, &tGone, &c.UnreadCount); err != nil {
 		return err
 	}
-	c.LastMessage, c.LastMessageAt, c.CreatedAt = nullString(last), nullTime(lastAt), c.CreatedAt.UTC()
-	c.Expert.Name, c.Expert.Image = displayName(eName, eGone), nullString(eImage)
-	c.Tourist.Name, c.Tourist.Image = displayName(tName, tGone), nullString(tImage)
+	c.LastMessage, c.LastMessageAt, c.CreatedAt = store.NullString(last), store.NullTime(lastAt), c.CreatedAt.UTC()
+	c.Expert.Name, c.Expert.Image = displayName(eName, eGone), store.NullString(eImage)
+	c.Tourist.Name, c.Tourist.Image = displayName(tName, tGone), store.NullString(tImage)
 	if eGone {
 		c.Expert.Image = nil
 	}
@@ -44,10 +45,11 @@ func scanConversation(s interface{ Scan(...any) error }, c *guide.ConversationSu
 // OpenConversation returns the user's conversation with a verified expert,
 // creating it if needed. Two concurrent opens create one conversation: the
 // pair is unique and the insert does nothing on conflict.
-func (g *Guide) OpenConversation(ctx context.Context, user *guide.User, handle string) (*guide.ConversationSummary, bool, error) {
+func (g *Guide) OpenConversation(ctx context.Context, user *guide.User, handle string) (_ *guide.ConversationSummary, _ bool, err error) {
+	defer store.Wrap(&err, "open conversation of user %s with expert %s", user.ID, handle)
 	var expertID, expertUser string
 	var messaging bool
-	err := g.db.QueryRowContext(ctx, `SELECT e.id, u.id, e.messaging_enabled FROM experts e JOIN users u ON u.id = e.user_id
+	err = g.db.QueryRowContext(ctx, `SELECT e.id, u.id, e.messaging_enabled FROM experts e JOIN users u ON u.id = e.user_id
 		WHERE u.handle = $1 AND `+publicExpert, strings.ToLower(handle)).Scan(&expertID, &expertUser, &messaging)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, false, apperr.Errorf(apperr.NotFound, "No expert with handle %q.", handle)
@@ -65,7 +67,7 @@ func (g *Guide) OpenConversation(ctx context.Context, user *guide.User, handle s
 	var created int64
 	err = g.db.InTx(ctx, func(tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, `INSERT INTO conversations (id, tourist_id, expert_id, created_at, updated_at)
-			VALUES ($1, $2, $3, $4, $4) ON CONFLICT (tourist_id, expert_id) DO NOTHING`, newID(), user.ID, expertID, now)
+			VALUES ($1, $2, $3, $4, $4) ON CONFLICT (tourist_id, expert_id) DO NOTHING`, store.NewID(), user.ID, expertID, now)
 		if err != nil {
 			return fmt.Errorf("insert conversation: %w", err)
 		}
@@ -79,7 +81,7 @@ func (g *Guide) OpenConversation(ctx context.Context, user *guide.User, handle s
 		if created == 0 {
 			return nil // no effect: the answer (200) is recorded after it
 		}
-		return recordResult(ctx, tx, &c)
+		return store.RecordResult(ctx, tx, &c)
 	})
 	if err != nil {
 		return nil, false, err
@@ -88,7 +90,8 @@ func (g *Guide) OpenConversation(ctx context.Context, user *guide.User, handle s
 }
 
 // FindConversations lists the user's conversations, newest activity first.
-func (g *Guide) FindConversations(ctx context.Context, user *guide.User) ([]guide.ConversationSummary, error) {
+func (g *Guide) FindConversations(ctx context.Context, user *guide.User) (_ []guide.ConversationSummary, err error) {
+	defer store.Wrap(&err, "find conversations of user %s", user.ID)
 	rows, err := g.db.QueryContext(ctx, conversationSelect+` WHERE c.tourist_id = $1 OR e.user_id = $1
 		ORDER BY COALESCE(c.last_message_at, c.created_at) DESC, c.id DESC`, user.ID)
 	if err != nil {
@@ -108,7 +111,7 @@ func (g *Guide) FindConversations(ctx context.Context, user *guide.User) ([]guid
 
 // participants returns the conversation's two users, checking that user
 // is one of them. Errors: apperr.NotFound, apperr.Forbidden.
-func participants(ctx context.Context, q querier, user *guide.User, id string) (tourist, expertUser, expertID string, err error) {
+func participants(ctx context.Context, q store.Querier, user *guide.User, id string) (tourist, expertUser, expertID string, err error) {
 	err = q.QueryRowContext(ctx, `SELECT c.tourist_id, e.user_id, e.id FROM conversations c JOIN experts e ON e.id = c.expert_id
 		WHERE c.id = $1`, id).Scan(&tourist, &expertUser, &expertID)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -134,14 +137,14 @@ func scanMessage(s interface{ Scan(...any) error }, m *guide.Message) error {
 		&m.IsRead, &m.IsAIGenerated, &m.CreatedAt, &name, &image, &gone); err != nil {
 		return err
 	}
-	m.Content, m.ImageURL, m.CreatedAt = nullString(content), nullString(imageURL), m.CreatedAt.UTC()
+	m.Content, m.ImageURL, m.CreatedAt = store.NullString(content), store.NullString(imageURL), m.CreatedAt.UTC()
 	if w.Valid {
 		m.ImageWidth = ptr(int(w.Int64))
 	}
 	if h.Valid {
 		m.ImageHeight = ptr(int(h.Int64))
 	}
-	m.Sender = guide.MessageSender{ID: m.SenderID, Name: displayName(name, gone), Image: nullString(image)}
+	m.Sender = guide.MessageSender{ID: m.SenderID, Name: displayName(name, gone), Image: store.NullString(image)}
 	if gone {
 		m.Sender.Image = nil
 	}
@@ -151,14 +154,15 @@ func scanMessage(s interface{ Scan(...any) error }, m *guide.Message) error {
 // FindMessages returns a page of messages before the cursor, oldest first.
 // Paging by (created_at, id) never skips or repeats a message, even when
 // many share a timestamp.
-func (g *Guide) FindMessages(ctx context.Context, user *guide.User, id, cursor string, limit int) (*guide.MessagePage, error) {
+func (g *Guide) FindMessages(ctx context.Context, user *guide.User, id, cursor string, limit int) (_ *guide.MessagePage, err error) {
+	defer store.Wrap(&err, "find messages of conversation %s", id)
 	if _, _, _, err := participants(ctx, g.db, user, id); err != nil {
 		return nil, err
 	}
-	w := &where{}
-	w.and("m.conversation_id = " + w.arg(id))
+	w := &store.Where{}
+	w.And("m.conversation_id = " + w.Arg(id))
 	if cursor != "" {
-		w.and(`(m.created_at, m.id) < (SELECT c.created_at, c.id FROM messages c WHERE c.id = ` + w.arg(cursor) +
+		w.And(`(m.created_at, m.id) < (SELECT c.created_at, c.id FROM messages c WHERE c.id = ` + w.Arg(cursor) +
 			` AND c.conversation_id = m.conversation_id)`)
 		var ok bool
 		if err := g.db.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM messages WHERE id = $1 AND conversation_id = $2)`, cursor, id).Scan(&ok); err != nil {
@@ -168,7 +172,7 @@ func (g *Guide) FindMessages(ctx context.Context, user *guide.User, id, cursor s
 			return nil, apperr.Field("cursor", "is not a message of this conversation")
 		}
 	}
-	rows, err := g.db.QueryContext(ctx, messageSelect+w.String()+` ORDER BY m.created_at DESC, m.id DESC LIMIT `+w.arg(limit+1), w.args...)
+	rows, err := g.db.QueryContext(ctx, messageSelect+w.String()+` ORDER BY m.created_at DESC, m.id DESC LIMIT `+w.Arg(limit+1), w.Args...)
 	if err != nil {
 		return nil, err
 	}
@@ -196,16 +200,17 @@ func (g *Guide) FindMessages(ctx context.Context, user *guide.User, id, cursor s
 // one transaction. A realtimeMessageId already recorded (the unique
 // constraint decides, even for concurrent retries) returns the stored
 // message instead.
-func (g *Guide) SendMessage(ctx context.Context, user *guide.User, id string, nm guide.NewMessage, aiReply bool) (*guide.Message, bool, error) {
+func (g *Guide) SendMessage(ctx context.Context, user *guide.User, id string, nm guide.NewMessage, aiReply bool) (_ *guide.Message, _ bool, err error) {
+	defer store.Wrap(&err, "send message to conversation %s", id)
 	var out guide.Message
 	created := false
-	err := g.db.InTx(ctx, func(tx *sql.Tx) error {
+	err = g.db.InTx(ctx, func(tx *sql.Tx) error {
 		tourist, expertUser, expertID, err := participants(ctx, tx, user, id)
 		if err != nil {
 			return err
 		}
 		now := g.clock.Now()
-		msgID := newID()
+		msgID := store.NewID()
 		var imageURL any
 		if nm.MessageType == guide.MessageImage {
 			imageURL = nm.Content
@@ -240,7 +245,7 @@ func (g *Guide) SendMessage(ctx context.Context, user *guide.User, id string, nm
 			return err
 		}
 		if devices {
-			if err := EnqueueJob(ctx, tx, JobPushMessage, map[string]string{"messageId": msgID}, now, now); err != nil {
+			if err := g.jobs.Enqueue(ctx, tx, JobPushMessage, map[string]string{"messageId": msgID}, now); err != nil {
 				return err
 			}
 		}
@@ -250,7 +255,7 @@ func (g *Guide) SendMessage(ctx context.Context, user *guide.User, id string, nm
 				return err
 			}
 			if auto {
-				if err := EnqueueJob(ctx, tx, JobAIReply, map[string]string{"conversationId": id, "messageId": msgID}, now, now); err != nil {
+				if err := g.jobs.Enqueue(ctx, tx, JobAIReply, map[string]string{"conversationId": id, "messageId": msgID}, now); err != nil {
 					return err
 				}
 			}
@@ -275,7 +280,8 @@ func (g *Guide) SendMessage(ctx context.Context, user *guide.User, id string, nm
 }
 
 // MarkRead marks every message from the other party as read.
-func (g *Guide) MarkRead(ctx context.Context, user *guide.User, id string) (int, error) {
+func (g *Guide) MarkRead(ctx context.Context, user *guide.User, id string) (_ int, err error) {
+	defer store.Wrap(&err, "mark conversation %s read", id)
 	if _, _, _, err := participants(ctx, g.db, user, id); err != nil {
 		return 0, err
 	}
@@ -289,25 +295,27 @@ func (g *Guide) MarkRead(ctx context.Context, user *guide.User, id string) (int,
 
 // UnreadCount counts unread messages from others across the user's
 // conversations.
-func (g *Guide) UnreadCount(ctx context.Context, user *guide.User) (int, error) {
+func (g *Guide) UnreadCount(ctx context.Context, user *guide.User) (_ int, err error) {
+	defer store.Wrap(&err, "count unread messages of user %s", user.ID)
 	var n int
-	err := g.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM messages m JOIN conversations c ON c.id = m.conversation_id
+	err = g.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM messages m JOIN conversations c ON c.id = m.conversation_id
 		JOIN experts e ON e.id = c.expert_id
 		WHERE (c.tourist_id = $1 OR e.user_id = $1) AND m.sender_id <> $1 AND m.is_read = FALSE`, user.ID).Scan(&n)
 	return n, err
 }
 
 // FindAvailability returns the user's expert schedule.
-func (g *Guide) FindAvailability(ctx context.Context, user *guide.User) (*guide.Availability, error) {
+func (g *Guide) FindAvailability(ctx context.Context, user *guide.User) (_ *guide.Availability, err error) {
+	defer store.Wrap(&err, "find availability of user %s", user.ID)
 	var a guide.Availability
 	var schedule, blocked []byte
-	err := g.db.QueryRowContext(ctx, `SELECT id, weekly_schedule, timezone, blocked_dates FROM experts WHERE user_id = $1`, user.ID).
+	err = g.db.QueryRowContext(ctx, `SELECT id, weekly_schedule, timezone, blocked_dates FROM experts WHERE user_id = $1`, user.ID).
 		Scan(&a.ExpertID, &schedule, &a.Timezone, &blocked)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, apperr.Errorf(apperr.NotFound, "This account has no expert profile.")
 	} else if err != nil {
 		return nil, err
 	}
-	a.WeeklySchedule, a.BlockedDates = rawJSON(schedule, "{}"), rawJSON(blocked, "[]")
+	a.WeeklySchedule, a.BlockedDates = store.RawJSON(schedule, "{}"), store.RawJSON(blocked, "[]")
 	return &a, nil
 }

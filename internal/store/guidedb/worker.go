@@ -1,145 +1,38 @@
-package store
+package guidedb
 
 import (
 	"context"
 	"database/sql"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
 	"time"
 
 	"github.com/wayfarer-asia/platform/internal/guide"
+	"github.com/wayfarer-asia/platform/internal/store"
 )
 
-// This file is the store's side of the background worker: claiming and
-// finishing jobs safely with many worker processes on one database, and the
-// reads and writes that the push and AI-reply jobs need.
+// This file is the guide's side of the background worker: the job kinds,
+// and the reads and writes that the push and AI-reply jobs need.
+
+// Job kinds of the guide marketplace.
+const (
+	// JobPushMessage notifies the recipient of a message on each of their
+	// devices. Payload: {"messageId": "..."}.
+	JobPushMessage = "push.message"
+	// JobAIReply asks the AI model for the expert's reply to a traveller's
+	// message. Payload: {"conversationId": "...", "messageId": "..."}.
+	JobAIReply = "ai.reply"
+	// JobBlobDelete removes a stored file no longer referenced, such as the
+	// avatar of a closed account. Payload: {"key": "..."}.
+	JobBlobDelete = "blob.delete"
+)
 
 // JobPushDevice delivers one message's notification to one device. The
 // worker fans a JobPushMessage out into one of these per device of the
 // recipient, so that each device is retried, deferred for its quiet hours
 // and delivered on its own. Payload: {"messageId": "...", "token": "..."}.
 const JobPushDevice = "push.device"
-
-// Job is a claimed row of jobs.
-type Job struct {
-	ID      string
-	Kind    string
-	Payload json.RawMessage
-	RunAt   time.Time
-	// Attempts counts the claims of the job, this one included: 1 on the
-	// first run.
-	Attempts  int
-	LastError *string
-	CreatedAt time.Time
-}
-
-const jobColumns = `id, kind, payload, run_at, attempts, last_error, created_at`
-
-// ClaimJobs leases up to limit due jobs of the given kinds (any kind when
-// kinds is empty) to the caller for lease: a job is due when it is not
-// done, its run_at has come and no other worker holds an unexpired lease on
-// it. Claiming sets locked_until and counts the attempt in the same
-// statement, so two workers, in one process or many, never claim the same
-// job; a job whose worker died is claimed again once its lease expires.
-func (g *Guide) ClaimJobs(ctx context.Context, kinds []string, limit int, lease time.Duration) ([]Job, error) {
-	if limit <= 0 {
-		return nil, nil
-	}
-	now := g.clock.Now().UTC()
-	args := []any{now.Add(lease), now, limit}
-	kindCond := ""
-	if len(kinds) > 0 {
-		kindCond = ` AND kind IN (` + placeholders(len(args)+1, len(kinds)) + `)`
-		for _, k := range kinds {
-			args = append(args, k)
-		}
-	}
-	const due = `done_at IS NULL AND run_at <= $2 AND (locked_until IS NULL OR locked_until < $2)`
-	var query string
-	if g.db.Engine == Postgres {
-		// SKIP LOCKED lets concurrent claimers pass over each other's rows
-		// instead of queueing behind them; the conditions are stated again
-		// on the updated row, which PostgreSQL re-checks on its newest
-		// version should it have changed since the snapshot.
-		query = `WITH picked AS (
-				SELECT id FROM jobs WHERE ` + due + kindCond + `
-				ORDER BY run_at, id LIMIT $3 FOR UPDATE SKIP LOCKED)
-			UPDATE jobs SET locked_until = $1, attempts = jobs.attempts + 1
-			FROM picked WHERE jobs.id = picked.id
-				AND jobs.done_at IS NULL AND jobs.run_at <= $2 AND (jobs.locked_until IS NULL OR jobs.locked_until < $2)
-			RETURNING jobs.id, jobs.kind, jobs.payload, jobs.run_at, jobs.attempts, jobs.last_error, jobs.created_at`
-	} else {
-		// SQLite transactions (and single statements) take the write lock
-		// up front, so the subselect and the update see the same rows.
-		query = `UPDATE jobs SET locked_until = $1, attempts = attempts + 1
-			WHERE id IN (SELECT id FROM jobs WHERE ` + due + kindCond + ` ORDER BY run_at, id LIMIT $3)
-			AND ` + due + `
-			RETURNING ` + jobColumns
-	}
-	rows, err := g.db.QueryContext(ctx, query, args...)
-	if err != nil {
-		return nil, fmt.Errorf("claim jobs: %w", err)
-	}
-	defer rows.Close()
-	var jobs []Job
-	for rows.Next() {
-		var j Job
-		var payload []byte
-		var lastError sql.NullString
-		if err := rows.Scan(&j.ID, &j.Kind, &payload, &j.RunAt, &j.Attempts, &lastError, &j.CreatedAt); err != nil {
-			return nil, fmt.Errorf("claim jobs: %w", err)
-		}
-		j.Payload = json.RawMessage(payload)
-		j.RunAt, j.CreatedAt, j.LastError = j.RunAt.UTC(), j.CreatedAt.UTC(), nullString(lastError)
-		jobs = append(jobs, j)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("claim jobs: %w", err)
-	}
-	return jobs, nil
-}
-
-// finishJob applies set to the job unless it is already done.
-func (g *Guide) finishJob(ctx context.Context, id, set string, args ...any) error {
-	_, err := g.db.ExecContext(ctx, `UPDATE jobs SET `+set+` WHERE id = $1 AND done_at IS NULL`, append([]any{id}, args...)...)
-	return err
-}
-
-// CompleteJob marks the job done.
-func (g *Guide) CompleteJob(ctx context.Context, id string) error {
-	return g.finishJob(ctx, id, `done_at = $2, locked_until = NULL`, g.clock.Now())
-}
-
-// RetryJob releases the job after a failed attempt, to run again at runAt,
-// and records the error.
-func (g *Guide) RetryJob(ctx context.Context, id string, runAt time.Time, errText string) error {
-	return g.finishJob(ctx, id, `run_at = $2, locked_until = NULL, last_error = $3`, runAt.UTC(), errText)
-}
-
-// DeferJob releases the job to run again at runAt without counting the
-// attempt it took: the job was not due for a reason of its own (quiet
-// hours, a shutting-down worker), not a failure.
-func (g *Guide) DeferJob(ctx context.Context, id string, runAt time.Time) error {
-	return g.finishJob(ctx, id, `run_at = $2, locked_until = NULL,
-		attempts = CASE WHEN attempts > 0 THEN attempts - 1 ELSE 0 END`, runAt.UTC())
-}
-
-// FailJob gives the job up: it is done, with errText as its last error.
-func (g *Guide) FailJob(ctx context.Context, id string, errText string) error {
-	return g.finishJob(ctx, id, `done_at = $2, locked_until = NULL, last_error = $3`, g.clock.Now(), errText)
-}
-
-// CountPendingJobs counts the jobs not done yet, due or not.
-func (g *Guide) CountPendingJobs(ctx context.Context) (int, error) {
-	var n int
-	err := g.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM jobs WHERE done_at IS NULL`).Scan(&n)
-	return n, err
-}
-
-// ErrJobDone reports that a job was finished by another worker meanwhile.
-var ErrJobDone = errors.New("store: job already done")
 
 // messageParties is who sent a message and who receives it.
 type messageParties struct {
@@ -154,7 +47,7 @@ type messageParties struct {
 
 // loadMessageParties returns the message's parties, or nil when there is no
 // such message.
-func loadMessageParties(ctx context.Context, q querier, messageID string) (*messageParties, error) {
+func loadMessageParties(ctx context.Context, q store.Querier, messageID string) (*messageParties, error) {
 	var p messageParties
 	var tourist, expertUser string
 	err := q.QueryRowContext(ctx, `SELECT m.conversation_id, m.message_type, m.content, m.sender_id,
@@ -181,23 +74,17 @@ func loadMessageParties(ctx context.Context, q querier, messageID string) (*mess
 // per device of the message's recipient and completes it, in one
 // transaction, and returns the number of devices. A message that no longer
 // exists, or whose recipient has closed the account, has no devices.
-// Errors: ErrJobDone when another worker completed the job meanwhile (then
+// Errors: store.ErrJobDone when another worker completed the job meanwhile (then
 // nothing was enqueued).
-func (g *Guide) FanOutPushMessage(ctx context.Context, jobID, messageID string) (int, error) {
+func (g *Guide) FanOutPushMessage(ctx context.Context, jobID, messageID string) (_ int, err error) {
+	defer store.Wrap(&err, "fan out job %s of message %s", jobID, messageID)
 	now := g.clock.Now()
 	n := 0
-	err := g.db.InTx(ctx, func(tx *sql.Tx) error {
-		// The update comes first so that on PostgreSQL it holds the job's
-		// row lock while the device jobs are written: a second worker with
-		// an expired lease waits for it and then finds the job done.
-		res, err := tx.ExecContext(ctx, `UPDATE jobs SET done_at = $2, locked_until = NULL WHERE id = $1 AND done_at IS NULL`, jobID, now)
-		if err != nil {
+	err = g.db.InTx(ctx, func(tx *sql.Tx) error {
+		// Completing comes first so that on PostgreSQL it holds the job's
+		// row lock while the device jobs are written.
+		if err := g.jobs.CompleteIn(ctx, tx, jobID); err != nil {
 			return err
-		}
-		if done, err := res.RowsAffected(); err != nil {
-			return err
-		} else if done == 0 {
-			return ErrJobDone
 		}
 		p, err := loadMessageParties(ctx, tx, messageID)
 		if err != nil || p == nil || p.recipientID == "" {
@@ -222,7 +109,7 @@ func (g *Guide) FanOutPushMessage(ctx context.Context, jobID, messageID string) 
 			return err
 		}
 		for _, t := range tokens {
-			if err := EnqueueJob(ctx, tx, JobPushDevice, map[string]string{"messageId": messageID, "token": t}, now, now); err != nil {
+			if err := g.jobs.Enqueue(ctx, tx, JobPushDevice, map[string]string{"messageId": messageID, "token": t}, now); err != nil {
 				return err
 			}
 		}
@@ -255,7 +142,8 @@ type PushDelivery struct {
 // returns nil when there is nothing to deliver: the message is gone, the
 // device is no longer registered to the recipient, or the recipient's
 // account is closed.
-func (g *Guide) PushDelivery(ctx context.Context, messageID, token string) (*PushDelivery, error) {
+func (g *Guide) PushDelivery(ctx context.Context, messageID, token string) (_ *PushDelivery, err error) {
+	defer store.Wrap(&err, "load push delivery of message %s", messageID)
 	p, err := loadMessageParties(ctx, g.db, messageID)
 	if err != nil || p == nil || p.recipientID == "" {
 		return nil, err
@@ -285,8 +173,9 @@ func (g *Guide) PushDelivery(ctx context.Context, messageID, token string) (*Pus
 
 // DeletePushToken forgets a device token that the push provider reports
 // dead, whoever it is registered to.
-func (g *Guide) DeletePushToken(ctx context.Context, token string) error {
-	_, err := g.db.ExecContext(ctx, `DELETE FROM push_tokens WHERE token = $1`, token)
+func (g *Guide) DeletePushToken(ctx context.Context, token string) (err error) {
+	defer store.Wrap(&err, "delete push token")
+	_, err = g.db.ExecContext(ctx, `DELETE FROM push_tokens WHERE token = $1`, token)
 	return err
 }
 
@@ -351,7 +240,7 @@ type aiTrigger struct {
 
 // checkAITrigger loads the message and returns why it is not to be
 // answered (wrapping ErrNoAIReply), if so.
-func checkAITrigger(ctx context.Context, q querier, conversationID, messageID string) (*aiTrigger, error) {
+func checkAITrigger(ctx context.Context, q store.Querier, conversationID, messageID string) (*aiTrigger, error) {
 	var t aiTrigger
 	var sender, tourist string
 	err := q.QueryRowContext(ctx, `SELECT m.created_at, m.sender_id, c.tourist_id, e.id, e.user_id,
@@ -400,7 +289,8 @@ const aiHistoryLimit = 20
 // not to be answered: it is gone or not the traveller's, the expert has
 // turned auto-reply or messaging off, an account is closed, or the expert
 // (or the assistant) has answered since.
-func (g *Guide) LoadAIReplyContext(ctx context.Context, conversationID, messageID string) (*AIReplyContext, error) {
+func (g *Guide) LoadAIReplyContext(ctx context.Context, conversationID, messageID string) (_ *AIReplyContext, err error) {
+	defer store.Wrap(&err, "load AI reply context of message %s", messageID)
 	t, err := checkAITrigger(ctx, g.db, conversationID, messageID)
 	if err != nil {
 		return nil, err
@@ -474,10 +364,11 @@ func (g *Guide) LoadAIReplyContext(ctx context.Context, conversationID, messageI
 // one transaction, and returns the new message's id. The reasons for no
 // reply are checked again inside the transaction, and a message is never
 // answered twice. Errors: ErrNoAIReply (wrapped), as LoadAIReplyContext.
-func (g *Guide) PostAIReply(ctx context.Context, conversationID, messageID, text string) (string, error) {
+func (g *Guide) PostAIReply(ctx context.Context, conversationID, messageID, text string) (_ string, err error) {
+	defer store.Wrap(&err, "post AI reply to message %s", messageID)
 	now := g.clock.Now()
-	id := newID()
-	err := g.db.InTx(ctx, func(tx *sql.Tx) error {
+	id := store.NewID()
+	err = g.db.InTx(ctx, func(tx *sql.Tx) error {
 		// Writing the conversation's row first serialises the replies to
 		// one conversation on PostgreSQL too (SQLite serialises all
 		// writers): a concurrent reply, or a message sent with the usual
@@ -498,7 +389,7 @@ func (g *Guide) PostAIReply(ctx context.Context, conversationID, messageID, text
 				is_read, is_ai_generated, realtime_message_id, created_at)
 			VALUES ($1, $2, $3, 'TEXT', $4, FALSE, TRUE, $5, $6)`,
 			id, conversationID, t.expertUserID, text, aiReplyTag(messageID), at)
-		if isUniqueViolation(err) {
+		if store.IsUniqueViolation(err) {
 			return fmt.Errorf("%w: the message has been answered already", ErrNoAIReply)
 		} else if err != nil {
 			return err
@@ -507,7 +398,7 @@ func (g *Guide) PostAIReply(ctx context.Context, conversationID, messageID, text
 			WHERE id = $1`, conversationID, text, at, now); err != nil {
 			return err
 		}
-		return EnqueueJob(ctx, tx, JobPushMessage, map[string]string{"messageId": id}, now, now)
+		return g.jobs.Enqueue(ctx, tx, JobPushMessage, map[string]string{"messageId": id}, now)
 	})
 	if err != nil {
 		return "", err

@@ -1,4 +1,4 @@
-package store
+package guidedb
 
 import (
 	"context"
@@ -8,16 +8,18 @@ import (
 
 	"github.com/wayfarer-asia/platform/internal/apperr"
 	"github.com/wayfarer-asia/platform/internal/guide"
+	"github.com/wayfarer-asia/platform/internal/store"
 )
 
 var _ guide.ClosureService = (*Guide)(nil)
 
 // CheckDeletion lists what keeps the account from being closed.
-func (g *Guide) CheckDeletion(ctx context.Context, userID string) (*guide.DeletionCheck, error) {
+func (g *Guide) CheckDeletion(ctx context.Context, userID string) (_ *guide.DeletionCheck, err error) {
+	defer store.Wrap(&err, "check deletion of user %s", userID)
 	return checkDeletion(ctx, g.db, userID)
 }
 
-func checkDeletion(ctx context.Context, q querier, userID string) (*guide.DeletionCheck, error) {
+func checkDeletion(ctx context.Context, q store.Querier, userID string) (*guide.DeletionCheck, error) {
 	var n int
 	err := q.QueryRowContext(ctx, `SELECT COUNT(*) FROM bookings b LEFT JOIN experts e ON e.id = b.expert_id
 		WHERE (b.tourist_id = $1 OR e.user_id = $1) AND b.status IN ('PENDING', 'CONFIRMED', 'IN_PROGRESS')`, userID).Scan(&n)
@@ -36,9 +38,10 @@ func checkDeletion(ctx context.Context, q querier, userID string) (*guide.Deleti
 }
 
 // CloseAccount anonymises the account and removes every way back into it.
-func (g *Guide) CloseAccount(ctx context.Context, userID string) (time.Time, error) {
+func (g *Guide) CloseAccount(ctx context.Context, userID string) (_ time.Time, err error) {
+	defer store.Wrap(&err, "close account of user %s", userID)
 	var at time.Time
-	err := g.db.InTx(ctx, func(tx *sql.Tx) error {
+	err = g.db.InTx(ctx, func(tx *sql.Tx) error {
 		var err error
 		at, err = g.closeAccount(ctx, tx, userID)
 		return err
@@ -73,7 +76,7 @@ func (g *Guide) closeAccount(ctx context.Context, tx *sql.Tx, userID string) (ti
 		return now, err
 	}
 	if avatarKey.Valid {
-		if err := EnqueueJob(ctx, tx, JobBlobDelete, map[string]string{"key": avatarKey.String}, now, now); err != nil {
+		if err := g.jobs.Enqueue(ctx, tx, JobBlobDelete, map[string]string{"key": avatarKey.String}, now); err != nil {
 			return now, err
 		}
 	}

@@ -1,4 +1,4 @@
-package store_test
+package guidedb_test
 
 import (
 	"encoding/json"
@@ -8,7 +8,9 @@ import (
 	"github.com/wayfarer-asia/platform/internal/clock"
 	"github.com/wayfarer-asia/platform/internal/guide"
 	"github.com/wayfarer-asia/platform/internal/guide/sample"
+	"github.com/wayfarer-asia/platform/internal/paging"
 	"github.com/wayfarer-asia/platform/internal/store"
+	"github.com/wayfarer-asia/platform/internal/store/guidedb"
 	"github.com/wayfarer-asia/platform/internal/store/storetest"
 )
 
@@ -17,18 +19,18 @@ import (
 // JSON encoding as the handler answers it), and the API key lookup every
 // key-authenticated request makes.
 
-func sampleGuide(b *testing.B, engine store.Engine) *store.Guide {
+func sampleGuide(b *testing.B, engine store.Engine) *guidedb.Guide {
 	b.Helper()
 	db := storetest.MustOpenDB(b, engine, "guide")
-	if err := store.LoadGuideSample(b.Context(), db, sample.Generate()); err != nil {
+	if err := guidedb.LoadSample(b.Context(), db, sample.Generate()); err != nil {
 		b.Fatal(err)
 	}
-	return store.NewGuide(db, clock.System{})
+	return guidedb.New(db, clock.System{})
 }
 
 // listPage is the filter of the benchmark's catalogue list: 20 experts
 // with the specialty "food", in Japanese.
-var listPage = guide.ExpertFilter{Page: guide.Page{Page: 1, PageSize: 20, Order: "desc"}, Locale: "ja", Sort: "rating", Specialty: "food"}
+var listPage = guide.ExpertFilter{Page: paging.Page{Page: 1, PageSize: 20, Order: "desc"}, Locale: "ja", Sort: "rating", Specialty: "food"}
 
 func BenchmarkFindExpertsPage(b *testing.B) {
 	for _, engine := range storetest.Engines() {
@@ -55,8 +57,8 @@ func BenchmarkExpertsPageJSON(b *testing.B) {
 	}
 	page := struct {
 		Data []guide.ExpertSummary `json:"data"`
-		Meta guide.Meta            `json:"meta"`
-	}{experts, guide.NewMeta(listPage.Page, total)}
+		Meta paging.Meta           `json:"meta"`
+	}{experts, paging.NewMeta(listPage.Page, total)}
 	b.ReportAllocs()
 	var n int
 	for b.Loop() {

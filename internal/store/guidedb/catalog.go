@@ -1,4 +1,4 @@
-package store
+package guidedb
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 
 	"github.com/wayfarer-asia/platform/internal/apperr"
 	"github.com/wayfarer-asia/platform/internal/guide"
+	"github.com/wayfarer-asia/platform/internal/store"
 )
 
 // publicExpert is the condition for an expert to be seen by the public.
@@ -16,7 +17,7 @@ const publicExpert = "e.verified_at IS NOT NULL AND u.deleted_at IS NULL"
 const expertColumns = `e.id, u.handle, u.name, u.avatar, COALESCE(t.bio, e.bio), e.location,
 	e.country_code, e.currency, e.profile_image, e.hourly_rate, e.rating, e.review_count`
 
-func scanExpert(s scanner, x *guide.ExpertSummary, extra ...any) error {
+func scanExpert(s store.Scanner, x *guide.ExpertSummary, extra ...any) error {
 	var name, avatar, bio, location, profileImage sql.NullString
 	var rate sql.NullFloat64
 	dest := append([]any{&x.ID, &x.Handle, &name, &avatar, &bio, &location,
@@ -24,8 +25,8 @@ func scanExpert(s scanner, x *guide.ExpertSummary, extra ...any) error {
 	if err := s.Scan(dest...); err != nil {
 		return err
 	}
-	x.Name, x.Avatar, x.Bio, x.Location = nullString(name), nullString(avatar), nullString(bio), nullString(location)
-	x.ProfileImage, x.HourlyRate = nullString(profileImage), nullFloat(rate)
+	x.Name, x.Avatar, x.Bio, x.Location = store.NullString(name), store.NullString(avatar), store.NullString(bio), store.NullString(location)
+	x.ProfileImage, x.HourlyRate = store.NullString(profileImage), store.NullFloat(rate)
 	x.Languages, x.Specialties = []string{}, []string{}
 	return nil
 }
@@ -33,30 +34,31 @@ func scanExpert(s scanner, x *guide.ExpertSummary, extra ...any) error {
 var expertSorts = map[string]string{"rating": "e.rating", "reviewCount": "e.review_count", "createdAt": "e.created_at"}
 
 // FindExperts returns a page of verified experts and the total.
-func (g *Guide) FindExperts(ctx context.Context, f guide.ExpertFilter) ([]guide.ExpertSummary, int, error) {
-	w := &where{}
-	locale := w.arg(f.Locale)
-	w.and(publicExpert)
+func (g *Guide) FindExperts(ctx context.Context, f guide.ExpertFilter) (_ []guide.ExpertSummary, _ int, err error) {
+	defer store.Wrap(&err, "find experts")
+	w := &store.Where{}
+	locale := w.Arg(f.Locale)
+	w.And(publicExpert)
 	if f.City != "" {
-		w.and(`lower(e.location) LIKE ` + w.arg(likePattern(f.City)) + ` ESCAPE '\'`)
+		w.And(`lower(e.location) LIKE ` + w.Arg(store.LikePattern(f.City)) + ` ESCAPE '\'`)
 	}
 	if f.Language != "" {
-		w.and(`EXISTS (SELECT 1 FROM expert_languages l WHERE l.expert_id = e.id AND lower(l.language) = ` + w.arg(strings.ToLower(f.Language)) + `)`)
+		w.And(`EXISTS (SELECT 1 FROM expert_languages l WHERE l.expert_id = e.id AND lower(l.language) = ` + w.Arg(strings.ToLower(f.Language)) + `)`)
 	}
 	if f.Specialty != "" {
-		w.and(`EXISTS (SELECT 1 FROM expert_specialties s WHERE s.expert_id = e.id AND lower(s.specialty) = ` + w.arg(strings.ToLower(f.Specialty)) + `)`)
+		w.And(`EXISTS (SELECT 1 FROM expert_specialties s WHERE s.expert_id = e.id AND lower(s.specialty) = ` + w.Arg(strings.ToLower(f.Specialty)) + `)`)
 	}
 	if f.Country != "" {
-		w.and("e.country_code = " + w.arg(f.Country))
+		w.And("e.country_code = " + w.Arg(f.Country))
 	}
 	from := ` FROM experts e JOIN users u ON u.id = e.user_id
 		LEFT JOIN expert_translations t ON t.expert_id = e.id AND t.locale = ` + locale + w.String()
-	col, dir := expertSorts[f.Sort], direction(f.Order)
+	col, dir := expertSorts[f.Sort], store.Direction(f.Order)
 	if col == "" {
 		col = expertSorts["rating"]
 	}
-	experts, total, err := queryPage(ctx, g.db, expertColumns, from, w, col+` `+dir+`, e.id `+dir, f.Page,
-		func(s scanner, total *int) (guide.ExpertSummary, error) {
+	experts, total, err := store.QueryPage(ctx, g.db, "", expertColumns, from, w, col+` `+dir+`, e.id `+dir, f.Page,
+		func(s store.Scanner, total *int) (guide.ExpertSummary, error) {
 			var x guide.ExpertSummary
 			err := scanExpert(s, &x, total)
 			return x, err
@@ -81,7 +83,7 @@ func (g *Guide) loadExpertTags(ctx context.Context, experts []guide.ExpertSummar
 		ids[i] = experts[i].ID
 		index[experts[i].ID] = &experts[i]
 	}
-	in := placeholders(1, len(ids))
+	in := store.Placeholders(1, len(ids))
 	rows, err := g.db.QueryContext(ctx, `
 		SELECT expert_id, 'l', language, position FROM expert_languages WHERE expert_id IN (`+in+`)
 		UNION ALL
@@ -120,12 +122,13 @@ func (g *Guide) publicExpertID(ctx context.Context, handle string) (id string, r
 
 // FindExpertByHandle returns a verified expert.
 // Errors: apperr.NotFound.
-func (g *Guide) FindExpertByHandle(ctx context.Context, handle, locale string) (*guide.ExpertDetail, error) {
+func (g *Guide) FindExpertByHandle(ctx context.Context, handle, locale string) (_ *guide.ExpertDetail, err error) {
+	defer store.Wrap(&err, "find expert %s", handle)
 	var x guide.ExpertDetail
 	var cover sql.NullString
 	var social, schedule []byte
 	var verified sql.NullTime
-	err := scanExpert(g.db.QueryRowContext(ctx, `
+	err = scanExpert(g.db.QueryRowContext(ctx, `
 		SELECT `+expertColumns+`, e.cover_image, e.social_links, e.messaging_enabled, e.weekly_schedule, e.timezone, e.verified_at
 		FROM experts e JOIN users u ON u.id = e.user_id
 		LEFT JOIN expert_translations t ON t.expert_id = e.id AND t.locale = $1
@@ -136,8 +139,8 @@ func (g *Guide) FindExpertByHandle(ctx context.Context, handle, locale string) (
 	} else if err != nil {
 		return nil, err
 	}
-	x.CoverImage, x.VerifiedAt = nullString(cover), nullTime(verified)
-	x.SocialLinks, x.WeeklySchedule = rawJSON(social, "{}"), rawJSON(schedule, "{}")
+	x.CoverImage, x.VerifiedAt = store.NullString(cover), store.NullTime(verified)
+	x.SocialLinks, x.WeeklySchedule = store.RawJSON(social, "{}"), store.RawJSON(schedule, "{}")
 	experts := []guide.ExpertSummary{x.ExpertSummary}
 	if err := g.loadExpertTags(ctx, experts); err != nil {
 		return nil, err
@@ -154,7 +157,7 @@ const packageColumns = `p.id, COALESCE(t.title, p.title), COALESCE(t.description
 const packageFrom = ` FROM packages p JOIN experts e ON e.id = p.expert_id JOIN users u ON u.id = e.user_id
 	LEFT JOIN package_translations t ON t.package_id = p.id AND t.locale = `
 
-func scanPackage(s scanner, p *guide.PackageSummary, extra ...any) error {
+func scanPackage(s store.Scanner, p *guide.PackageSummary, extra ...any) error {
 	var images, highlights, included []byte
 	var meeting sql.NullString
 	dest := append([]any{&p.ID, &p.Title, &p.Description, &p.Category, &p.CountryCode, &p.BasePrice,
@@ -162,38 +165,39 @@ func scanPackage(s scanner, p *guide.PackageSummary, extra ...any) error {
 	if err := s.Scan(dest...); err != nil {
 		return err
 	}
-	p.Images, p.Highlights, p.Included = stringList(images), stringList(highlights), stringList(included)
-	p.MeetingPoint = nullString(meeting)
+	p.Images, p.Highlights, p.Included = store.StringList(images), store.StringList(highlights), store.StringList(included)
+	p.MeetingPoint = store.NullString(meeting)
 	return nil
 }
 
 var packageSorts = map[string]string{"basePrice": "p.base_price", "duration": "p.duration", "createdAt": "p.created_at"}
 
 // FindPackages returns a page of active packages of verified experts.
-func (g *Guide) FindPackages(ctx context.Context, f guide.PackageFilter) ([]guide.PackageSummary, int, error) {
-	w := &where{}
-	locale := w.arg(f.Locale)
-	w.and("p.is_active = TRUE AND " + publicExpert)
+func (g *Guide) FindPackages(ctx context.Context, f guide.PackageFilter) (_ []guide.PackageSummary, _ int, err error) {
+	defer store.Wrap(&err, "find packages")
+	w := &store.Where{}
+	locale := w.Arg(f.Locale)
+	w.And("p.is_active = TRUE AND " + publicExpert)
 	if f.Category != "" {
-		w.and("lower(p.category) = " + w.arg(strings.ToLower(f.Category)))
+		w.And("lower(p.category) = " + w.Arg(strings.ToLower(f.Category)))
 	}
 	if f.Country != "" {
-		w.and("p.country_code = " + w.arg(f.Country))
+		w.And("p.country_code = " + w.Arg(f.Country))
 	}
 	if f.ExpertHandle != "" {
 		id, _, err := g.publicExpertID(ctx, f.ExpertHandle)
 		if err != nil {
 			return nil, 0, err
 		}
-		w.and("p.expert_id = " + w.arg(id))
+		w.And("p.expert_id = " + w.Arg(id))
 	}
 	from := packageFrom + locale + w.String()
-	col, dir := packageSorts[f.Sort], direction(f.Order)
+	col, dir := packageSorts[f.Sort], store.Direction(f.Order)
 	if col == "" {
 		col = packageSorts["createdAt"]
 	}
-	return queryPage(ctx, g.db, packageColumns, from, w, col+` `+dir+`, p.id `+dir, f.Page,
-		func(s scanner, total *int) (guide.PackageSummary, error) {
+	return store.QueryPage(ctx, g.db, "", packageColumns, from, w, col+` `+dir+`, p.id `+dir, f.Page,
+		func(s store.Scanner, total *int) (guide.PackageSummary, error) {
 			var p guide.PackageSummary
 			err := scanPackage(s, &p, total)
 			return p, err
@@ -202,10 +206,11 @@ func (g *Guide) FindPackages(ctx context.Context, f guide.PackageFilter) ([]guid
 
 // FindPackageByID returns an active package of a verified expert.
 // Errors: apperr.NotFound.
-func (g *Guide) FindPackageByID(ctx context.Context, id, locale string) (*guide.PackageDetail, error) {
+func (g *Guide) FindPackageByID(ctx context.Context, id, locale string) (_ *guide.PackageDetail, err error) {
+	defer store.Wrap(&err, "find package %s", id)
 	var p guide.PackageDetail
 	var excluded []byte
-	err := scanPackage(g.db.QueryRowContext(ctx, `SELECT `+packageColumns+`, COALESCE(t.excluded, p.excluded)`+
+	err = scanPackage(g.db.QueryRowContext(ctx, `SELECT `+packageColumns+`, COALESCE(t.excluded, p.excluded)`+
 		packageFrom+`$1 WHERE p.id = $2 AND p.is_active = TRUE AND `+publicExpert, locale, id),
 		&p.PackageSummary, &excluded)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -213,7 +218,7 @@ func (g *Guide) FindPackageByID(ctx context.Context, id, locale string) (*guide.
 	} else if err != nil {
 		return nil, err
 	}
-	p.Excluded = stringList(excluded)
+	p.Excluded = store.StringList(excluded)
 	return &p, nil
 }
 
@@ -222,12 +227,13 @@ var reviewSorts = map[string]string{"createdAt": "r.created_at", "rating": "r.ra
 // FindReviews returns a page of the reviews of a verified expert and the
 // total.
 // Errors: apperr.NotFound.
-func (g *Guide) FindReviews(ctx context.Context, handle string, f guide.ReviewFilter) ([]guide.Review, int, error) {
+func (g *Guide) FindReviews(ctx context.Context, handle string, f guide.ReviewFilter) (_ []guide.Review, _ int, err error) {
+	defer store.Wrap(&err, "find reviews of expert %s", handle)
 	expertID, total, err := g.publicExpertID(ctx, handle)
 	if err != nil {
 		return nil, 0, err
 	}
-	col, dir := reviewSorts[f.Sort], direction(f.Order)
+	col, dir := reviewSorts[f.Sort], store.Direction(f.Order)
 	if col == "" {
 		col = reviewSorts["createdAt"]
 	}
@@ -250,8 +256,8 @@ func (g *Guide) FindReviews(ctx context.Context, handle string, f guide.ReviewFi
 			return nil, 0, err
 		}
 		rv.CreatedAt = rv.CreatedAt.UTC()
-		rv.Comment = nullString(comment)
-		rv.Author = guide.ReviewAuthor{Name: nullString(name), Avatar: nullString(avatar)}
+		rv.Comment = store.NullString(comment)
+		rv.Author = guide.ReviewAuthor{Name: store.NullString(name), Avatar: store.NullString(avatar)}
 		if deleted {
 			rv.Author = guide.ReviewAuthor{Name: ptr(guide.DeletedUserName)}
 		}
@@ -267,7 +273,7 @@ const travelogueColumns = `tr.slug, COALESCE(t.title, tr.title), COALESCE(t.exce
 const travelogueFrom = ` FROM travelogues tr JOIN users u ON u.id = tr.author_id
 	LEFT JOIN travelogue_translations t ON t.travelogue_id = tr.id AND t.locale = `
 
-func scanTravelogue(s scanner, x *guide.TravelogueSummary, extra ...any) error {
+func scanTravelogue(s store.Scanner, x *guide.TravelogueSummary, extra ...any) error {
 	var excerpt, cover, name, avatar sql.NullString
 	var tags []byte
 	var published sql.NullTime
@@ -277,9 +283,9 @@ func scanTravelogue(s scanner, x *guide.TravelogueSummary, extra ...any) error {
 	if err := s.Scan(dest...); err != nil {
 		return err
 	}
-	x.Excerpt, x.CoverImage, x.PublishedAt = nullString(excerpt), nullString(cover), nullTime(published)
-	x.LocationTags = stringList(tags)
-	x.Author.Name, x.Author.Avatar = nullString(name), nullString(avatar)
+	x.Excerpt, x.CoverImage, x.PublishedAt = store.NullString(excerpt), store.NullString(cover), store.NullTime(published)
+	x.LocationTags = store.StringList(tags)
+	x.Author.Name, x.Author.Avatar = store.NullString(name), store.NullString(avatar)
 	if deleted {
 		x.Author.Name, x.Author.Avatar = ptr(guide.DeletedUserName), nil
 	}
@@ -292,20 +298,21 @@ var travelogueSorts = map[string]string{
 }
 
 // FindTravelogues returns a page of published travelogues and the total.
-func (g *Guide) FindTravelogues(ctx context.Context, f guide.TravelogueFilter) ([]guide.TravelogueSummary, int, error) {
-	w := &where{}
-	locale := w.arg(f.Locale)
-	w.and("tr.status = 'published'")
+func (g *Guide) FindTravelogues(ctx context.Context, f guide.TravelogueFilter) (_ []guide.TravelogueSummary, _ int, err error) {
+	defer store.Wrap(&err, "find travelogues")
+	w := &store.Where{}
+	locale := w.Arg(f.Locale)
+	w.And("tr.status = 'published'")
 	if f.Category != "" {
-		w.and("lower(tr.category) = " + w.arg(strings.ToLower(f.Category)))
+		w.And("lower(tr.category) = " + w.Arg(strings.ToLower(f.Category)))
 	}
 	from := travelogueFrom + locale + w.String()
-	col, dir := travelogueSorts[f.Sort], direction(f.Order)
+	col, dir := travelogueSorts[f.Sort], store.Direction(f.Order)
 	if col == "" {
 		col = travelogueSorts["hotScore"]
 	}
-	return queryPage(ctx, g.db, travelogueColumns, from, w, col+` `+dir+`, tr.id `+dir, f.Page,
-		func(s scanner, total *int) (guide.TravelogueSummary, error) {
+	return store.QueryPage(ctx, g.db, "", travelogueColumns, from, w, col+` `+dir+`, tr.id `+dir, f.Page,
+		func(s store.Scanner, total *int) (guide.TravelogueSummary, error) {
 			var x guide.TravelogueSummary
 			err := scanTravelogue(s, &x, total)
 			return x, err
@@ -314,10 +321,11 @@ func (g *Guide) FindTravelogues(ctx context.Context, f guide.TravelogueFilter) (
 
 // FindTravelogueBySlug returns a published travelogue.
 // Errors: apperr.NotFound.
-func (g *Guide) FindTravelogueBySlug(ctx context.Context, slug, locale string) (*guide.TravelogueDetail, error) {
+func (g *Guide) FindTravelogueBySlug(ctx context.Context, slug, locale string) (_ *guide.TravelogueDetail, err error) {
+	defer store.Wrap(&err, "find travelogue %s", slug)
 	var x guide.TravelogueDetail
 	var images []byte
-	err := scanTravelogue(g.db.QueryRowContext(ctx, `SELECT `+travelogueColumns+`,
+	err = scanTravelogue(g.db.QueryRowContext(ctx, `SELECT `+travelogueColumns+`,
 		COALESCE(t.content, tr.content), tr.images, tr.created_at, tr.updated_at`+
 		travelogueFrom+`$1 WHERE tr.slug = $2 AND tr.status = 'published'`, locale, strings.ToLower(slug)),
 		&x.TravelogueSummary, &x.Content, &images, &x.CreatedAt, &x.UpdatedAt)
@@ -326,13 +334,14 @@ func (g *Guide) FindTravelogueBySlug(ctx context.Context, slug, locale string) (
 	} else if err != nil {
 		return nil, err
 	}
-	x.Images = stringList(images)
+	x.Images = store.StringList(images)
 	x.CreatedAt, x.UpdatedAt = x.CreatedAt.UTC(), x.UpdatedAt.UTC()
 	return &x, nil
 }
 
 // FindCities lists the cities that have verified experts.
-func (g *Guide) FindCities(ctx context.Context) ([]guide.City, error) {
+func (g *Guide) FindCities(ctx context.Context) (_ []guide.City, err error) {
+	defer store.Wrap(&err, "find cities")
 	rows, err := g.db.QueryContext(ctx, `
 		SELECT DISTINCT e.location, e.country_code FROM experts e JOIN users u ON u.id = e.user_id
 		WHERE `+publicExpert+` AND e.location IS NOT NULL AND e.country_code IS NOT NULL
@@ -353,7 +362,8 @@ func (g *Guide) FindCities(ctx context.Context) ([]guide.City, error) {
 }
 
 // FindSpecialties lists the specialties of verified experts.
-func (g *Guide) FindSpecialties(ctx context.Context) ([]string, error) {
+func (g *Guide) FindSpecialties(ctx context.Context) (_ []string, err error) {
+	defer store.Wrap(&err, "find specialties")
 	rows, err := g.db.QueryContext(ctx, `
 		SELECT DISTINCT s.specialty FROM expert_specialties s
 		JOIN experts e ON e.id = s.expert_id JOIN users u ON u.id = e.user_id

@@ -1,4 +1,4 @@
-package store
+package propertydb
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 
 	"github.com/wayfarer-asia/platform/internal/apperr"
 	"github.com/wayfarer-asia/platform/internal/property"
+	"github.com/wayfarer-asia/platform/internal/store"
 )
 
 // Never overselling rests on one statement per night: a unit is claimed
@@ -36,7 +37,7 @@ import (
 
 // propStayCalendar returns the room type's calendar for the nights of the stay
 // and its check-out day.
-func propStayCalendar(ctx context.Context, q querier, inv propInventory, test bool, now time.Time, roomTypeID string, checkIn, checkOut property.Date) (map[property.Date]property.CalendarNight, error) {
+func propStayCalendar(ctx context.Context, q store.Querier, inv propInventory, test bool, now time.Time, roomTypeID string, checkIn, checkOut property.Date) (map[property.Date]property.CalendarNight, error) {
 	rows, err := q.QueryContext(ctx, `SELECT c.night, c.price, c.min_stay, c.closed, c.closed_to_arrival, c.closed_to_departure,
 			`+inv.available("$4", "$5")+`
 		FROM calendar c WHERE c.room_type_id = $1 AND c.night >= $2 AND c.night <= $3`, roomTypeID, checkIn, checkOut, test, now)
@@ -156,7 +157,8 @@ func propJSON(v any) (string, error) {
 }
 
 // CreateQuote prices the stay and holds one unit for every night.
-func (s *Property) CreateQuote(ctx context.Context, acct property.Account, req property.StayRequest, ttl time.Duration) (*property.Quote, error) {
+func (s *Property) CreateQuote(ctx context.Context, acct property.Account, req property.StayRequest, ttl time.Duration) (_ *property.Quote, err error) {
+	defer store.Wrap(&err, "quote room type %s", req.RoomTypeID)
 	st, err := s.loadPropStay(ctx, req)
 	if err != nil {
 		return nil, err
@@ -169,7 +171,7 @@ func (s *Property) CreateQuote(ctx context.Context, acct property.Account, req p
 			return err
 		}
 		q = &property.Quote{
-			ID: newID(), PropertyID: st.p.id, RoomTypeID: st.rt.ID, CheckIn: req.CheckIn, CheckOut: req.CheckOut,
+			ID: store.NewID(), PropertyID: st.p.id, RoomTypeID: st.rt.ID, CheckIn: req.CheckIn, CheckOut: req.CheckOut,
 			Nights: len(nightly), Guests: req.Guests, Nightly: nightly, Total: propTotal(nightly, st.p.currency),
 			CancellationPolicy: st.policy, FreeCancellationUntil: st.policy.FreeCancellationUntil(st.checkInAt),
 			ExpiresAt: now.Add(ttl), Test: acct.Test, CreatedAt: now,
@@ -187,7 +189,7 @@ func (s *Property) CreateQuote(ctx context.Context, acct property.Account, req p
 		if err != nil {
 			return err
 		}
-		return recordResult(ctx, tx, q)
+		return store.RecordResult(ctx, tx, q)
 	})
 	if err != nil {
 		return nil, err
@@ -196,7 +198,8 @@ func (s *Property) CreateQuote(ctx context.Context, acct property.Account, req p
 }
 
 // CreateBooking books a quote or a stay.
-func (s *Property) CreateBooking(ctx context.Context, acct property.Account, nb property.NewBooking) (*property.Booking, error) {
+func (s *Property) CreateBooking(ctx context.Context, acct property.Account, nb property.NewBooking) (_ *property.Booking, err error) {
+	defer store.Wrap(&err, "create booking of developer %s", acct.DeveloperID)
 	if nb.QuoteID != "" {
 		return s.bookQuote(ctx, acct, nb)
 	}
@@ -214,7 +217,7 @@ func (s *Property) CreateBooking(ctx context.Context, acct property.Account, nb 
 		if err != nil {
 			return err
 		}
-		b, err = insertPropertyBooking(ctx, tx, newID(), acct, nb, st.req, nightly, propTotal(nightly, st.p.currency), st.policy, st.checkInAt, nil, now)
+		b, err = insertPropertyBooking(ctx, tx, store.NewID(), acct, nb, st.req, nightly, propTotal(nightly, st.p.currency), st.policy, st.checkInAt, nil, now)
 		return err
 	})
 	return b, err
@@ -243,12 +246,12 @@ func insertPropertyBooking(ctx context.Context, tx *sql.Tx, id string, acct prop
 	if err != nil {
 		return nil, err
 	}
-	return b, recordResult(ctx, tx, b)
+	return b, store.RecordResult(ctx, tx, b)
 }
 
 // bookQuote turns the hold of a quote into a sale.
 func (s *Property) bookQuote(ctx context.Context, acct property.Account, nb property.NewBooking) (*property.Booking, error) {
-	id := newID()
+	id := store.NewID()
 	var b *property.Booking
 	err := s.db.InTx(ctx, func(tx *sql.Tx) error {
 		now := s.clock.Now()
@@ -336,8 +339,8 @@ func scanPropertyBooking(sc interface{ Scan(...any) error }, b *property.Booking
 	if fee.Valid {
 		b.CancellationFee = &property.Money{Amount: fee.Int64, Currency: b.Total.Currency}
 	}
-	b.SpecialRequests, b.ExternalReference, b.QuoteID = nullString(special), nullString(ref), nullString(quote)
-	b.CreatedAt, b.UpdatedAt, b.CancelledAt = b.CreatedAt.UTC(), b.UpdatedAt.UTC(), nullTime(cancelled)
+	b.SpecialRequests, b.ExternalReference, b.QuoteID = store.NullString(special), store.NullString(ref), store.NullString(quote)
+	b.CreatedAt, b.UpdatedAt, b.CancelledAt = b.CreatedAt.UTC(), b.UpdatedAt.UTC(), store.NullTime(cancelled)
 	b.FreeCancellationUntil = b.CancellationPolicy.FreeCancellationUntil(checkInAt.UTC())
 	return nil
 }
@@ -345,65 +348,49 @@ func scanPropertyBooking(sc interface{ Scan(...any) error }, b *property.Booking
 var propertyBookingSorts = map[string]string{"createdAt": "b.created_at", "checkIn": "b.check_in", "updatedAt": "b.updated_at"}
 
 // FindBookings returns a page of the account's bookings of its mode.
-func (s *Property) FindBookings(ctx context.Context, acct property.Account, f property.BookingFilter) ([]property.Booking, int, error) {
-	w := &where{}
-	w.and("b.developer_id = " + w.arg(acct.DeveloperID))
-	w.and("b.test = " + w.arg(acct.Test))
+func (s *Property) FindBookings(ctx context.Context, acct property.Account, f property.BookingFilter) (_ []property.Booking, _ int, err error) {
+	defer store.Wrap(&err, "find bookings of developer %s", acct.DeveloperID)
+	w := &store.Where{}
+	w.And("b.developer_id = " + w.Arg(acct.DeveloperID))
+	w.And("b.test = " + w.Arg(acct.Test))
 	if f.Status != "" {
-		w.and("b.status = " + w.arg(f.Status))
+		w.And("b.status = " + w.Arg(f.Status))
 	}
 	if f.PropertyID != "" {
-		w.and("b.property_id = " + w.arg(f.PropertyID))
+		w.And("b.property_id = " + w.Arg(f.PropertyID))
 	}
 	if !f.CheckInFrom.IsZero() {
-		w.and("b.check_in >= " + w.arg(f.CheckInFrom))
+		w.And("b.check_in >= " + w.Arg(f.CheckInFrom))
 	}
 	if !f.CheckInTo.IsZero() {
-		w.and("b.check_in <= " + w.arg(f.CheckInTo))
+		w.And("b.check_in <= " + w.Arg(f.CheckInTo))
 	}
 	if f.UpdatedSince != nil {
-		w.and("b.updated_at >= " + w.arg(*f.UpdatedSince))
+		w.And("b.updated_at >= " + w.Arg(*f.UpdatedSince))
 	}
 	if f.ExternalReference != "" {
-		w.and("b.external_reference = " + w.arg(f.ExternalReference))
+		w.And("b.external_reference = " + w.Arg(f.ExternalReference))
 	}
 	from := ` FROM bookings b` + w.String()
-	col, dir := propertyBookingSorts[f.Sort], direction(f.Order)
+	col, dir := propertyBookingSorts[f.Sort], store.Direction(f.Order)
 	if col == "" {
 		col = propertyBookingSorts["createdAt"]
 	}
-	rows, err := s.db.QueryContext(ctx, `SELECT `+propertyBookingColumns+`, COUNT(*) OVER ()`+from+
-		` ORDER BY `+col+` `+dir+`, b.id `+dir+` LIMIT `+w.arg(f.PageSize)+` OFFSET `+w.arg(f.Offset()), w.args...)
-	if err != nil {
-		return nil, 0, err
-	}
-	defer rows.Close()
-	out := []property.Booking{}
-	n := 0
-	for rows.Next() {
-		var b property.Booking
-		if err := scanPropertyBooking(rows, &b, &n); err != nil {
-			return nil, 0, err
-		}
-		out = append(out, b)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, 0, err
-	}
-	if len(out) == 0 && f.Offset() > 0 {
-		if err := s.db.QueryRowContext(ctx, `SELECT COUNT(*)`+from, w.args[:len(w.args)-2]...).Scan(&n); err != nil {
-			return nil, 0, err
-		}
-	}
-	return out, n, nil
+	return store.QueryPage(ctx, s.db, "", propertyBookingColumns, from, w, col+` `+dir+`, b.id `+dir, f.Page,
+		func(sc store.Scanner, total *int) (property.Booking, error) {
+			var b property.Booking
+			err := scanPropertyBooking(sc, &b, total)
+			return b, err
+		})
 }
 
 // FindBooking returns a booking of the account and mode.
-func (s *Property) FindBooking(ctx context.Context, acct property.Account, id string) (*property.Booking, error) {
+func (s *Property) FindBooking(ctx context.Context, acct property.Account, id string) (_ *property.Booking, err error) {
+	defer store.Wrap(&err, "find booking %s", id)
 	return findPropertyBooking(ctx, s.db, acct, id)
 }
 
-func findPropertyBooking(ctx context.Context, q querier, acct property.Account, id string) (*property.Booking, error) {
+func findPropertyBooking(ctx context.Context, q store.Querier, acct property.Account, id string) (*property.Booking, error) {
 	var b property.Booking
 	err := scanPropertyBooking(q.QueryRowContext(ctx, `SELECT `+propertyBookingColumns+` FROM bookings b
 		WHERE b.id = $1 AND b.developer_id = $2 AND b.test = $3`, id, acct.DeveloperID, acct.Test), &b)
@@ -417,9 +404,10 @@ func findPropertyBooking(ctx context.Context, q querier, acct property.Account, 
 }
 
 // CancelBooking cancels a confirmed booking and returns its nights.
-func (s *Property) CancelBooking(ctx context.Context, acct property.Account, id string) (*property.Booking, error) {
+func (s *Property) CancelBooking(ctx context.Context, acct property.Account, id string) (_ *property.Booking, err error) {
+	defer store.Wrap(&err, "cancel booking %s", id)
 	var out *property.Booking
-	err := s.db.InTx(ctx, func(tx *sql.Tx) error {
+	err = s.db.InTx(ctx, func(tx *sql.Tx) error {
 		b, err := findPropertyBooking(ctx, tx, acct, id)
 		if err != nil {
 			return err
@@ -458,7 +446,7 @@ func (s *Property) CancelBooking(ctx context.Context, acct property.Account, id 
 		if err != nil {
 			return err
 		}
-		return recordResult(ctx, tx, out)
+		return store.RecordResult(ctx, tx, out)
 	})
 	return out, err
 }
@@ -471,7 +459,8 @@ type propHoldScope struct {
 }
 
 // ReleaseExpiredHolds releases every expired hold.
-func (s *Property) ReleaseExpiredHolds(ctx context.Context) (int, error) {
+func (s *Property) ReleaseExpiredHolds(ctx context.Context) (_ int, err error) {
+	defer store.Wrap(&err, "release expired holds")
 	released := 0
 	for {
 		n, err := s.releaseExpired(ctx, nil)
@@ -489,16 +478,16 @@ const propReleaseBatch = 200
 // a stay, when scope is not nil), each in a transaction of its own.
 func (s *Property) releaseExpired(ctx context.Context, scope *propHoldScope) (int, error) {
 	now := s.clock.Now()
-	w := &where{}
-	w.and("status = 'held'")
-	w.and("expires_at <= " + w.arg(now))
+	w := &store.Where{}
+	w.And("status = 'held'")
+	w.And("expires_at <= " + w.Arg(now))
 	if scope != nil {
-		w.and("room_type_id = " + w.arg(scope.roomTypeID))
-		w.and("test = " + w.arg(scope.test))
-		w.and("check_in < " + w.arg(scope.checkOut))
-		w.and("check_out > " + w.arg(scope.checkIn))
+		w.And("room_type_id = " + w.Arg(scope.roomTypeID))
+		w.And("test = " + w.Arg(scope.test))
+		w.And("check_in < " + w.Arg(scope.checkOut))
+		w.And("check_out > " + w.Arg(scope.checkIn))
 	}
-	rows, err := s.db.QueryContext(ctx, `SELECT id FROM quotes`+w.String()+` ORDER BY expires_at, id LIMIT `+w.arg(propReleaseBatch), w.args...)
+	rows, err := s.db.QueryContext(ctx, `SELECT id FROM quotes`+w.String()+` ORDER BY expires_at, id LIMIT `+w.Arg(propReleaseBatch), w.Args...)
 	if err != nil {
 		return 0, err
 	}
