@@ -1,0 +1,162 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/wayfarer-asia/platform/internal/apperr"
+	"github.com/wayfarer-asia/platform/internal/clock"
+)
+
+// EventTTL is how long the change feed keeps an event.
+const EventTTL = 30 * 24 * time.Hour
+
+// AudienceAll is the audience of an event every caller of the API may see.
+const AudienceAll = "*"
+
+// eventsLock is the PostgreSQL advisory lock a transaction holds from its
+// event's insert to its commit, so that events get their seq in commit
+// order (SQLite's single writer gives the same order by itself).
+const eventsLock = 7_401_001
+
+// Event is one change, as the feed and the webhooks carry it.
+type Event struct {
+	ID        string          `json:"id"` // UUIDv7
+	Type      string          `json:"type"`
+	CreatedAt time.Time       `json:"createdAt"`
+	Data      json.RawMessage `json:"data"`
+}
+
+// Events is the change feed of one database.
+type Events struct {
+	db    *DB
+	clock clock.Clock
+}
+
+// NewEvents returns the change feed of db.
+func NewEvents(db *DB, c clock.Clock) *Events { return &Events{db: db, clock: c} }
+
+// Record writes the event of a change in q, the change's transaction, so
+// that a crash can never leave a change without its event or an event
+// without its change. data is the resource as the API returns it after the
+// change; audience names who may see it (account keys, or AudienceAll).
+func (s *Events) Record(ctx context.Context, q Querier, typ string, audience []string, data any) (ev Event, err error) {
+	defer Wrap(&err, "record %s event", typ)
+	body, err := json.Marshal(data)
+	if err != nil {
+		return Event{}, err
+	}
+	if s.db.Engine == Postgres {
+		if _, err := q.ExecContext(ctx, `SELECT pg_advisory_xact_lock($1)`, eventsLock); err != nil {
+			return Event{}, err
+		}
+	}
+	ev = Event{ID: NewID(), Type: typ, CreatedAt: s.clock.Now(), Data: body}
+	var seq int64
+	if err := q.QueryRowContext(ctx, `INSERT INTO events (id, type, data, created_at) VALUES ($1, $2, $3, $4) RETURNING seq`,
+		ev.ID, ev.Type, string(body), ev.CreatedAt).Scan(&seq); err != nil {
+		return Event{}, err
+	}
+	seen := map[string]bool{}
+	for _, a := range audience {
+		if a == "" || seen[a] {
+			continue
+		}
+		seen[a] = true
+		if _, err := q.ExecContext(ctx, `INSERT INTO event_audience (audience, seq) VALUES ($1, $2)`, a, seq); err != nil {
+			return Event{}, err
+		}
+	}
+	return ev, nil
+}
+
+// EventFilter selects a page of the feed.
+type EventFilter struct {
+	Audience []string // the caller's account keys; AudienceAll is added
+	After    string   // an event id; "" starts at the oldest event kept
+	Types    []string // empty: every type
+	Limit    int
+}
+
+// Find returns the events the audience may see after the cursor, oldest
+// first, and whether more follow. Errors: apperr.Gone when the cursor names
+// no event kept (unknown, or older than EventTTL).
+func (s *Events) Find(ctx context.Context, f EventFilter) (evs []Event, more bool, err error) {
+	defer Wrap(&err, "find events after %q", f.After)
+	w := &Where{}
+	if f.After != "" {
+		var seq int64
+		err := s.db.QueryRowContext(ctx, `SELECT seq FROM events WHERE id = $1 AND created_at > $2`,
+			f.After, s.clock.Now().Add(-EventTTL)).Scan(&seq)
+		if errors.Is(err, sql.ErrNoRows) {
+			e := apperr.Errorf(apperr.Gone, "The cursor %q names no event the feed still keeps (events are kept %d days); start again without after.",
+				f.After, int(EventTTL.Hours()/24))
+			e.Details = map[string]any{"after": f.After}
+			return nil, false, e
+		} else if err != nil {
+			return nil, false, err
+		}
+		w.And("a.seq > " + w.Arg(seq))
+	}
+	audience := append([]string{AudienceAll}, f.Audience...)
+	in := make([]string, len(audience))
+	for i, a := range audience {
+		in[i] = w.Arg(a)
+	}
+	w.And("a.audience IN (" + strings.Join(in, ", ") + ")")
+	w.And("e.created_at > " + w.Arg(s.clock.Now().Add(-EventTTL)))
+	if len(f.Types) > 0 {
+		types := make([]string, len(f.Types))
+		for i, t := range f.Types {
+			types[i] = w.Arg(t)
+		}
+		w.And("e.type IN (" + strings.Join(types, ", ") + ")")
+	}
+	// #nosec G202 -- only $N placeholders are concatenated; values are bound.
+	rows, err := s.db.QueryContext(ctx, `SELECT DISTINCT e.seq, e.id, e.type, e.data, e.created_at
+		FROM event_audience a JOIN events e ON e.seq = a.seq`+w.String()+` ORDER BY e.seq LIMIT `+w.Arg(f.Limit+1), w.Args...)
+	if err != nil {
+		return nil, false, err
+	}
+	defer rows.Close()
+	evs = []Event{}
+	for rows.Next() {
+		var seq int64
+		var ev Event
+		var data string
+		if err := rows.Scan(&seq, &ev.ID, &ev.Type, &data, &ev.CreatedAt); err != nil {
+			return nil, false, err
+		}
+		ev.Data, ev.CreatedAt = json.RawMessage(data), ev.CreatedAt.UTC()
+		evs = append(evs, ev)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, false, err
+	}
+	if len(evs) > f.Limit {
+		return evs[:f.Limit], true, nil
+	}
+	return evs, false, nil
+}
+
+// Purge forgets events older than EventTTL.
+func (s *Events) Purge(ctx context.Context) (n int, err error) {
+	defer Wrap(&err, "purge events")
+	// The audience rows go first: SQLite enforces the cascade only with
+	// foreign keys on, and this does not depend on it.
+	cutoff := s.clock.Now().Add(-EventTTL)
+	if _, err := s.db.ExecContext(ctx, `DELETE FROM event_audience WHERE seq IN (SELECT seq FROM events WHERE created_at <= $1)`, cutoff); err != nil {
+		return 0, err
+	}
+	res, err := s.db.ExecContext(ctx, `DELETE FROM events WHERE created_at <= $1`, cutoff)
+	if err != nil {
+		return 0, fmt.Errorf("delete: %w", err)
+	}
+	m, err := res.RowsAffected()
+	return int(m), err
+}

@@ -1,0 +1,118 @@
+package store_test
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/wayfarer-asia/platform/internal/apperr"
+	"github.com/wayfarer-asia/platform/internal/clock"
+	"github.com/wayfarer-asia/platform/internal/store"
+	"github.com/wayfarer-asia/platform/internal/store/storetest"
+)
+
+// TestEvents: an event is seen by its audience only, in order, paged by
+// cursor and filtered by type; an unknown or expired cursor is GONE; purge
+// forgets old events. Concurrent writers' events are each read once.
+func TestEvents(t *testing.T) {
+	for _, engine := range storetest.Engines() {
+		for _, service := range []string{"guide", "property"} {
+			t.Run(string(engine)+"/"+service, func(t *testing.T) {
+				t.Parallel()
+				db := storetest.MustOpenDB(t, engine, service)
+				clk := clock.NewFake(time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC))
+				s := store.NewEvents(db, clk)
+				ctx := context.Background()
+				record := func(typ string, audience ...string) store.Event {
+					t.Helper()
+					var ev store.Event
+					if err := db.InTx(ctx, func(tx *sql.Tx) (err error) {
+						ev, err = s.Record(ctx, tx, typ, audience, map[string]any{"n": typ})
+						return err
+					}); err != nil {
+						t.Fatal(err)
+					}
+					return ev
+				}
+				a1 := record("booking.created", "alice", "bob")
+				record("booking.created", "carol")
+				pub := record("availability.updated", store.AudienceAll)
+				a2 := record("booking.cancelled", "alice")
+				// A rolled-back change leaves no event.
+				db.InTx(ctx, func(tx *sql.Tx) error {
+					s.Record(ctx, tx, "booking.created", []string{"alice"}, nil)
+					return fmt.Errorf("the change failed")
+				})
+
+				evs, more, err := s.Find(ctx, store.EventFilter{Audience: []string{"alice"}, Limit: 2})
+				if err != nil || more != true || len(evs) != 2 || evs[0].ID != a1.ID || evs[1].ID != pub.ID {
+					t.Fatalf("first page: %+v %v %v", evs, more, err)
+				}
+				if string(evs[0].Data) != `{"n":"booking.created"}` {
+					t.Errorf("data: %s", evs[0].Data)
+				}
+				evs, more, err = s.Find(ctx, store.EventFilter{Audience: []string{"alice"}, After: evs[1].ID, Limit: 2})
+				if err != nil || more || len(evs) != 1 || evs[0].ID != a2.ID {
+					t.Fatalf("second page: %+v %v %v", evs, more, err)
+				}
+				evs, _, _ = s.Find(ctx, store.EventFilter{Audience: []string{"alice"}, Types: []string{"booking.cancelled"}, Limit: 10})
+				if len(evs) != 1 || evs[0].ID != a2.ID {
+					t.Errorf("by type: %+v", evs)
+				}
+				if evs, _, _ := s.Find(ctx, store.EventFilter{Audience: []string{"dave"}, Limit: 10}); len(evs) != 1 || evs[0].ID != pub.ID {
+					t.Errorf("a stranger sees only public events: %+v", evs)
+				}
+				if _, _, err := s.Find(ctx, store.EventFilter{Audience: []string{"alice"}, After: "01a00000-0000-7000-8000-000000000000", Limit: 10}); apperr.Code(err) != apperr.Gone {
+					t.Errorf("unknown cursor: %v", err)
+				}
+
+				// Writers racing: every event read once, in one order.
+				var wg sync.WaitGroup
+				for w := range 6 {
+					wg.Go(func() {
+						for i := range 5 {
+							if err := db.InTx(ctx, func(tx *sql.Tx) error {
+								_, err := s.Record(ctx, tx, fmt.Sprintf("race.%d.%d", w, i), []string{"racer"}, nil)
+								return err
+							}); err != nil {
+								t.Error(err)
+							}
+						}
+					})
+				}
+				wg.Wait()
+				seen, after := map[string]bool{}, ""
+				for {
+					evs, more, err := s.Find(ctx, store.EventFilter{Audience: []string{"racer"}, After: after, Limit: 7})
+					if err != nil {
+						t.Fatal(err)
+					}
+					for _, ev := range evs {
+						if ev.Type != "availability.updated" && seen[ev.ID] {
+							t.Errorf("%s read twice", ev.ID)
+						}
+						seen[ev.ID] = true
+						after = ev.ID
+					}
+					if !more {
+						break
+					}
+				}
+				if len(seen) != 31 {
+					t.Errorf("%d events read, want 30 raced + 1 public", len(seen))
+				}
+
+				clk.Advance(store.EventTTL + time.Second)
+				if _, _, err := s.Find(ctx, store.EventFilter{Audience: []string{"alice"}, After: a1.ID, Limit: 10}); apperr.Code(err) != apperr.Gone {
+					t.Errorf("expired cursor: %v", err)
+				}
+				if n, err := s.Purge(ctx); err != nil || n != 34 {
+					t.Errorf("purge: %d %v", n, err)
+				}
+			})
+		}
+	}
+}
