@@ -103,6 +103,7 @@ func (e *env) aiReplies(conversationID string) []storedMessage {
 // TestAIReply answers a traveller in a sample conversation of an expert
 // with AI auto-reply.
 func TestAIReply(t *testing.T) {
+	t.Parallel()
 	for _, engine := range storetest.Engines() {
 		t.Run(string(engine), func(t *testing.T) {
 			e := newEnv(t, engine, noonTokyo).withSample()
@@ -210,6 +211,7 @@ func TestAIReply(t *testing.T) {
 }
 
 func TestAIReplyRetry(t *testing.T) {
+	t.Parallel()
 	for _, engine := range storetest.Engines() {
 		t.Run(string(engine), func(t *testing.T) {
 			e := newEnv(t, engine, noonTokyo)
@@ -271,6 +273,7 @@ func TestAIReplyRetry(t *testing.T) {
 // TestAIReplyBurst: two messages in a row get one reply, which answers
 // both.
 func TestAIReplyBurst(t *testing.T) {
+	t.Parallel()
 	for _, engine := range storetest.Engines() {
 		t.Run(string(engine), func(t *testing.T) {
 			e := newEnv(t, engine, noonTokyo)
@@ -300,6 +303,7 @@ func TestAIReplyBurst(t *testing.T) {
 }
 
 func TestAIReplyNotConfigured(t *testing.T) {
+	t.Parallel()
 	for _, engine := range storetest.Engines() {
 		t.Run(string(engine), func(t *testing.T) {
 			e := newEnv(t, engine, noonTokyo)
@@ -318,6 +322,7 @@ func TestAIReplyNotConfigured(t *testing.T) {
 }
 
 func TestAIReplySkips(t *testing.T) {
+	t.Parallel()
 	for _, engine := range storetest.Engines() {
 		t.Run(string(engine), func(t *testing.T) {
 			for _, tc := range []struct {

@@ -12,6 +12,7 @@ import (
 
 // TestBlobDelete: a closed account's avatar file is removed by its job.
 func TestBlobDelete(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, store.SQLite, time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC))
 	files := &blob.Local{Dir: t.TempDir()}
 	key := "avatars/0193a4f0-1111-7aaa-8bbb-0123456789ab/abc.jpg"

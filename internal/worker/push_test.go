@@ -18,6 +18,7 @@ import (
 var noonTokyo = time.Date(2026, 11, 2, 3, 0, 0, 0, time.UTC)
 
 func TestPushPerDeviceLanguage(t *testing.T) {
+	t.Parallel()
 	for _, engine := range storetest.Engines() {
 		t.Run(string(engine), func(t *testing.T) {
 			e := newEnv(t, engine, noonTokyo).withSample()
@@ -108,6 +109,7 @@ func TestPushPerDeviceLanguage(t *testing.T) {
 }
 
 func TestPushQuietHours(t *testing.T) {
+	t.Parallel()
 	for _, engine := range storetest.Engines() {
 		t.Run(string(engine), func(t *testing.T) {
 			// 23:30 in Tokyo, 14:30 in London, 09:30 in New York.
@@ -162,6 +164,7 @@ func TestPushQuietHours(t *testing.T) {
 }
 
 func TestPushDeadToken(t *testing.T) {
+	t.Parallel()
 	for _, engine := range storetest.Engines() {
 		t.Run(string(engine), func(t *testing.T) {
 			e := newEnv(t, engine, noonTokyo)
@@ -199,6 +202,7 @@ func TestPushDeadToken(t *testing.T) {
 }
 
 func TestPushRetries(t *testing.T) {
+	t.Parallel()
 	for _, engine := range storetest.Engines() {
 		t.Run(string(engine), func(t *testing.T) {
 			e := newEnv(t, engine, noonTokyo)
@@ -262,6 +266,7 @@ func TestPushRetries(t *testing.T) {
 }
 
 func TestPushGivesUp(t *testing.T) {
+	t.Parallel()
 	for _, engine := range storetest.Engines() {
 		t.Run(string(engine), func(t *testing.T) {
 			e := newEnv(t, engine, noonTokyo)
@@ -312,6 +317,7 @@ func TestPushGivesUp(t *testing.T) {
 // TestPushTwoRunners: two runners on two handles of one database deliver
 // every notification exactly once.
 func TestPushTwoRunners(t *testing.T) {
+	t.Parallel()
 	for _, engine := range storetest.Engines() {
 		t.Run(string(engine), func(t *testing.T) {
 			e := newEnv(t, engine, noonTokyo)

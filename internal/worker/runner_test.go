@@ -12,6 +12,7 @@ import (
 )
 
 func TestBackoff(t *testing.T) {
+	t.Parallel()
 	for attempt, want := range map[int]time.Duration{
 		0: 30 * time.Second, 1: 30 * time.Second, 2: time.Minute, 3: 2 * time.Minute, 4: 4 * time.Minute,
 		7: 32 * time.Minute, 8: time.Hour, 9: time.Hour, 64: time.Hour,
@@ -26,6 +27,7 @@ func TestBackoff(t *testing.T) {
 // once although its poll interval is an hour, and it returns when its
 // context ends.
 func TestRunWakesAndStops(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, store.SQLite, noonTokyo)
 	c := e.fixture()
 	e.device(c.touristID, "tok-run", "en", "")
@@ -61,6 +63,7 @@ func TestRunWakesAndStops(t *testing.T) {
 // when the grace period after stopping ends is released to run again, the
 // attempt not counted, and later answered once.
 func TestRunShutdownInterruptsWithoutCountingTheAttempt(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, store.SQLite, noonTokyo)
 	c := e.fixture()
 	m := newModel(t)

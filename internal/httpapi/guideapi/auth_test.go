@@ -25,6 +25,7 @@ type tokenBody struct {
 }
 
 func TestRegisterAndLogin(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, options{noSample: true})
 
 	// 201: a tourist registers and the token works at once.
@@ -81,6 +82,7 @@ func TestRegisterAndLogin(t *testing.T) {
 }
 
 func TestRegisterBadInput(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, options{noSample: true})
 	valid := func() map[string]any {
 		return map[string]any{"email": "a@example.com", "password": "12345678", "name": "Al", "role": "TOURIST"}
@@ -144,6 +146,7 @@ func TestRegisterBadInput(t *testing.T) {
 }
 
 func TestAuthRateLimit(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, options{noSample: true, authLimit: 2})
 	body := map[string]string{"email": "nobody@example.com", "password": "whatever-1"}
 	e.Do("POST", "/api/v1/auth/login", body).Expect(401)
@@ -160,6 +163,7 @@ func TestAuthRateLimit(t *testing.T) {
 }
 
 func TestDemoPasswords(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, options{})
 	login := map[string]string{"email": "traveller@example.com", "password": "demo-password"}
 	e.Do("POST", "/api/v1/auth/login", login).Expect(401)
@@ -181,6 +185,7 @@ func TestDemoPasswords(t *testing.T) {
 }
 
 func TestUserTokens(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, options{noSample: true})
 	u := e.register(t, "token@example.com", "TOURIST")
 	e.Get("/api/v1/auth/me", bearer(u.token)...).Expect(200)
@@ -253,6 +258,7 @@ func TestUserTokens(t *testing.T) {
 }
 
 func TestIdentityProviders(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, options{noSample: true})
 	p := e.idp
 	now := e.clock.Now()
@@ -391,6 +397,7 @@ func TestIdentityProviders(t *testing.T) {
 }
 
 func TestIdentityProviderNotConfigured(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, options{noSample: true, noIdP: true})
 	res := e.Do("POST", "/api/v1/auth/idp-a", map[string]any{"idToken": "x.y.z"}).Expect(401)
 	if msg := res.JSON()["error"].(map[string]any)["message"].(string); !strings.Contains(msg, "not configured") {
@@ -400,6 +407,7 @@ func TestIdentityProviderNotConfigured(t *testing.T) {
 }
 
 func TestAPIKeys(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, options{noSample: true})
 	u := e.register(t, "agent-owner@example.com", "TOURIST")
 	other := e.register(t, "other@example.com", "TOURIST")
@@ -549,6 +557,7 @@ func TestAPIKeys(t *testing.T) {
 }
 
 func TestSessionCookie(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, options{noSample: true})
 	u := e.register(t, "web@example.com", "TOURIST")
 	e.Do("POST", "/api/v1/auth/session-exchange", nil).Expect(401)

@@ -14,6 +14,7 @@ import (
 // matrix is driven by the route table: a new {id} route without a rule
 // here fails the test.
 func TestAuthorizationMatrix(t *testing.T) {
+	t.Parallel()
 	b := newBookingEnv(t, "sqlite")
 	owner := b.tourist
 	ownerKey := b.apiKey(t, owner, "bookings:read", "bookings:write", "profile:read", "profile:write")

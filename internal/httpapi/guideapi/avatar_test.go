@@ -44,6 +44,7 @@ func upload(t *testing.T, field, filename string, data []byte) (string, []byte) 
 }
 
 func TestAvatarUpload(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, options{noSample: true})
 	u := e.register(t, "avatar@example.com", "TOURIST")
 	post := func(cred, field, name string, data []byte) int {
@@ -116,6 +117,7 @@ func TestAvatarUpload(t *testing.T) {
 }
 
 func TestAvatarRemovedOnClosure(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, options{noSample: true})
 	u := e.register(t, "gone@example.com", "TOURIST")
 	ct, body := upload(t, "file", "me.png", pngBytes(t, 16, 16))

@@ -72,6 +72,7 @@ func (b *bookingEnv) status(t *testing.T, id string) string {
 // TestBookingLifeCycle walks PENDING → CONFIRMED → IN_PROGRESS → COMPLETED
 // → reviewed with user tokens, on every engine.
 func TestBookingLifeCycle(t *testing.T) {
+	t.Parallel()
 	for _, engine := range storetest.Engines() {
 		t.Run(string(engine), func(t *testing.T) {
 			b := newBookingEnv(t, engine)
@@ -140,6 +141,7 @@ func TestBookingLifeCycle(t *testing.T) {
 }
 
 func TestBookingCreateAndList(t *testing.T) {
+	t.Parallel()
 	b := newBookingEnv(t, store.SQLite)
 	future := b.clock.Now().Add(48 * time.Hour).Format(time.RFC3339)
 
@@ -214,6 +216,7 @@ func TestBookingCreateAndList(t *testing.T) {
 // TestBookingAPIKeyCancel: with a key, cancel asks, nothing happens, and
 // only the original actor confirms; the rules are checked again then.
 func TestBookingAPIKeyCancel(t *testing.T) {
+	t.Parallel()
 	for _, engine := range storetest.Engines() {
 		t.Run(string(engine), func(t *testing.T) {
 			b := newBookingEnv(t, engine)
@@ -321,6 +324,7 @@ func TestBookingAPIKeyCancel(t *testing.T) {
 
 // TestBookingRaces makes concurrent requests really race, on every engine.
 func TestBookingRaces(t *testing.T) {
+	t.Parallel()
 	for _, engine := range storetest.Engines() {
 		t.Run(string(engine), func(t *testing.T) {
 			b := newBookingEnv(t, engine)

@@ -8,6 +8,7 @@ import (
 )
 
 func TestCatalogCache(t *testing.T) {
+	t.Parallel()
 	b := newBookingEnv(t, "sqlite")
 	first := b.Get("/api/v1/experts/demo-expert?locale=en").Expect(200)
 	etag := first.Header.Get("ETag")

@@ -38,6 +38,7 @@ const verifiedExperts = `SELECT COUNT(*) FROM experts e JOIN users u ON u.id = e
 
 // TestCatalog runs the public reads on every engine.
 func TestCatalog(t *testing.T) {
+	t.Parallel()
 	for _, engine := range storetest.Engines() {
 		t.Run(string(engine), func(t *testing.T) {
 			e := newEnv(t, options{}, engine)
@@ -335,6 +336,7 @@ func testCitiesSpecialties(t *testing.T, e *env) {
 
 // TestCatalogBadInput groups the 400 and 404 answers of the public reads.
 func TestCatalogBadInput(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, options{})
 	cases := []struct {
 		path  string
@@ -397,6 +399,7 @@ func TestCatalogBadInput(t *testing.T) {
 
 // TestEmptyCatalog: a database without the sample answers empty lists.
 func TestEmptyCatalog(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, options{noSample: true})
 	for _, path := range []string{"/api/v1/experts", "/api/v1/packages", "/api/v1/travelogues"} {
 		var l struct {

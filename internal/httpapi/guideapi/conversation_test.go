@@ -14,6 +14,7 @@ import (
 )
 
 func TestConversations(t *testing.T) {
+	t.Parallel()
 	for _, engine := range storetest.Engines() {
 		t.Run(string(engine), func(t *testing.T) {
 			e := newEnv(t, options{}, engine)
@@ -106,6 +107,7 @@ func TestConversations(t *testing.T) {
 }
 
 func TestConversationRules(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, options{})
 	tourist := e.register(t, "rules@example.com", "TOURIST")
 	expert := e.tokenFor(t, "expert@example.com")
@@ -172,6 +174,7 @@ func TestConversationRules(t *testing.T) {
 // TestMessageCursorWalk: many messages sharing one timestamp are walked
 // back page by page, none skipped or repeated, oldest first in each page.
 func TestMessageCursorWalk(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, options{})
 	tourist := e.register(t, "walker@example.com", "TOURIST")
 	var conv struct{ Data guide.ConversationSummary }
@@ -226,6 +229,7 @@ func TestMessageCursorWalk(t *testing.T) {
 // TestRealtimeMessageIDRetries: a retried send, even concurrent, stores one
 // message and answers the stored one with 200.
 func TestRealtimeMessageIDRetries(t *testing.T) {
+	t.Parallel()
 	for _, engine := range storetest.Engines() {
 		t.Run(string(engine), func(t *testing.T) {
 			e := newEnv(t, options{}, engine)
@@ -274,6 +278,7 @@ func TestRealtimeMessageIDRetries(t *testing.T) {
 }
 
 func TestRealtimeTokenAndAvailability(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, options{})
 	tourist := e.register(t, "rt@example.com", "TOURIST")
 	var rt struct {

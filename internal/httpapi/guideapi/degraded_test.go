@@ -14,6 +14,7 @@ import (
 // back to a local limit and keep serving; login, registration and
 // key-authenticated writes are refused with a retriable 503.
 func TestRedisDown(t *testing.T) {
+	t.Parallel()
 	client := redis.NewClient(&redis.Options{Addr: "127.0.0.1:1", DialTimeout: 50 * time.Millisecond, MaxRetries: -1})
 	t.Cleanup(func() { client.Close() })
 	shared := ratelimit.NewRedis(client, "guide:")

@@ -15,6 +15,7 @@ import (
 // request replays the first answer, another body is 422, a request in
 // flight is 409, and the effect happens once.
 func TestIdempotencyKeyContract(t *testing.T) {
+	t.Parallel()
 	for _, engine := range storetest.Engines() {
 		t.Run(string(engine), func(t *testing.T) {
 			t.Parallel()
@@ -117,6 +118,7 @@ func TestIdempotencyKeyContract(t *testing.T) {
 // TestIdempotentBookingRace: concurrent retries of one booking with one key
 // book once; every success carries the same booking.
 func TestIdempotentBookingRace(t *testing.T) {
+	t.Parallel()
 	for _, engine := range storetest.Engines() {
 		t.Run(string(engine), func(t *testing.T) {
 			t.Parallel()

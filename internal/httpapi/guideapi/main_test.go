@@ -1,6 +1,7 @@
 package guideapi_test
 
 import (
+	"context"
 	"io"
 	"log/slog"
 	"net/netip"
@@ -46,6 +47,10 @@ type options struct {
 	readyChecks    []httpapi.Check
 }
 
+func loadSample(ctx context.Context, db *store.DB) error {
+	return guidedb.LoadSample(ctx, db, sample.Generate())
+}
+
 // newEnv starts the guide API on a fresh SQLite database (or the engine
 // named) loaded with the sample data.
 func newEnv(t *testing.T, opts options, engine ...store.Engine) *env {
@@ -54,11 +59,11 @@ func newEnv(t *testing.T, opts options, engine ...store.Engine) *env {
 	if len(engine) > 0 {
 		eng = engine[0]
 	}
-	db := storetest.MustOpenDB(t, eng, "guide")
-	if !opts.noSample {
-		if err := guidedb.LoadSample(t.Context(), db, sample.Generate()); err != nil {
-			t.Fatalf("load sample: %v", err)
-		}
+	var db *store.DB
+	if opts.noSample {
+		db = storetest.MustOpenDB(t, eng, "guide")
+	} else {
+		db = storetest.MustOpenSample(t, eng, "guide", loadSample)
 	}
 	if opts.publicLimit == 0 {
 		opts.publicLimit = 1000

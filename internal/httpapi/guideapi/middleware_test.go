@@ -10,6 +10,7 @@ import (
 )
 
 func TestPublicRateLimit(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, options{publicLimit: 3, noSample: true})
 	now := e.clock.Now()
 	for i, remaining := range []string{"2", "1", "0"} {
@@ -62,6 +63,7 @@ func TestPublicRateLimit(t *testing.T) {
 }
 
 func TestTrustedProxy(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, options{publicLimit: 1, noSample: true, trustedProxies: []netip.Prefix{netip.MustParsePrefix("10.0.0.0/8")}})
 	e.RemoteAddr = "10.1.2.3:4000"
 	e.Get("/api/v1/cities", "X-Forwarded-For", "203.0.113.5, 10.9.9.9").Expect(200)
@@ -82,6 +84,7 @@ func TestTrustedProxy(t *testing.T) {
 }
 
 func TestRequestID(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, options{noSample: true})
 	res := e.Get("/api/v1/experts/nobody", "X-Request-Id", "client-abc.123").Expect(404)
 	var body struct {
@@ -100,6 +103,7 @@ func TestRequestID(t *testing.T) {
 }
 
 func TestOpenAPIAndDocs(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, options{noSample: true})
 	var doc struct {
 		OpenAPI string `json:"openapi"`

@@ -10,6 +10,7 @@ import (
 )
 
 func TestOps(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, options{noSample: true})
 	if res := e.Get("/healthz").Expect(200); res.JSON()["status"] != "ok" {
 		t.Errorf("healthz: %s", res.Body)

@@ -12,6 +12,7 @@ import (
 )
 
 func TestProfile(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, options{})
 	u := e.register(t, "profile@example.com", "TOURIST")
 	var p struct{ Data map[string]any }
@@ -76,6 +77,7 @@ func TestProfile(t *testing.T) {
 }
 
 func TestAccountClosure(t *testing.T) {
+	t.Parallel()
 	for _, engine := range storetest.Engines() {
 		t.Run(string(engine), func(t *testing.T) {
 			b := newBookingEnv(t, engine)

@@ -13,6 +13,7 @@ import (
 // document and every documented operation is registered, so a new route
 // cannot ship undocumented (nor a documented one go missing).
 func TestRouteInventory(t *testing.T) {
+	t.Parallel()
 	doc, err := api.LoadGuide()
 	if err != nil {
 		t.Fatal(err)

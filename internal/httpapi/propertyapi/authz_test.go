@@ -13,6 +13,7 @@ import (
 // resource; each is refused and nothing changes. Driven by the route
 // table: a new {id} route without a rule fails.
 func TestAuthorizationMatrix(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, options{})
 	r := e.tokyoDouble(t)
 	owner, other := e.signup(t), e.signup(t)

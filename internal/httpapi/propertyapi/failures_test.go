@@ -24,6 +24,7 @@ func expectRateHeaders(t *testing.T, res *apitest.Response, limit int) {
 // TestKeyAuthentication: 401 without a key, with a malformed, unknown,
 // revoked or rotated-over-24-hours key; both headers work; scopes hold.
 func TestKeyAuthentication(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, options{keyLimit: 100})
 	d := e.signup(t)
 	key := e.key(t, d, "test")
@@ -117,6 +118,7 @@ func TestKeyAuthentication(t *testing.T) {
 // TestValidation: 400 naming the field for bad dates, ranges, pages and
 // bodies.
 func TestValidation(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, options{})
 	key := e.key(t, e.signup(t), "test")
 	r := e.tokyoDouble(t)
@@ -200,6 +202,7 @@ func TestValidation(t *testing.T) {
 
 // TestUnavailable: 409 UNAVAILABLE with each reason and the night at fault.
 func TestUnavailable(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, options{})
 	key := e.key(t, e.signup(t), "live")
 	r := e.tokyoDouble(t)
@@ -255,6 +258,7 @@ func TestUnavailable(t *testing.T) {
 // TestExpiredQuote: past QUOTE_TTL the quote answers 410 and its units are
 // back.
 func TestExpiredQuote(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, options{quoteTTL: 5 * time.Minute})
 	key := e.key(t, e.signup(t), "live")
 	r := e.tokyoDouble(t)
@@ -286,6 +290,7 @@ func TestExpiredQuote(t *testing.T) {
 // TestRateLimits: the three headers on every response, 429 with
 // Retry-After per key and per IP, and the usage the portal reports.
 func TestRateLimits(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, options{keyLimit: 3})
 	d := e.signup(t)
 	key := e.key(t, d, "test")
@@ -374,6 +379,7 @@ func TestRateLimits(t *testing.T) {
 
 // TestIdempotency: replay, reuse with another body, in progress.
 func TestIdempotency(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, options{})
 	d := e.signup(t)
 	key := e.key(t, d, "live")
@@ -464,6 +470,7 @@ func TestIdempotency(t *testing.T) {
 
 // TestPortal covers the portal's failures.
 func TestPortal(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, options{})
 	d := e.signup(t)
 	res := e.Do("POST", "/portal/api/signup", map[string]string{"email": strings.ToUpper(d.email), "password": "another-password", "name": "Copy"}).Expect(409)
@@ -539,6 +546,7 @@ func TestPortal(t *testing.T) {
 
 // TestPortalRateLimits: sign-ins are limited per client IP.
 func TestPortalRateLimits(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, options{portalAuthLimit: 2})
 	for i := range 2 {
 		e.Do("POST", "/portal/api/login", map[string]string{"email": fmt.Sprintf("x%d@example.com", i), "password": "wrong-password"}).Expect(401)

@@ -15,6 +15,7 @@ import (
 // the OpenAPI document: sign up, get a test key, search Tokyo for two
 // guests next month, read, quote, book, list, get and cancel.
 func TestIntegratorJourney(t *testing.T) {
+	t.Parallel()
 	for _, engine := range storetest.Engines() {
 		t.Run(string(engine), func(t *testing.T) {
 			e := newEnv(t, options{}, engine)
@@ -230,6 +231,7 @@ func mergeMaps(ms ...map[string]any) map[string]any {
 
 // TestCancellationFees cancels under each policy inside its penalty window.
 func TestCancellationFees(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, options{})
 	key := e.key(t, e.signup(t), "live")
 	r := e.tokyoDouble(t)

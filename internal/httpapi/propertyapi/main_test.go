@@ -6,8 +6,6 @@ import (
 	"io"
 	"log/slog"
 	"net/url"
-	"os"
-	"path/filepath"
 	"sync"
 	"testing"
 	"time"
@@ -50,63 +48,8 @@ const sampleDays = 60
 // start is the fake clock's time at the start of every test.
 var start = time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC)
 
-// template is a SQLite database with the schema and the sample, made once;
-// each SQLite test works on a copy of the file, which is much quicker than
-// loading the sample again (the race detector slows the SQLite engine).
-var template struct {
-	once sync.Once
-	dir  string
-	err  error
-}
-
-func TestMain(m *testing.M) {
-	code := m.Run()
-	if template.dir != "" {
-		os.RemoveAll(template.dir)
-	}
-	os.Exit(code)
-}
-
-func openSQLiteCopy(t *testing.T) *store.DB {
-	t.Helper()
-	template.once.Do(func() {
-		template.dir, template.err = os.MkdirTemp("", "propertyapi-sample-")
-		if template.err != nil {
-			return
-		}
-		ctx := context.Background()
-		db, err := store.Open(ctx, filepath.Join(template.dir, "property.db"))
-		if err != nil {
-			template.err = err
-			return
-		}
-		defer db.Close()
-		if err := db.Migrate(ctx, "property"); err != nil {
-			template.err = err
-			return
-		}
-		template.err = propertydb.LoadSample(ctx, db, sample.GenerateDays(property.DateOf(start), sampleDays))
-	})
-	if template.err != nil {
-		t.Fatalf("sample template: %v", template.err)
-	}
-	b, err := os.ReadFile(filepath.Join(template.dir, "property.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	path := filepath.Join(t.TempDir(), "property.db")
-	if err := os.WriteFile(path, b, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	db, err := store.Open(t.Context(), path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
-	if err := db.Migrate(t.Context(), "property"); err != nil {
-		t.Fatal(err)
-	}
-	return db
+func loadSample(ctx context.Context, db *store.DB) error {
+	return propertydb.LoadSample(ctx, db, sample.GenerateDays(property.DateOf(start), sampleDays))
 }
 
 func newEnv(t *testing.T, opts options, engine ...store.Engine) *env {
@@ -116,15 +59,7 @@ func newEnv(t *testing.T, opts options, engine ...store.Engine) *env {
 		eng = engine[0]
 	}
 	clk := clock.NewFake(start)
-	var db *store.DB
-	if eng == store.SQLite {
-		db = openSQLiteCopy(t)
-	} else {
-		db = storetest.MustOpenDB(t, eng, "property")
-		if err := propertydb.LoadSample(t.Context(), db, sample.GenerateDays(property.DateOf(start), sampleDays)); err != nil {
-			t.Fatalf("load sample: %v", err)
-		}
-	}
+	db := storetest.MustOpenSample(t, eng, "property", loadSample)
 	if opts.keyLimit == 0 {
 		opts.keyLimit = 1000
 	}

@@ -6,6 +6,7 @@ import (
 )
 
 func TestOps(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, options{})
 	e.Get("/healthz").Expect(200)
 	if res := e.Get("/readyz").Expect(200); res.JSON()["status"] != "ready" {

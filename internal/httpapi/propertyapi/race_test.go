@@ -33,6 +33,7 @@ func parallel(n int, fn func(i int) int) map[int]int {
 // get exactly one 201, through the API, on every engine; concurrent
 // cancels of one booking get one 200.
 func TestLastUnitRaces(t *testing.T) {
+	t.Parallel()
 	for _, engine := range storetest.Engines() {
 		t.Run(string(engine), func(t *testing.T) {
 			e := newEnv(t, options{}, engine)

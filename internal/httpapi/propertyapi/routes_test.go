@@ -12,6 +12,7 @@ import (
 // TestRouteInventory: every route the property server registers is in its
 // OpenAPI document, and every documented operation is registered.
 func TestRouteInventory(t *testing.T) {
+	t.Parallel()
 	doc, err := api.LoadProperty()
 	if err != nil {
 		t.Fatal(err)

@@ -32,6 +32,7 @@ func sessionCookie(t *testing.T, h http.Header) *http.Cookie {
 // TestPortalSession: the page turns the token of signup or login into the
 // session cookie, and signs out by clearing it.
 func TestPortalSession(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, options{})
 	d := e.signup(t)
 	sameOrigin := []string{"Sec-Fetch-Site", "same-origin"}
@@ -92,6 +93,7 @@ func TestPortalSession(t *testing.T) {
 // site (another port is another origin) they are refused and change
 // nothing. Reads and bearer-token calls are not concerned.
 func TestPortalCrossSite(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, options{})
 	d := e.signup(t)
 	var keys struct{ Data []property.Key }
@@ -157,6 +159,7 @@ func TestPortalCrossSite(t *testing.T) {
 // over TLS, directly or through a trusted proxy; a proxy that is not
 // trusted cannot claim it.
 func TestSessionCookieSecure(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, options{})
 	d := e.signup(t)
 	srv := propertyapi.New(propertyapi.Config{
@@ -201,6 +204,7 @@ func TestSessionCookieSecure(t *testing.T) {
 // TestPortalPages: the property server serves the portal, its reference
 // page, and the page of every error code that doc_url points to.
 func TestPortalPages(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, options{})
 	for path, csp := range map[string]string{"/portal/": webui.PortalCSP, "/docs/": webui.DocsCSP} {
 		res := e.Get(path).Expect(200)

@@ -14,6 +14,7 @@ import (
 // TestErrorsNameTheOperation: a database failure says which operation and
 // which key failed; a domain error keeps its code and message as they are.
 func TestErrorsNameTheOperation(t *testing.T) {
+	t.Parallel()
 	db := storetest.MustOpenDB(t, store.SQLite, "guide")
 	g := guidedb.New(db, clock.System{})
 	_, err := g.FindPackageByID(t.Context(), "p-missing", "en")

@@ -24,6 +24,7 @@ import (
 var sampleLocales = []string{"zh", "zh-TW", "ja", "ko"}
 
 func TestGenerateIsDeterministic(t *testing.T) {
+	t.Parallel()
 	a, b := sample.Generate(), sample.Generate()
 	if !reflect.DeepEqual(a, b) {
 		t.Fatal("two calls of sample.Generate returned different datasets")
@@ -41,6 +42,7 @@ func TestGenerateIsDeterministic(t *testing.T) {
 // TestLoadGuideSample loads the sample into each engine and checks its
 // invariants against the stored rows.
 func TestLoadGuideSample(t *testing.T) {
+	t.Parallel()
 	ds := sample.Generate()
 	for _, engine := range storetest.Engines() {
 		t.Run(string(engine), func(t *testing.T) {
@@ -79,6 +81,7 @@ func TestLoadGuideSample(t *testing.T) {
 // TestLoadGuideSampleIsAtomic checks that a load failing on its last table
 // leaves nothing behind, and that loading twice fails.
 func TestLoadGuideSampleIsAtomic(t *testing.T) {
+	t.Parallel()
 	ds := sample.Generate()
 	for _, engine := range storetest.Engines() {
 		t.Run(string(engine), func(t *testing.T) {

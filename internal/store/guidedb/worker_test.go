@@ -14,6 +14,7 @@ import (
 // TestFanOutPushMessageOnce: a job finished by another worker is not fanned
 // out again.
 func TestFanOutPushMessageOnce(t *testing.T) {
+	t.Parallel()
 	for _, engine := range storetest.Engines() {
 		t.Run(string(engine), func(t *testing.T) {
 			ctx := t.Context()

@@ -15,6 +15,7 @@ import (
 // TestIdempotentEffectRollsBackWhenTakenOver: a request whose claim a retry
 // took over cannot commit its effect, so the operation happens once.
 func TestIdempotentEffectRollsBackWhenTakenOver(t *testing.T) {
+	t.Parallel()
 	for _, engine := range storetest.Engines() {
 		t.Run(string(engine), func(t *testing.T) {
 			f := newPropertyFixture(t, engine)

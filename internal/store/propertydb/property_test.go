@@ -106,6 +106,7 @@ func propRace(n int, fn func(i int) error) map[string]int {
 // engine: quotes, direct bookings, bookings after the hold expired, and
 // cancellations.
 func TestPropertyNeverOversells(t *testing.T) {
+	t.Parallel()
 	for _, engine := range storetest.Engines() {
 		t.Run(string(engine), func(t *testing.T) {
 			f := newPropertyFixture(t, engine)
@@ -228,6 +229,7 @@ func propPtr[T any](v T) *T { return &v }
 
 // TestPropertyStayRules checks each reason a stay is refused.
 func TestPropertyStayRules(t *testing.T) {
+	t.Parallel()
 	f := newPropertyFixture(t, store.SQLite)
 	ctx := t.Context()
 	d := property.NewDate(2026, 12, 14)
@@ -302,6 +304,7 @@ func propReason(err error) string {
 
 // TestPropertyKeysAndUsage covers rotation, revocation and usage.
 func TestPropertyKeysAndUsage(t *testing.T) {
+	t.Parallel()
 	for _, engine := range storetest.Engines() {
 		t.Run(string(engine), func(t *testing.T) {
 			db := storetest.MustOpenDB(t, engine, "property")

@@ -17,6 +17,7 @@ import (
 var propertySampleStart = property.NewDate(2026, 11, 22)
 
 func TestPropertySampleIsDeterministic(t *testing.T) {
+	t.Parallel()
 	a, b := sample.Generate(propertySampleStart), sample.Generate(propertySampleStart)
 	if !reflect.DeepEqual(a, b) {
 		t.Fatal("two calls of sample.Generate with one start date returned different datasets")
@@ -45,6 +46,7 @@ func TestPropertySampleIsDeterministic(t *testing.T) {
 }
 
 func TestPropertySampleShape(t *testing.T) {
+	t.Parallel()
 	ds := sample.Generate(propertySampleStart)
 	if len(ds.Properties) < 60 {
 		t.Errorf("%d properties, want at least 60", len(ds.Properties))
@@ -124,6 +126,7 @@ func TestPropertySampleShape(t *testing.T) {
 // TestLoadPropertySample loads the sample into each engine and searches
 // Tokyo for two guests next month.
 func TestLoadPropertySample(t *testing.T) {
+	t.Parallel()
 	ds := sample.Generate(propertySampleStart)
 	for _, engine := range storetest.Engines() {
 		t.Run(string(engine), func(t *testing.T) {

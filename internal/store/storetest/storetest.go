@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"sync"
 	"testing"
 
 	"github.com/wayfarer-asia/platform/internal/store"
@@ -76,4 +77,89 @@ func freshSchema(tb testing.TB) string {
 	q.Set("search_path", schema)
 	u.RawQuery = q.Encode()
 	return u.String()
+}
+
+// templates are the sample databases built once per test process, per
+// service, and copied for each test that asks for one.
+var templates struct {
+	sync.Mutex
+	byService map[string]*template
+}
+
+type template struct {
+	once sync.Once
+	path string
+	err  error
+}
+
+// MustOpenSample returns a new database of the given engine with the
+// named service's schema and the data load puts in it, removed when the
+// test ends. On SQLite the data is loaded once per test process into a
+// template file that each call copies (one file copy instead of a load per
+// test); on PostgreSQL each call loads it into a schema of its own. Every
+// call of one process must pass the same load for a service.
+func MustOpenSample(tb testing.TB, engine store.Engine, service string, load func(context.Context, *store.DB) error) *store.DB {
+	tb.Helper()
+	if engine != store.SQLite {
+		db := MustOpenDB(tb, engine, service)
+		if err := load(context.Background(), db); err != nil {
+			tb.Fatalf("load %s sample: %v", service, err)
+		}
+		return db
+	}
+	templates.Lock()
+	if templates.byService == nil {
+		templates.byService = map[string]*template{}
+	}
+	tpl := templates.byService[service]
+	if tpl == nil {
+		tpl = &template{}
+		templates.byService[service] = tpl
+	}
+	templates.Unlock()
+	tpl.once.Do(func() { tpl.path, tpl.err = buildTemplate(service, load) })
+	if tpl.err != nil {
+		tb.Fatalf("%s sample template: %v", service, tpl.err)
+	}
+	b, err := os.ReadFile(tpl.path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	path := filepath.Join(tb.TempDir(), service+".db")
+	if err := os.WriteFile(path, b, 0o600); err != nil {
+		tb.Fatal(err)
+	}
+	db, err := store.Open(context.Background(), path)
+	if err != nil {
+		tb.Fatalf("open %s copy: %v", service, err)
+	}
+	tb.Cleanup(func() { db.Close() })
+	return db
+}
+
+// buildTemplate loads the sample into a SQLite file whose whole content is
+// in the main file (WAL checkpointed), ready to be copied. The file lives
+// in the OS temporary folder for the life of the process.
+func buildTemplate(service string, load func(context.Context, *store.DB) error) (string, error) {
+	dir, err := os.MkdirTemp("", "storetest-"+service+"-")
+	if err != nil {
+		return "", err
+	}
+	path := filepath.Join(dir, service+".db")
+	ctx := context.Background()
+	db, err := store.Open(ctx, path)
+	if err != nil {
+		return "", err
+	}
+	defer db.Close()
+	if err := db.Migrate(ctx, service); err != nil {
+		return "", err
+	}
+	if err := load(ctx, db); err != nil {
+		return "", err
+	}
+	if _, err := db.ExecContext(ctx, `PRAGMA wal_checkpoint(TRUNCATE)`); err != nil {
+		return "", err
+	}
+	return path, nil
 }
