@@ -61,11 +61,10 @@ type Config struct {
 
 // Server is the guide API's HTTP handler.
 type Server struct {
-	cfg         Config
-	router      *httpapi.Router
-	handler     http.Handler
-	crossOrigin *http.CrossOriginProtection
-	cache       *pageCache // nil when CatalogCacheTTL is 0
+	cfg     Config
+	router  *httpapi.Router
+	handler http.Handler
+	cache   *pageCache // nil when CatalogCacheTTL is 0
 }
 
 // New returns the guide API with every route registered.
@@ -79,7 +78,7 @@ func New(cfg Config) *Server {
 	if cfg.Notify == nil {
 		cfg.Notify = func() {}
 	}
-	s := &Server{cfg: cfg, router: httpapi.NewRouter(), crossOrigin: http.NewCrossOriginProtection()}
+	s := &Server{cfg: cfg, router: httpapi.NewRouter()}
 	if cfg.CatalogCacheTTL > 0 {
 		s.cache = newPageCache(cfg.CatalogCacheTTL, 10000)
 	}

@@ -51,10 +51,9 @@ type Config struct {
 
 // Server is the property API's HTTP handler.
 type Server struct {
-	cfg         Config
-	router      *httpapi.Router
-	handler     http.Handler
-	crossOrigin *http.CrossOriginProtection
+	cfg     Config
+	router  *httpapi.Router
+	handler http.Handler
 }
 
 // New returns the property API with every route registered.
@@ -83,7 +82,7 @@ func New(cfg Config) *Server {
 	if cfg.Gatherer == nil {
 		cfg.Gatherer = prometheus.NewRegistry()
 	}
-	s := &Server{cfg: cfg, router: httpapi.NewRouter(), crossOrigin: http.NewCrossOriginProtection()}
+	s := &Server{cfg: cfg, router: httpapi.NewRouter()}
 	s.routes()
 	outer := &httpapi.Outer{Logger: cfg.Logger, TrustedProxies: cfg.TrustedProxies, Server: "property", Metrics: cfg.Metrics}
 	s.handler = outer.Wrap(s.gate(s.router))
