@@ -234,20 +234,23 @@ func period(d time.Duration) string {
 }
 
 // Router is a ServeMux whose own answers for unknown paths (404) and wrong
-// methods (405, with Allow) use the error envelope.
+// methods (405, with Allow) use the error envelope. The mux is not
+// embedded, so that Handle is the only way to add a route.
 type Router struct {
-	*http.ServeMux
+	mux      *http.ServeMux
 	patterns []string
 }
 
 // NewRouter returns an empty router.
-func NewRouter() *Router { return &Router{ServeMux: http.NewServeMux()} }
+func NewRouter() *Router { return &Router{mux: http.NewServeMux()} }
 
 // Handle registers h for pattern and remembers the pattern, so that tests
-// can compare the routes served with the routes documented.
+// can compare the routes served with the routes documented. Before h runs,
+// the path values and query parameters are checked to be text
+// (checkURLText): no route can forget it.
 func (rt *Router) Handle(pattern string, h http.Handler) {
 	rt.patterns = append(rt.patterns, pattern)
-	rt.ServeMux.Handle(pattern, h)
+	rt.mux.Handle(pattern, checkURLText(pathParams(pattern), h))
 }
 
 // Patterns lists the registered patterns in registration order.
@@ -255,9 +258,9 @@ func (rt *Router) Patterns() []string { return append([]string(nil), rt.patterns
 
 // ServeHTTP dispatches r, answering for unmatched requests itself.
 func (rt *Router) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	h, pattern := rt.Handler(r)
+	h, pattern := rt.mux.Handler(r)
 	if pattern != "" {
-		rt.ServeMux.ServeHTTP(w, r)
+		rt.mux.ServeHTTP(w, r)
 		return
 	}
 	rec := &recorder{header: http.Header{}}

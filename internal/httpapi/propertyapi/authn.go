@@ -33,20 +33,27 @@ func account(ctx context.Context) property.Account {
 	return property.Account{DeveloperID: k.DeveloperID, Test: k.Test()}
 }
 
-// gate guards /api/v1: every request is counted against a rate limit (the
-// key's, or the client IP's when it has no valid key), so that every
-// response, 401 and 429 included, carries the X-RateLimit-* headers; then
-// a request without a valid key is refused with 401. The OpenAPI document
-// needs no key.
+// gate guards /api/v1 and /portal/api before routing, so that every
+// response there, the router's own 400, 404 and 405 included, carries the
+// X-RateLimit-* headers. On /api/v1 every request is counted against the
+// key's limit, or the client IP's when it has no valid key; then a request
+// without a valid key is refused with 401 (the OpenAPI document needs
+// none). On /portal/api every request is counted per client IP, against
+// the smaller budget of signup and login for those.
 func (s *Server) gate(next http.Handler) http.Handler {
+	serve := func(w http.ResponseWriter, r *http.Request) error {
+		next.ServeHTTP(w, r)
+		return nil
+	}
+	portal := httpapi.Adapt(httpapi.RateLimit(s.cfg.Limiter, s.portalLimit, serve))
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path != "/api/v1" && !strings.HasPrefix(r.URL.Path, "/api/v1/") {
+		switch p := r.URL.Path; {
+		case strings.HasPrefix(p, "/portal/api/"):
+			portal.ServeHTTP(w, r)
+			return
+		case p != "/api/v1" && !strings.HasPrefix(p, "/api/v1/"):
 			next.ServeHTTP(w, r)
 			return
-		}
-		serve := func(w http.ResponseWriter, r *http.Request) error {
-			next.ServeHTTP(w, r)
-			return nil
 		}
 		httpapi.Adapt(func(w http.ResponseWriter, r *http.Request) error {
 			if r.URL.Path == openAPIPath {
@@ -68,6 +75,15 @@ func (s *Server) gate(next http.Handler) http.Handler {
 			return err
 		}).ServeHTTP(w, r)
 	})
+}
+
+// portalLimit is the budget of a portal API request, per client IP.
+func (s *Server) portalLimit(r *http.Request) (string, ratelimit.Limit) {
+	ip := httpapi.ClientIP(r.Context()).String()
+	if s.portalAuthPaths[r.URL.Path] {
+		return "property:portal-auth:" + ip, s.cfg.PortalAuthLimit
+	}
+	return "property:portal:" + ip, s.cfg.PortalLimit
 }
 
 func (s *Server) ipLimit(r *http.Request) (string, ratelimit.Limit) {
@@ -120,26 +136,24 @@ func developer(ctx context.Context) *property.Developer {
 	return d
 }
 
-// portalAuth registers signup or login: limited per client IP, no
-// credentials.
+// portalAuth registers signup or login: no credentials, and the gate
+// counts them per client IP against PortalAuthLimit.
 func (s *Server) portalAuth(pattern string, h httpapi.HandlerFunc) {
-	s.router.Handle(pattern, httpapi.Adapt(httpapi.RateLimit(s.cfg.Limiter, func(r *http.Request) (string, ratelimit.Limit) {
-		return "property:portal-auth:" + httpapi.ClientIP(r.Context()).String(), s.cfg.PortalAuthLimit
-	}, h)))
+	_, path, _ := strings.Cut(pattern, " ")
+	s.portalAuthPaths[path] = true
+	s.router.Handle(pattern, httpapi.Adapt(h))
 }
 
-// portal registers a portal handler: limited per client IP, for a
-// developer authenticated by a portal token.
+// portal registers a portal handler for a developer authenticated by a
+// portal token; the gate has counted the request per client IP.
 func (s *Server) portal(pattern string, h httpapi.HandlerFunc) {
-	s.router.Handle(pattern, httpapi.Adapt(httpapi.RateLimit(s.cfg.Limiter, func(r *http.Request) (string, ratelimit.Limit) {
-		return "property:portal:" + httpapi.ClientIP(r.Context()).String(), s.cfg.PortalLimit
-	}, func(w http.ResponseWriter, r *http.Request) error {
+	s.router.Handle(pattern, httpapi.Adapt(func(w http.ResponseWriter, r *http.Request) error {
 		d, err := s.authenticatePortal(r)
 		if err != nil {
 			return err
 		}
 		return h(w, r.WithContext(context.WithValue(r.Context(), developerCtx{}, d)))
-	})))
+	}))
 }
 
 // authenticatePortal resolves the portal token of r, from Authorization:

@@ -54,6 +54,9 @@ type Server struct {
 	cfg     Config
 	router  *httpapi.Router
 	handler http.Handler
+	// portalAuthPaths are the portal paths counted against
+	// PortalAuthLimit: signup and login.
+	portalAuthPaths map[string]bool
 }
 
 // New returns the property API with every route registered.
@@ -82,7 +85,7 @@ func New(cfg Config) *Server {
 	if cfg.Gatherer == nil {
 		cfg.Gatherer = prometheus.NewRegistry()
 	}
-	s := &Server{cfg: cfg, router: httpapi.NewRouter()}
+	s := &Server{cfg: cfg, router: httpapi.NewRouter(), portalAuthPaths: map[string]bool{}}
 	s.routes()
 	outer := &httpapi.Outer{Logger: cfg.Logger, TrustedProxies: cfg.TrustedProxies, Server: "property", Metrics: cfg.Metrics}
 	s.handler = outer.Wrap(s.gate(s.router))
