@@ -92,7 +92,7 @@ func TestTwoReplicas(t *testing.T) {
 			t.Fatalf("cancel by key: %d %v", status, pending)
 		}
 		status, confirmed := b.call("POST", "/api/v1/actions/"+pending["actionId"].(string)+"/confirm", token, nil)
-		if status != 200 || confirmed["data"].(map[string]any)["result"].(map[string]any)["ok"] != true {
+		if status != 200 || confirmed["data"].(map[string]any)["result"].(map[string]any)["status"] != "CANCELLED" {
 			t.Fatalf("confirm on the other replica: %d %v", status, confirmed)
 		}
 		if _, d := a.call("GET", "/api/v1/bookings/"+id, token, nil); d["data"].(map[string]any)["status"] != "CANCELLED" {

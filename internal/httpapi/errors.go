@@ -27,7 +27,7 @@ type CodeInfo struct {
 
 // Codes lists every error code the APIs answer with.
 var Codes = []CodeInfo{
-	{apperr.Validation, 400, "Validation error", false, "A query parameter or body field is missing, malformed or out of bounds. error.details names each offending field (or \"body\" for JSON that cannot be read) with the reason. Fix the request and send it again."},
+	{apperr.Validation, 400, "Validation error", false, "A path parameter, query parameter or body field is missing, malformed or out of bounds, or holds text that is not UTF-8 or contains a NUL character. error.details names each offending field (or \"body\" for JSON that cannot be read) with the reason. Fix the request and send it again."},
 	{apperr.Unauthorized, 401, "Unauthorized", false, "Credentials are missing, malformed, expired or revoked, or a login failed. Send a valid user token or API key in the Authorization header as \"Bearer <token>\"."},
 	{apperr.Forbidden, 403, "Forbidden", false, "The caller is authenticated but this resource or action is not theirs: for example a booking of another traveller, or a key trying to manage keys."},
 	{apperr.Scope, 403, "Insufficient scope", false, "The API key lacks the scope this endpoint needs. error.details.requiredScope names it; create a key with that scope."},

@@ -1,22 +1,27 @@
 package httpapi
 
 import (
+	"encoding/json"
 	"net/http/httptest"
 	"net/url"
+	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/wayfarer-asia/platform/internal/apperr"
 )
 
 // FuzzDecode: any body either decodes or yields a VALIDATION_ERROR,
 // PAYLOAD_TOO_LARGE or UNSUPPORTED_MEDIA_TYPE; never a panic, never
-// another error.
+// another error. What decodes was valid UTF-8 and holds no NUL.
 func FuzzDecode(f *testing.F) {
 	for _, seed := range []string{
 		`{"email":"a@example.com","password":"12345678"}`, `{}`, `[]`, `null`, ``, `{"email":5}`,
 		`{"email":"a"} {"x":1}`, `{"unknown":true}`, `{"nested":{"a":[1,2,{"b":null}]}}`,
 		strings.Repeat("[", 10000), `{"email":"\ud800"}`, "{\"email\":\"\x00\"}", `{"email":"a","email":"b"}`,
+		`{"email":"a\u0000b"}`, "{\"email\":\"\xff\"}", `{"nested":{"a\u0000":1}}`, `{"nested":{"a":["\udc00"]}}`,
+		`{"name":"\ud83d\ude00"}`, `{"name":"\\u0000"}`, `{"name":"\ud800\u0041"}`, "{\"nested\":{\"\xc3\":2}}",
 	} {
 		f.Add(seed, "application/json")
 	}
@@ -34,6 +39,12 @@ func FuzzDecode(f *testing.F) {
 		r.Header.Set("Content-Type", contentType)
 		err := Decode(httptest.NewRecorder(), r, &dst)
 		if err == nil {
+			var back any
+			out, _ := json.Marshal(dst)
+			json.Unmarshal(out, &back)
+			if !utf8.ValidString(body) || hasNUL(back) {
+				t.Fatalf("body %q decoded to %s", body, out)
+			}
 			return
 		}
 		switch code := apperr.Code(err); code {
@@ -42,6 +53,23 @@ func FuzzDecode(f *testing.F) {
 			t.Fatalf("body %q: error %v (code %s)", body, err, code)
 		}
 	})
+}
+
+// hasNUL reports whether a decoded JSON value holds a NUL in a string or key.
+func hasNUL(v any) bool {
+	switch v := v.(type) {
+	case string:
+		return strings.Contains(v, "\x00")
+	case []any:
+		return slices.ContainsFunc(v, hasNUL)
+	case map[string]any:
+		for k, e := range v {
+			if hasNUL(k) || hasNUL(e) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // FuzzQuery: query parsing never panics and returns values within bounds.

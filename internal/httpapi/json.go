@@ -38,9 +38,10 @@ func WriteJSONBytes(w http.ResponseWriter, status int, body []byte) {
 }
 
 // Decode reads the JSON object in r's body into dst. Bodies over
-// MaxJSONBody, unknown fields, wrong types, trailing data and malformed
-// JSON are refused with a VALIDATION_ERROR (or PAYLOAD_TOO_LARGE) whose
-// details name the field at fault. The body is judged by its content, not
+// MaxJSONBody, strings (keys too) that are not UTF-8 text without NUL,
+// unknown fields, wrong types, trailing data and malformed JSON are refused
+// with a VALIDATION_ERROR (or PAYLOAD_TOO_LARGE) whose details name the
+// field at fault. The body is judged by its content, not
 // its Content-Type, so that a JSON body sent by a client that forgot the
 // header (curl -d sends a form type) still works; only a multipart upload
 // is refused as the wrong media type.
@@ -48,7 +49,14 @@ func Decode(w http.ResponseWriter, r *http.Request, dst any) error {
 	if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err == nil && strings.HasPrefix(mt, "multipart/") {
 		return apperr.Errorf(apperr.MediaType, "Send the body as application/json.")
 	}
-	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, MaxJSONBody))
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxJSONBody))
+	if err != nil {
+		return decodeError(err)
+	}
+	if err := checkJSONText(body); err != nil {
+		return err
+	}
+	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(dst); err != nil {
 		return decodeError(err)

@@ -234,36 +234,50 @@ func period(d time.Duration) string {
 }
 
 // Router is a ServeMux whose own answers for unknown paths (404) and wrong
-// methods (405, with Allow) use the error envelope.
+// methods (405, with Allow) use the error envelope. The mux is not
+// embedded, so that Handle is the only way to add a route.
 type Router struct {
-	*http.ServeMux
-	patterns  []string
-	unmatched []unmatchedRule
+	mux      *http.ServeMux
+	patterns []string
+	trees    []treeRule
 }
 
-// unmatchedRule is the rule of requests under prefix that match no route.
-type unmatchedRule struct {
+// treeRule is the rule of the router's own answers under prefix.
+type treeRule struct {
 	prefix string
 	wrap   func(HandlerFunc) HandlerFunc
 }
 
 // NewRouter returns an empty router.
-func NewRouter() *Router { return &Router{ServeMux: http.NewServeMux()} }
+func NewRouter() *Router { return &Router{mux: http.NewServeMux()} }
 
 // Handle registers h for pattern and remembers the pattern, so that tests
-// can compare the routes served with the routes documented.
+// can compare the routes served with the routes documented. Before h runs,
+// the path values and query parameters are checked to be text
+// (checkURLText): no route can forget it.
 func (rt *Router) Handle(pattern string, h http.Handler) {
 	rt.patterns = append(rt.patterns, pattern)
-	rt.ServeMux.Handle(pattern, h)
+	rt.mux.Handle(pattern, rt.checkURLText(pathParams(pattern), h))
 }
 
-// HandleUnmatched makes the router's own answer (404, or 405 with Allow)
-// to a request under prefix (a path ending in "/"; the path without its
-// slash too) go through wrap, so that an API's rule for its whole tree,
-// such as authentication and rate limiting, holds for paths it does not
-// serve as well.
-func (rt *Router) HandleUnmatched(prefix string, wrap func(HandlerFunc) HandlerFunc) {
-	rt.unmatched = append(rt.unmatched, unmatchedRule{prefix, wrap})
+// HandleTree makes the router's own answers to a request under prefix (a
+// path ending in "/"; the path without its slash too) go through wrap: the
+// 400 for a path or query that is not text, the 404 and the 405. An API's
+// rule for its whole tree, such as authentication and rate limiting, then
+// holds for what no route of it answers.
+func (rt *Router) HandleTree(prefix string, wrap func(HandlerFunc) HandlerFunc) {
+	rt.trees = append(rt.trees, treeRule{prefix, wrap})
+}
+
+// answer sends the router's own answer, through the rule of its tree.
+func (rt *Router) answer(w http.ResponseWriter, r *http.Request, h HandlerFunc) {
+	for _, t := range rt.trees {
+		if strings.HasPrefix(r.URL.Path, t.prefix) || r.URL.Path+"/" == t.prefix {
+			h = t.wrap(h)
+			break
+		}
+	}
+	Adapt(h).ServeHTTP(w, r)
 }
 
 // Patterns lists the registered patterns in registration order.
@@ -271,14 +285,14 @@ func (rt *Router) Patterns() []string { return append([]string(nil), rt.patterns
 
 // ServeHTTP dispatches r, answering for unmatched requests itself.
 func (rt *Router) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	h, pattern := rt.Handler(r)
+	h, pattern := rt.mux.Handler(r)
 	if pattern != "" {
-		rt.ServeMux.ServeHTTP(w, r)
+		rt.mux.ServeHTTP(w, r)
 		return
 	}
 	rec := &recorder{header: http.Header{}}
 	h.ServeHTTP(rec, r)
-	answer := func(w http.ResponseWriter, r *http.Request) error {
+	rt.answer(w, r, func(w http.ResponseWriter, r *http.Request) error {
 		switch rec.status {
 		case http.StatusNotFound:
 			return apperr.Errorf(apperr.NotFound, "No endpoint at %s %s.", r.Method, r.URL.Path)
@@ -293,14 +307,7 @@ func (rt *Router) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			w.Write(rec.body.Bytes())
 			return nil
 		}
-	}
-	for _, u := range rt.unmatched {
-		if strings.HasPrefix(r.URL.Path, u.prefix) || r.URL.Path+"/" == u.prefix {
-			answer = u.wrap(answer)
-			break
-		}
-	}
-	Adapt(answer).ServeHTTP(w, r)
+	})
 }
 
 type recorder struct {

@@ -583,6 +583,22 @@ func TestSessionCookie(t *testing.T) {
 	// A cross-site request riding on the cookie is refused.
 	e.Do("POST", "/api/push/register", map[string]any{"token": "evil"}, "Cookie", cookie, "Sec-Fetch-Site", "cross-site").Expect(403)
 	e.Do("POST", "/api/push/register", map[string]any{"token": "evil"}, "Cookie", cookie, "Origin", "https://evil.example").Expect(403)
+	// A foreign Origin is refused whatever Sec-Fetch-Site claims: "none"
+	// (a user's own navigation) does not vouch for a request another origin
+	// sent, and neither does a contradicting "same-origin".
+	for _, site := range []string{"none", "same-origin"} {
+		for _, origin := range []string{"https://evil.example", "null", "http://example.com:8080"} {
+			res := e.Do("POST", "/api/push/register", map[string]any{"token": "evil"}, "Cookie", cookie, "Sec-Fetch-Site", site, "Origin", origin)
+			if res.Status != 403 || res.ErrorCode() != "FORBIDDEN" {
+				t.Errorf("Sec-Fetch-Site %s, Origin %s: %d %s", site, origin, res.Status, res.Body)
+			}
+		}
+	}
+	// Our own origin with "none" still works (platform WEB, token stored).
+	e.Do("POST", "/api/push/register", map[string]any{"token": "web-token-own"}, "Cookie", cookie, "Sec-Fetch-Site", "none", "Origin", "http://example.com").Expect(200)
+	if n := e.count(t, `SELECT COUNT(*) FROM push_tokens WHERE token = 'web-token-own'`); n != 1 {
+		t.Error("a same-origin request did not register its token")
+	}
 	if n := e.count(t, `SELECT COUNT(*) FROM push_tokens WHERE token = 'evil'`); n != 0 {
 		t.Error("a cross-site request registered a token")
 	}

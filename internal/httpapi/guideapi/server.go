@@ -67,12 +67,11 @@ type Config struct {
 
 // Server is the guide API's HTTP handler.
 type Server struct {
-	cfg         Config
-	router      *httpapi.Router
-	handler     http.Handler
-	crossOrigin *http.CrossOriginProtection
-	cache       *pageCache // nil when CatalogCacheTTL is 0
-	idem        *httpapi.Idempotency
+	cfg     Config
+	router  *httpapi.Router
+	handler http.Handler
+	cache   *pageCache // nil when CatalogCacheTTL is 0
+	idem    *httpapi.Idempotency
 }
 
 // New returns the guide API with every route registered.
@@ -86,7 +85,7 @@ func New(cfg Config) *Server {
 	if cfg.Notify == nil {
 		cfg.Notify = func() {}
 	}
-	s := &Server{cfg: cfg, router: httpapi.NewRouter(), crossOrigin: http.NewCrossOriginProtection()}
+	s := &Server{cfg: cfg, router: httpapi.NewRouter()}
 	s.idem = &httpapi.Idempotency{Store: cfg.Idempotency, Account: idempotencyAccount, Render: renderItem, Logger: cfg.Logger}
 	if cfg.CatalogCacheTTL > 0 {
 		s.cache = newPageCache(cfg.CatalogCacheTTL, 10000)

@@ -18,7 +18,7 @@ const SessionCookie = "pp_session"
 
 type keyCtx struct{}
 
-// callerKey returns the API key of a request that passed the gate.
+// callerKey returns the API key of a request the key rule admitted.
 func callerKey(ctx context.Context) *property.Key {
 	k, _ := ctx.Value(keyCtx{}).(*property.Key)
 	return k
@@ -72,6 +72,15 @@ func (s *Server) ipLimited(pattern string, h httpapi.HandlerFunc) {
 	s.router.Handle(pattern, httpapi.Adapt(httpapi.RateLimit(s.cfg.Limiter, s.ipLimit, h)))
 }
 
+// portalLimit is the budget of a portal API request, per client IP.
+func (s *Server) portalLimit(r *http.Request) (string, ratelimit.Limit) {
+	ip := httpapi.ClientIP(r.Context()).String()
+	if s.portalAuthPaths[r.URL.Path] {
+		return "property:portal-auth:" + ip, s.cfg.PortalAuthLimit
+	}
+	return "property:portal:" + ip, s.cfg.PortalLimit
+}
+
 func (s *Server) ipLimit(r *http.Request) (string, ratelimit.Limit) {
 	return "property:ip:" + httpapi.ClientIP(r.Context()).String(), s.cfg.KeyLimit
 }
@@ -106,20 +115,25 @@ func developer(ctx context.Context) *property.Developer {
 	return d
 }
 
-// portalAuth registers signup or login: limited per client IP, no
-// credentials.
-func (s *Server) portalAuth(pattern string, h httpapi.HandlerFunc) {
-	s.router.Handle(pattern, httpapi.Adapt(httpapi.RateLimit(s.cfg.Limiter, func(r *http.Request) (string, ratelimit.Limit) {
-		return "property:portal-auth:" + httpapi.ClientIP(r.Context()).String(), s.cfg.PortalAuthLimit
-	}, h)))
+// portalLimited is the rule of the portal API: every request is counted
+// per client IP (portalLimit), so that every answer carries the
+// X-RateLimit-* headers.
+func (s *Server) portalLimited(h httpapi.HandlerFunc) httpapi.HandlerFunc {
+	return httpapi.RateLimit(s.cfg.Limiter, s.portalLimit, h)
 }
 
-// portal registers a portal handler: limited per client IP, for a
-// developer authenticated by a portal token.
+// portalAuth registers signup or login: no credentials, counted per client
+// IP against PortalAuthLimit.
+func (s *Server) portalAuth(pattern string, h httpapi.HandlerFunc) {
+	_, path, _ := strings.Cut(pattern, " ")
+	s.portalAuthPaths[path] = true
+	s.router.Handle(pattern, httpapi.Adapt(s.portalLimited(h)))
+}
+
+// portal registers a portal handler for a developer authenticated by a
+// portal token, counted per client IP against PortalLimit.
 func (s *Server) portal(pattern string, h httpapi.HandlerFunc) {
-	s.router.Handle(pattern, httpapi.Adapt(httpapi.RateLimit(s.cfg.Limiter, func(r *http.Request) (string, ratelimit.Limit) {
-		return "property:portal:" + httpapi.ClientIP(r.Context()).String(), s.cfg.PortalLimit
-	}, func(w http.ResponseWriter, r *http.Request) error {
+	s.router.Handle(pattern, httpapi.Adapt(s.portalLimited(func(w http.ResponseWriter, r *http.Request) error {
 		d, err := s.authenticatePortal(r)
 		if err != nil {
 			return err
@@ -141,7 +155,7 @@ func (s *Server) authenticatePortal(r *http.Request) (*property.Developer, error
 		if err != nil || ck.Value == "" {
 			return nil, apperr.Errorf(apperr.Unauthorized, "Sign in first: send the portal token as \"Authorization: Bearer <token>\".")
 		}
-		if err := s.crossOrigin.Check(r); err != nil {
+		if !httpapi.SameOrigin(r) {
 			return nil, apperr.Errorf(apperr.Forbidden, "Cross-site request refused: requests authenticated by the session cookie must come from the portal.")
 		}
 		token = ck.Value

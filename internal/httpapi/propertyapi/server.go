@@ -55,11 +55,13 @@ type Config struct {
 
 // Server is the property API's HTTP handler.
 type Server struct {
-	cfg         Config
-	router      *httpapi.Router
-	handler     http.Handler
-	crossOrigin *http.CrossOriginProtection
-	idem        *httpapi.Idempotency
+	cfg     Config
+	router  *httpapi.Router
+	handler http.Handler
+	idem    *httpapi.Idempotency
+	// portalAuthPaths are the portal paths counted against
+	// PortalAuthLimit: signup and login.
+	portalAuthPaths map[string]bool
 }
 
 // New returns the property API with every route registered.
@@ -88,7 +90,7 @@ func New(cfg Config) *Server {
 	if cfg.Gatherer == nil {
 		cfg.Gatherer = prometheus.NewRegistry()
 	}
-	s := &Server{cfg: cfg, router: httpapi.NewRouter(), crossOrigin: http.NewCrossOriginProtection()}
+	s := &Server{cfg: cfg, router: httpapi.NewRouter(), portalAuthPaths: map[string]bool{}}
 	s.idem = &httpapi.Idempotency{Store: cfg.Idempotency, Account: idempotencyAccount, Render: json.Marshal, Logger: cfg.Logger}
 	s.routes()
 	outer := &httpapi.Outer{Logger: cfg.Logger, TrustedProxies: cfg.TrustedProxies, Server: "property", Metrics: cfg.Metrics}
@@ -110,9 +112,12 @@ func (s *Server) routes() {
 	s.open("GET /api/v1/bookings/{id}", property.ScopeBookingsRead, s.handleBookingGet)
 	s.open("POST /api/v1/bookings/{id}/cancel", property.ScopeBookingsWrite, s.idem.Wrap(http.StatusOK, nil, s.handleBookingCancel))
 	s.ipLimited("GET /api/v1/openapi.json", s.handleOpenAPI)
-	// A path under /api/v1 that no route serves: a key first, then 404 or
-	// 405, with the rate-limit headers like every answer of the open API.
-	s.router.HandleUnmatched("/api/v1/", s.keyed(""))
+	// What no route answers under /api/v1 (404, 405, a path or query that
+	// is not text): a key first, then the answer, with the rate-limit
+	// headers like every answer of the open API; under /portal/api, the
+	// portal's per-IP count.
+	s.router.HandleTree("/api/v1/", s.keyed(""))
+	s.router.HandleTree("/portal/api/", s.portalLimited)
 	s.router.Handle("GET /healthz", httpapi.Adapt(httpapi.HandleHealth))
 	s.router.Handle("GET /readyz", httpapi.Adapt(httpapi.HandleReady(s.cfg.ReadyChecks)))
 	s.router.Handle("GET /metrics", httpapi.HandleMetrics(s.cfg.Gatherer))

@@ -37,7 +37,7 @@ func (s *Server) sessionLimited(h httpapi.HandlerFunc) http.Handler {
 	return httpapi.Adapt(httpapi.RateLimit(s.cfg.Limiter, func(r *http.Request) (string, ratelimit.Limit) {
 		return "property:portal:" + httpapi.ClientIP(r.Context()).String(), s.cfg.PortalLimit
 	}, func(w http.ResponseWriter, r *http.Request) error {
-		if err := s.crossOrigin.Check(r); err != nil {
+		if !httpapi.SameOrigin(r) {
 			return apperr.Errorf(apperr.Forbidden, "Cross-site request refused: the portal session is set and cleared only by the portal's own pages.")
 		}
 		w.Header().Set("Cache-Control", "no-store")

@@ -107,6 +107,11 @@ func TestPortalCrossSite(t *testing.T) {
 		{"Sec-Fetch-Site", "same-site"}, // e.g. the guide server's port
 		{"Origin", "https://evil.example"},
 		{"Origin", "http://example.com:8080"}, // this host, another port
+		{"Origin", "null"},                    // a sandboxed frame
+		// "none" or a contradicting "same-origin" does not vouch for a
+		// request that another origin sent.
+		{"Sec-Fetch-Site", "none", "Origin", "https://evil.example"},
+		{"Sec-Fetch-Site", "same-origin", "Origin", "https://evil.example"},
 	}
 	writes := []struct {
 		method, path string

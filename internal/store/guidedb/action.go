@@ -139,7 +139,7 @@ func (g *Guide) perform(ctx context.Context, tx *sql.Tx, user *guide.User, a *gu
 			var b guide.CancelledBooking
 			opErr = tx.QueryRowContext(ctx, `SELECT id, status, cancelled_at FROM bookings WHERE id = $1`, a.TargetID).Scan(&b.ID, &b.Status, &b.CancelledAt)
 			b.CancelledAt = b.CancelledAt.UTC()
-			result = map[string]any{"ok": true, "booking": b}
+			result = b // the spec: the cancelled booking itself, unwrapped
 		}
 	case guide.ActionAccountDelete:
 		var at time.Time

@@ -6,10 +6,13 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"fmt"
 	"net/url"
 	"os"
 	"path/filepath"
 	"sync"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/wayfarer-asia/platform/internal/store"
@@ -162,4 +165,60 @@ func buildTemplate(service string, load func(context.Context, *store.DB) error) 
 		return "", err
 	}
 	return path, nil
+}
+
+// Snapshot returns everything the database holds, every row of every
+// table, in a stable order: two equal snapshots mean nothing was stored,
+// changed or removed in between.
+func Snapshot(tb testing.TB, db *store.DB) string {
+	tb.Helper()
+	q := `SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name`
+	if db.Engine == store.Postgres {
+		q = `SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema() ORDER BY table_name`
+	}
+	tables, err := queryStrings(db, q)
+	if err != nil {
+		tb.Fatalf("snapshot: %v", err)
+	}
+	var out strings.Builder
+	for _, t := range tables {
+		rows, err := db.Query(`SELECT * FROM ` + t) // #nosec G202 -- a table name the database listed
+		if err != nil {
+			tb.Fatalf("snapshot %s: %v", t, err)
+		}
+		cols, _ := rows.Columns()
+		var lines []string
+		for rows.Next() {
+			vals := make([]any, len(cols))
+			ptrs := make([]any, len(cols))
+			for i := range vals {
+				ptrs[i] = &vals[i]
+			}
+			if err := rows.Scan(ptrs...); err != nil {
+				tb.Fatalf("snapshot %s: %v", t, err)
+			}
+			lines = append(lines, fmt.Sprintf("%#v", vals))
+		}
+		rows.Close()
+		slices.Sort(lines)
+		fmt.Fprintf(&out, "%s (%d rows)\n%s\n", t, len(lines), strings.Join(lines, "\n"))
+	}
+	return out.String()
+}
+
+func queryStrings(db *store.DB, q string) ([]string, error) {
+	rows, err := db.Query(q)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var s string
+		if err := rows.Scan(&s); err != nil {
+			return nil, err
+		}
+		out = append(out, s)
+	}
+	return out, rows.Err()
 }
