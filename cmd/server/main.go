@@ -196,7 +196,10 @@ func (a *app) guide(ctx context.Context) (http.Handler, error) {
 	a.jobs = append(a.jobs, job{"api key usage", 10 * time.Second, func(ctx context.Context) error {
 		return gs.TouchAPIKeys(ctx, keyUsage.Take())
 	}})
-	avatars := avatarStore(cfg)
+	avatars, err := avatarStore(cfg)
+	if err != nil {
+		return nil, err
+	}
 	var sender push.Sender = push.LogSender{Logger: logger}
 	if cfg.PushGatewayURL != "" {
 		sender = &push.HTTPSender{URL: cfg.PushGatewayURL}
@@ -406,12 +409,12 @@ func realtimeIssuer(cfg *config.Config, clk clock.Clock, logger *slog.Logger) (*
 
 // avatarStore keeps avatars in the S3-compatible bucket when one is
 // configured, else in AVATAR_DIR.
-func avatarStore(cfg *config.Config) blob.Store {
+func avatarStore(cfg *config.Config) (blob.Store, error) {
 	if s := cfg.S3; s != nil {
-		return &blob.S3{Endpoint: s.Endpoint, Region: s.Region, Bucket: s.Bucket, AccessKey: s.AccessKey,
-			SecretKey: s.SecretKey, PathStyle: s.PathStyle, Client: &http.Client{Timeout: 30 * time.Second}}
+		return blob.NewS3(blob.S3Config{Endpoint: s.Endpoint, Region: s.Region, Bucket: s.Bucket, AccessKey: s.AccessKey,
+			SecretKey: s.SecretKey, PathStyle: s.PathStyle, Timeout: 30 * time.Second})
 	}
-	return &blob.Local{Dir: cfg.AvatarDir}
+	return &blob.Local{Dir: cfg.AvatarDir}, nil
 }
 
 func identityProvider(name string, p *config.IdentityProvider, c clock.Clock) *auth.IdentityProvider {
