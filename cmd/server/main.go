@@ -221,6 +221,14 @@ func (a *app) guide(ctx context.Context) (http.Handler, error) {
 	}))
 	a.runner = worker.NewRunner(gs, clk, sender, aiClient)
 	a.runner.Blobs, a.runner.Logger = avatars, logger
+	idpA, err := identityProvider(ctx, "idp-a", cfg.IdpA, clk)
+	if err != nil {
+		return nil, err
+	}
+	idpB, err := identityProvider(ctx, "idp-b", cfg.IdpB, clk)
+	if err != nil {
+		return nil, err
+	}
 	return guideapi.New(guideapi.Config{
 		Catalog:         gs,
 		Accounts:        gs,
@@ -236,8 +244,8 @@ func (a *app) guide(ctx context.Context) (http.Handler, error) {
 		CatalogCacheTTL: cfg.CatalogCacheTTL,
 		Realtime:        realtime,
 		Tokens:          tokens,
-		IdpA:            identityProvider("idp-a", cfg.IdpA, clk),
-		IdpB:            identityProvider("idp-b", cfg.IdpB, clk),
+		IdpA:            idpA,
+		IdpB:            idpB,
 		KeyUsage:        keyUsage,
 		Clock:           clk,
 		Limiter:         a.limiter,
@@ -417,11 +425,13 @@ func avatarStore(cfg *config.Config) (blob.Store, error) {
 	return &blob.Local{Dir: cfg.AvatarDir}, nil
 }
 
-func identityProvider(name string, p *config.IdentityProvider, c clock.Clock) *auth.IdentityProvider {
+// identityProvider is nil when the provider is not configured. Its keys are
+// refreshed until ctx ends.
+func identityProvider(ctx context.Context, name string, p *config.IdentityProvider, c clock.Clock) (*auth.IdentityProvider, error) {
 	if p == nil {
-		return nil
+		return nil, nil
 	}
-	return auth.NewIdentityProvider(name, p.Issuer, p.Audiences, p.JWKSURL, c)
+	return auth.NewIdentityProvider(ctx, name, p.Issuer, p.Audiences, p.JWKSURL, c)
 }
 
 // newServer returns a server whose timeouts keep slow or idle clients from
