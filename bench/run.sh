@@ -153,12 +153,13 @@ fi
 
 log "build: our server, the ceiling, benchtool, vegeta (go tool), the peer"
 go build -o "$BIN/wayfarer-bench-guide" ./cmd/server
-go build -o "$BIN/wayfarer-bench-ceiling" ./bench/ceiling
-go build -o "$BIN/benchtool" ./bench/benchtool
-go tool vegeta -version >/dev/null          # builds the version pinned in go.mod
-cp "$(go tool -n vegeta)" "$BIN/vegeta"     # and keeps it, so that a go.mod edited meanwhile cannot change it
+# bench/ is a module of its own (bench/go.mod): benchtool, the ceiling and
+# vegeta, so that benchtool reads results with the vegeta that wrote them.
+(cd bench && go build -o "$BIN/wayfarer-bench-ceiling" ./ceiling && go build -o "$BIN/benchtool" ./benchtool)
+(cd bench && go tool vegeta -version >/dev/null)          # builds the version pinned in bench/go.mod
+cp "$(cd bench && go tool -n vegeta)" "$BIN/vegeta"     # and keeps it, so that a go.mod edited meanwhile cannot change it
 if [ "$WITH_PEER" = 1 ]; then (cd bench/peer && go build -o "$BIN/wayfarer-bench-peer" .); fi
-VEGETA_VERSION=$(go list -m -f '{{.Version}}' github.com/tsenart/vegeta/v12)
+VEGETA_VERSION=$(cd bench && go list -m -f '{{.Version}}' github.com/tsenart/vegeta/v12)
 PB_VERSION=$(cd bench/peer && go list -m -f '{{.Version}}' github.com/pocketbase/pocketbase)
 
 # ---- measuring ------------------------------------------------------------------
@@ -353,7 +354,7 @@ MODE=full; [ "$QUICK" = 1 ] && MODE="quick (--quick)"
   echo "| memory | $(awk '/MemTotal/ {printf "%.1f GiB", $2/1048576}' /proc/meminfo) |"
   echo "| kernel | $(uname -r) |"
   echo "| Go | $(go env GOVERSION) |"
-  echo "| vegeta | $VEGETA_VERSION (go tool, pinned in go.mod) |"
+  echo "| vegeta | $VEGETA_VERSION (go tool, pinned in bench/go.mod) |"
   echo "| PocketBase | $PB_VERSION (bench/peer/go.mod) |"
   echo "| PostgreSQL | $PG_VERSION (the backends of our database moved to core $SERVER_CPU: $([ "$PIN_POSTGRES" = 1 ] && echo yes || echo no); their CPU time counts with our server's) |"
   echo "| our commit | $GIT_REV |"
@@ -370,7 +371,7 @@ MODE=full; [ "$QUICK" = 1 ] && MODE="quick (--quick)"
   echo "GOMAXPROCS=1 taskset -c $SERVER_CPU ceiling -manifest bodies/manifest.json"
   echo "GOMAXPROCS=1 taskset -c $SERVER_CPU peer serve --http=127.0.0.1:$PEER_PORT --dir=<fresh dir>"
   echo "# the maximum: $RUNS runs; then $RUNS runs at -rate=<${FIXED_FRACTION} × median maximum>/s -duration=$FIXED_DURATION"
-  echo "taskset -c $CLIENT_CPU go tool vegeta attack -format=json -targets=T -duration=$MAX_DURATION -rate=0 -workers=$WORKERS -max-workers=$WORKERS \\"
+  echo "taskset -c $CLIENT_CPU vegeta attack -format=json -targets=T -duration=$MAX_DURATION -rate=0 -workers=$WORKERS -max-workers=$WORKERS \\"
   echo "  -timeout=10s -max-body=0 -http2=false -keepalive=true -output=R"
   echo '```'
 } >"$WORK/machine.md"

@@ -203,7 +203,10 @@ func (a *app) guide(ctx context.Context) (http.Handler, error) {
 		_, err := keys.Purge(ctx)
 		return err
 	}})
-	avatars := avatarStore(cfg)
+	avatars, err := avatarStore(cfg)
+	if err != nil {
+		return nil, err
+	}
 	var sender push.Sender = push.LogSender{Logger: logger}
 	if cfg.PushGatewayURL != "" {
 		sender = &push.HTTPSender{URL: cfg.PushGatewayURL}
@@ -225,6 +228,14 @@ func (a *app) guide(ctx context.Context) (http.Handler, error) {
 	}))
 	a.runner = worker.NewRunner(queue, gs, clk, sender, aiClient)
 	a.runner.Blobs, a.runner.Logger = avatars, logger
+	idpA, err := identityProvider(ctx, "idp-a", cfg.IdpA, clk)
+	if err != nil {
+		return nil, err
+	}
+	idpB, err := identityProvider(ctx, "idp-b", cfg.IdpB, clk)
+	if err != nil {
+		return nil, err
+	}
 	return guideapi.New(guideapi.Config{
 		Catalog:         gs,
 		Accounts:        gs,
@@ -241,8 +252,8 @@ func (a *app) guide(ctx context.Context) (http.Handler, error) {
 		CatalogCacheTTL: cfg.CatalogCacheTTL,
 		Realtime:        realtime,
 		Tokens:          tokens,
-		IdpA:            identityProvider("idp-a", cfg.IdpA, clk),
-		IdpB:            identityProvider("idp-b", cfg.IdpB, clk),
+		IdpA:            idpA,
+		IdpB:            idpB,
 		KeyUsage:        keyUsage,
 		Clock:           clk,
 		Limiter:         a.limiter,
@@ -415,19 +426,21 @@ func realtimeIssuer(cfg *config.Config, clk clock.Clock, logger *slog.Logger) (*
 
 // avatarStore keeps avatars in the S3-compatible bucket when one is
 // configured, else in AVATAR_DIR.
-func avatarStore(cfg *config.Config) blob.Store {
+func avatarStore(cfg *config.Config) (blob.Store, error) {
 	if s := cfg.S3; s != nil {
-		return &blob.S3{Endpoint: s.Endpoint, Region: s.Region, Bucket: s.Bucket, AccessKey: s.AccessKey,
-			SecretKey: s.SecretKey, PathStyle: s.PathStyle, Client: &http.Client{Timeout: 30 * time.Second}}
+		return blob.NewS3(blob.S3Config{Endpoint: s.Endpoint, Region: s.Region, Bucket: s.Bucket, AccessKey: s.AccessKey,
+			SecretKey: s.SecretKey, PathStyle: s.PathStyle, Timeout: 30 * time.Second})
 	}
-	return &blob.Local{Dir: cfg.AvatarDir}
+	return &blob.Local{Dir: cfg.AvatarDir}, nil
 }
 
-func identityProvider(name string, p *config.IdentityProvider, c clock.Clock) *auth.IdentityProvider {
+// identityProvider is nil when the provider is not configured. Its keys are
+// refreshed until ctx ends.
+func identityProvider(ctx context.Context, name string, p *config.IdentityProvider, c clock.Clock) (*auth.IdentityProvider, error) {
 	if p == nil {
-		return nil
+		return nil, nil
 	}
-	return auth.NewIdentityProvider(name, p.Issuer, p.Audiences, p.JWKSURL, c)
+	return auth.NewIdentityProvider(ctx, name, p.Issuer, p.Audiences, p.JWKSURL, c)
 }
 
 // newServer returns a server whose timeouts keep slow or idle clients from

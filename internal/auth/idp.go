@@ -1,24 +1,21 @@
 package auth
 
 import (
+	"bytes"
 	"context"
-	"crypto"
-	"crypto/ecdsa"
-	"crypto/elliptic"
 	"crypto/rsa"
-	"encoding/base64"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"log/slog"
-	"math/big"
 	"net/http"
 	"slices"
-	"sync"
 	"time"
 
+	"github.com/MicahParks/jwkset"
+	"github.com/MicahParks/keyfunc/v3"
 	"github.com/golang-jwt/jwt/v5"
+	"golang.org/x/time/rate"
 
 	"github.com/wayfarer-asia/platform/internal/clock"
 )
@@ -29,7 +26,7 @@ type IdentityProvider struct {
 	Name      string
 	Issuer    string
 	Audiences []string // accepted client ids
-	keys      *jwks
+	keys      keyfunc.Keyfunc
 	clock     clock.Clock
 }
 
@@ -44,10 +41,72 @@ type IdentityClaims struct {
 // ErrProviderNotConfigured is returned by a nil provider.
 var ErrProviderNotConfigured = errors.New("identity provider is not configured")
 
-// NewIdentityProvider returns a provider that fetches keys from jwksURL.
-func NewIdentityProvider(name, issuer string, audiences []string, jwksURL string, c clock.Clock) *IdentityProvider {
-	return &IdentityProvider{Name: name, Issuer: issuer, Audiences: audiences, clock: c,
-		keys: &jwks{url: jwksURL, clock: c, client: &http.Client{Timeout: jwksTimeout}}}
+const (
+	jwksTimeout     = 3 * time.Second
+	jwksMaxBytes    = 256 << 10
+	jwksTTL         = time.Hour
+	jwksMinInterval = 30 * time.Second // between refreshes forced by an unknown kid
+)
+
+// NewIdentityProvider returns a provider whose keys come from jwksURL,
+// through keyfunc and jwkset: fetched once before it returns, then every
+// jwksTTL until ctx ends, and again for an unknown kid at most once per
+// jwksMinInterval. A failed fetch is logged and keeps the keys already
+// known. Each fetch is bounded in time and size, so a slow or huge
+// endpoint cannot hang or exhaust a request.
+func NewIdentityProvider(ctx context.Context, name, issuer string, audiences []string, jwksURL string, c clock.Clock) (*IdentityProvider, error) {
+	return newIdentityProvider(ctx, name, issuer, audiences, jwksURL, c, jwksTimeout)
+}
+
+// newIdentityProvider is NewIdentityProvider with the fetch timeout as a
+// parameter, for tests.
+func newIdentityProvider(ctx context.Context, name, issuer string, audiences []string, jwksURL string, c clock.Clock, timeout time.Duration) (*IdentityProvider, error) {
+	fetched, err := keyfunc.NewDefaultOverrideCtx(ctx, []string{jwksURL}, keyfunc.Override{
+		Client:      &http.Client{Timeout: timeout, Transport: cappedTransport{http.DefaultTransport}},
+		HTTPTimeout: timeout,
+		// The time an unknown kid may wait for the limiter and then the
+		// refresh, together: one fetch's time. A kid that would wait longer
+		// fails at once instead.
+		RateLimitWaitMax:  timeout,
+		RefreshInterval:   jwksTTL,
+		RefreshUnknownKID: rate.NewLimiter(rate.Every(jwksMinInterval), 1),
+		RefreshErrorHandlerFunc: func(u string) func(context.Context, error) {
+			return func(ctx context.Context, err error) {
+				slog.WarnContext(ctx, "JWKS refresh failed", "provider", name, "url", u, "err", err)
+			}
+		},
+	})
+	if err != nil {
+		return nil, fmt.Errorf("%s JWKS: %w", name, err)
+	}
+	// Keys published for encryption are not for verifying; a key with no
+	// "use" is.
+	keys, err := keyfunc.New(keyfunc.Options{Ctx: ctx, Storage: fetched.Storage(), UseWhitelist: []jwkset.USE{jwkset.UseSig, ""}})
+	if err != nil {
+		return nil, fmt.Errorf("%s JWKS: %w", name, err)
+	}
+	return &IdentityProvider{Name: name, Issuer: issuer, Audiences: audiences, keys: keys, clock: c}, nil
+}
+
+// cappedTransport refuses a response body over jwksMaxBytes (jwkset reads
+// bodies whole).
+type cappedTransport struct{ base http.RoundTripper }
+
+func (t cappedTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	res, err := t.base.RoundTrip(r)
+	if err != nil {
+		return nil, err
+	}
+	body, err := io.ReadAll(io.LimitReader(res.Body, jwksMaxBytes+1))
+	res.Body.Close()
+	if err != nil {
+		return nil, err
+	}
+	if len(body) > jwksMaxBytes {
+		return nil, fmt.Errorf("JWKS larger than %d bytes", jwksMaxBytes)
+	}
+	res.Body = io.NopCloser(bytes.NewReader(body))
+	return res, nil
 }
 
 // Leeway allowed on exp, nbf and iat for clock drift between us and the
@@ -68,13 +127,7 @@ func (p *IdentityProvider) Verify(ctx context.Context, token string) (*IdentityC
 		return nil, ErrProviderNotConfigured
 	}
 	var claims idpClaims
-	_, err := jwt.ParseWithClaims(token, &claims, func(t *jwt.Token) (any, error) {
-		kid, _ := t.Header["kid"].(string)
-		if kid == "" {
-			return nil, errors.New("token has no kid")
-		}
-		return p.keys.key(ctx, kid)
-	},
+	_, err := jwt.ParseWithClaims(token, &claims, p.key(ctx),
 		jwt.WithValidMethods([]string{"RS256", "ES256"}),
 		jwt.WithIssuer(p.Issuer),
 		jwt.WithExpirationRequired(),
@@ -92,120 +145,24 @@ func (p *IdentityProvider) Verify(ctx context.Context, token string) (*IdentityC
 	return &IdentityClaims{Subject: claims.Subject, Email: claims.Email, EmailVerified: verified, Name: claims.Name}, nil
 }
 
-const (
-	jwksTimeout     = 3 * time.Second
-	jwksMaxBytes    = 256 << 10
-	jwksTTL         = time.Hour
-	jwksMinInterval = 30 * time.Second // between refreshes forced by an unknown kid
-)
-
-// jwks caches a provider's keys. An unknown kid triggers at most one
-// refresh per jwksMinInterval; a failed refresh keeps the old keys. Fetches
-// are bounded in time and size, so a slow or huge endpoint cannot hang or
-// exhaust a request.
-type jwks struct {
-	url    string
-	client *http.Client
-	clock  clock.Clock
-
-	mu        sync.Mutex
-	keys      map[string]crypto.PublicKey
-	fetchedAt time.Time
-	triedAt   time.Time
-}
-
-func (j *jwks) key(ctx context.Context, kid string) (crypto.PublicKey, error) {
-	j.mu.Lock()
-	defer j.mu.Unlock()
-	now := j.clock.Now()
-	k, ok := j.keys[kid]
-	stale := now.Sub(j.fetchedAt) > jwksTTL
-	if (!ok || stale) && now.Sub(j.triedAt) >= jwksMinInterval {
-		j.triedAt = now
-		keys, err := j.fetch(ctx)
+// key finds the key that signed a token: the one its kid names, never one
+// that a jku or x5u header points at. A token with no kid is refused (keyfunc
+// would try every key), and so is an RSA key under 2048 bits. The methods
+// are pinned by Verify: RS256 takes only RSA keys, ES256 only EC keys.
+func (p *IdentityProvider) key(ctx context.Context) jwt.Keyfunc {
+	byKid := p.keys.KeyfuncCtx(ctx)
+	return func(t *jwt.Token) (any, error) {
+		if kid, _ := t.Header["kid"].(string); kid == "" {
+			return nil, errors.New("token has no kid")
+		}
+		k, err := byKid(t)
 		if err != nil {
-			slog.WarnContext(ctx, "JWKS refresh failed", "url", j.url, "err", err)
-		} else {
-			j.keys, j.fetchedAt = keys, now
-			k, ok = keys[kid]
+			return nil, err
 		}
-	}
-	if !ok {
-		return nil, fmt.Errorf("unknown key id %q", kid)
-	}
-	return k, nil
-}
-
-func (j *jwks) fetch(ctx context.Context) (map[string]crypto.PublicKey, error) {
-	ctx, cancel := context.WithTimeout(ctx, jwksTimeout)
-	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, j.url, nil)
-	if err != nil {
-		return nil, err
-	}
-	res, err := j.client.Do(req)
-	if err != nil {
-		return nil, err
-	}
-	defer res.Body.Close()
-	if res.StatusCode != http.StatusOK {
-		return nil, fmt.Errorf("status %d", res.StatusCode)
-	}
-	body, err := io.ReadAll(io.LimitReader(res.Body, jwksMaxBytes+1))
-	if err != nil {
-		return nil, err
-	}
-	if len(body) > jwksMaxBytes {
-		return nil, fmt.Errorf("JWKS larger than %d bytes", jwksMaxBytes)
-	}
-	var set struct {
-		Keys []struct {
-			Kid string `json:"kid"`
-			Kty string `json:"kty"`
-			Use string `json:"use"`
-			N   string `json:"n"`
-			E   string `json:"e"`
-			Crv string `json:"crv"`
-			X   string `json:"x"`
-			Y   string `json:"y"`
-		} `json:"keys"`
-	}
-	if err := json.Unmarshal(body, &set); err != nil {
-		return nil, err
-	}
-	keys := make(map[string]crypto.PublicKey, len(set.Keys))
-	for _, k := range set.Keys {
-		if k.Kid == "" || (k.Use != "" && k.Use != "sig") {
-			continue
+		// jwt takes RSA keys from 1024 bits.
+		if rk, ok := k.(*rsa.PublicKey); ok && (rk.N.BitLen() < 2048 || rk.E < 3) {
+			return nil, errors.New("RSA key under 2048 bits or with a bad exponent")
 		}
-		switch k.Kty {
-		case "RSA":
-			n, e := b64int(k.N), b64int(k.E)
-			if n == nil || e == nil || n.BitLen() < 2048 || !e.IsInt64() || e.Int64() < 3 || e.Int64() > 1<<31 {
-				continue
-			}
-			keys[k.Kid] = &rsa.PublicKey{N: n, E: int(e.Int64())}
-		case "EC":
-			x, errX := base64.RawURLEncoding.DecodeString(k.X)
-			y, errY := base64.RawURLEncoding.DecodeString(k.Y)
-			if k.Crv != "P-256" || errX != nil || errY != nil || len(x) != 32 || len(y) != 32 {
-				continue
-			}
-			// Parsing the uncompressed point checks that it is on the curve.
-			pub, err := ecdsa.ParseUncompressedPublicKey(elliptic.P256(), append(append([]byte{4}, x...), y...))
-			if err != nil {
-				continue
-			}
-			keys[k.Kid] = pub
-		}
+		return k, nil
 	}
-	return keys, nil
-}
-
-func b64int(s string) *big.Int {
-	b, err := base64.RawURLEncoding.DecodeString(s)
-	if err != nil || len(b) == 0 {
-		return nil
-	}
-	return new(big.Int).SetBytes(b)
 }

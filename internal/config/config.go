@@ -163,8 +163,8 @@ func load(getenv func(string) string) (*Config, error) {
 	if bucket := get("S3_BUCKET", ""); bucket != "" {
 		c.S3 = &S3{Endpoint: get("S3_ENDPOINT", ""), Region: get("S3_REGION", ""), Bucket: bucket,
 			AccessKey: get("S3_ACCESS_KEY", ""), SecretKey: getenv("S3_SECRET_KEY"), PathStyle: get("S3_PATH_STYLE", "false") == "true"}
-		if u, err := url.Parse(c.S3.Endpoint); err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
-			errs = append(errs, fmt.Errorf("S3_ENDPOINT=%q: want the store's http(s) URL when S3_BUCKET is set", c.S3.Endpoint))
+		if u, err := url.Parse(c.S3.Endpoint); err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" || (u.Path != "" && u.Path != "/") {
+			errs = append(errs, fmt.Errorf("S3_ENDPOINT=%q: want the store's http(s) URL, with no path, when S3_BUCKET is set", c.S3.Endpoint))
 		}
 		if c.S3.Region == "" || c.S3.AccessKey == "" || c.S3.SecretKey == "" {
 			errs = append(errs, errors.New("S3_REGION, S3_ACCESS_KEY and S3_SECRET_KEY are needed when S3_BUCKET is set"))

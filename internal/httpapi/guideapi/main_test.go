@@ -86,8 +86,12 @@ func newEnv(t *testing.T, opts options, engine ...store.Engine) *env {
 	var idpA, idpB *auth.IdentityProvider
 	if !opts.noIdP {
 		idp = newTestIdP(t)
-		idpA = auth.NewIdentityProvider("idp-a", idp.issuerA, []string{"client-a", "client-a-web"}, idp.url, clk)
-		idpB = auth.NewIdentityProvider("idp-b", idp.issuerB, []string{"client-b"}, idp.url, clk)
+		if idpA, err = auth.NewIdentityProvider(t.Context(), "idp-a", idp.issuerA, []string{"client-a", "client-a-web"}, idp.url, clk); err != nil {
+			t.Fatal(err)
+		}
+		if idpB, err = auth.NewIdentityProvider(t.Context(), "idp-b", idp.issuerB, []string{"client-b"}, idp.url, clk); err != nil {
+			t.Fatal(err)
+		}
 	}
 	doc, err := api.LoadGuide()
 	if err != nil {
