@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -52,6 +53,7 @@ func run() error {
 	}
 	logger := slog.New(slog.NewJSONHandler(os.Stderr, &slog.HandlerOptions{Level: cfg.LogLevel}))
 	slog.SetDefault(logger)
+	redis.SetLogger(redisLog{logger})
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -142,15 +144,16 @@ func (a *app) close() {
 	}
 }
 
-// openDB opens and migrates the database of a service.
-func (a *app) openDB(ctx context.Context, url, service string) (*store.DB, error) {
+// openDB opens and migrates the database of a service; a failure names
+// setting, the variable that pointed at the database.
+func (a *app) openDB(ctx context.Context, setting, url, service string) (*store.DB, error) {
 	db, err := store.Open(ctx, url)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%s: %w", setting, err)
 	}
 	a.closers = append(a.closers, db.Close)
 	if err := db.Migrate(ctx, service); err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%s: %w", setting, err)
 	}
 	a.registry.MustRegister(collectors.NewDBStatsCollector(db.DB, service))
 	return db, nil
@@ -168,7 +171,7 @@ func (a *app) readyChecks(db *store.DB) []httpapi.Check {
 // guide wires the guide marketplace API.
 func (a *app) guide(ctx context.Context) (http.Handler, error) {
 	cfg, clk, logger := a.cfg, a.clock, a.logger
-	db, err := a.openDB(ctx, cfg.GuideDatabaseURL, "guide")
+	db, err := a.openDB(ctx, "GUIDE_DATABASE_URL", cfg.GuideDatabaseURL, "guide")
 	if err != nil {
 		return nil, err
 	}
@@ -219,6 +222,7 @@ func (a *app) guide(ctx context.Context) (http.Handler, error) {
 	a.runner = worker.NewRunner(gs, clk, sender, aiClient)
 	a.runner.Blobs, a.runner.Logger = avatars, logger
 	return guideapi.New(guideapi.Config{
+		PublicURL:       cfg.GuidePublicURL,
 		Catalog:         gs,
 		Accounts:        gs,
 		Profiles:        gs,
@@ -244,6 +248,7 @@ func (a *app) guide(ctx context.Context) (http.Handler, error) {
 		ReadyChecks:     a.readyChecks(db),
 		PublicLimit:     ratelimit.PerMinute(cfg.PublicRateLimit),
 		AuthLimit:       ratelimit.Limit{Rate: cfg.AuthRateLimit, Period: 15 * time.Minute},
+		AvatarLimit:     ratelimit.Limit{Rate: cfg.AvatarRateLimit, Period: time.Hour},
 		TrustedProxies:  cfg.TrustedProxies,
 		Logger:          logger,
 		OpenAPI:         openAPI,
@@ -253,7 +258,7 @@ func (a *app) guide(ctx context.Context) (http.Handler, error) {
 // property wires the property platform API.
 func (a *app) property(ctx context.Context) (http.Handler, error) {
 	cfg, clk, logger := a.cfg, a.clock, a.logger
-	db, err := a.openDB(ctx, cfg.PropertyDatabaseURL, "property")
+	db, err := a.openDB(ctx, "PROPERTY_DATABASE_URL", cfg.PropertyDatabaseURL, "property")
 	if err != nil {
 		return nil, err
 	}
@@ -304,6 +309,7 @@ func (a *app) property(ctx context.Context) (http.Handler, error) {
 		}},
 	)
 	return propertyapi.New(propertyapi.Config{
+		PublicURL:      cfg.PropertyPublicURL,
 		Catalog:        ps,
 		Bookings:       ps,
 		Accounts:       ps,
@@ -419,6 +425,14 @@ func identityProvider(name string, p *config.IdentityProvider, c clock.Clock) *a
 		return nil
 	}
 	return auth.NewIdentityProvider(name, p.Issuer, p.Audiences, p.JWKSURL, c)
+}
+
+// redisLog passes the Redis client's own messages (a failed dial, a
+// fallback on handshake) to slog, so that every line of the log is JSON.
+type redisLog struct{ logger *slog.Logger }
+
+func (l redisLog) Printf(ctx context.Context, format string, v ...any) {
+	l.logger.WarnContext(ctx, "redis client", "detail", strings.TrimSpace(fmt.Sprintf(format, v...)))
 }
 
 // newServer returns a server whose timeouts keep slow or idle clients from

@@ -166,10 +166,3 @@ func etagMatch(header, etag string) bool {
 	}
 	return false
 }
-
-// AbsoluteURL is path on the server that answered r, such as
-// "https://api.example.com" + path; use it for the url of an uploaded
-// avatar.
-func AbsoluteURL(r *http.Request, path string) string {
-	return baseURL(r) + path
-}

@@ -31,11 +31,12 @@ type tokenResponse struct {
 	User  *guide.User `json:"user"`
 }
 
-func (s *Server) writeToken(w http.ResponseWriter, status int, u *guide.User) error {
+func (s *Server) writeToken(w http.ResponseWriter, r *http.Request, status int, u *guide.User) error {
 	token, _, err := s.cfg.Tokens.Issue(u.ID)
 	if err != nil {
 		return err
 	}
+	httpapi.ResolveMedia(r.Context(), u)
 	httpapi.WriteJSON(w, status, tokenResponse{Token: token, User: u})
 	return nil
 }
@@ -95,7 +96,7 @@ func (s *Server) handleRegister(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return s.writeToken(w, http.StatusCreated, u)
+	return s.writeToken(w, r, http.StatusCreated, u)
 }
 
 var errBadLogin = apperr.Errorf(apperr.Unauthorized, "The e-mail or password is wrong.")
@@ -124,13 +125,15 @@ func (s *Server) handleLogin(w http.ResponseWriter, r *http.Request) error {
 	if !auth.CheckLogin(hash, password) {
 		return errBadLogin
 	}
-	return s.writeToken(w, http.StatusOK, u)
+	return s.writeToken(w, r, http.StatusOK, u)
 }
 
 func (s *Server) handleMe(w http.ResponseWriter, r *http.Request) error {
+	u := caller(r.Context()).User
+	httpapi.ResolveMedia(r.Context(), u)
 	httpapi.WriteJSON(w, http.StatusOK, struct {
 		User *guide.User `json:"user"`
-	}{caller(r.Context()).User})
+	}{u})
 	return nil
 }
 
@@ -200,7 +203,7 @@ func (s *Server) signInWithProvider(w http.ResponseWriter, r *http.Request, p *a
 	if err != nil {
 		return err
 	}
-	return s.writeToken(w, http.StatusOK, u)
+	return s.writeToken(w, r, http.StatusOK, u)
 }
 
 func (s *Server) handleSessionExchange(w http.ResponseWriter, r *http.Request) error {

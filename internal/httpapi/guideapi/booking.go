@@ -114,6 +114,7 @@ func (s *Server) handleBookingGet(w http.ResponseWriter, r *http.Request) error 
 	if err != nil {
 		return err
 	}
+	httpapi.ResolveMedia(r.Context(), b)
 	httpapi.WriteJSON(w, http.StatusOK, item{b})
 	return nil
 }
@@ -129,6 +130,7 @@ func (s *Server) handleTransition(t guide.Transition) httpapi.HandlerFunc {
 		if err != nil {
 			return err
 		}
+		httpapi.ResolveMedia(r.Context(), b)
 		httpapi.WriteJSON(w, http.StatusOK, item{b})
 		return nil
 	}

@@ -38,6 +38,7 @@ func (s *Server) handleExpertList(w http.ResponseWriter, r *http.Request) error 
 	if err != nil {
 		return err
 	}
+	httpapi.ResolveMedia(r.Context(), experts...)
 	httpapi.WriteJSON(w, http.StatusOK, list[guide.ExpertSummary]{experts, guide.NewMeta(f.Page, total)})
 	return nil
 }
@@ -52,6 +53,7 @@ func (s *Server) handleExpertGet(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	httpapi.ResolveMedia(r.Context(), x)
 	httpapi.WriteJSON(w, http.StatusOK, item{x})
 	return nil
 }
@@ -76,6 +78,7 @@ func (s *Server) handleExpertReviews(w http.ResponseWriter, r *http.Request) err
 	if err != nil {
 		return err
 	}
+	httpapi.ResolveMedia(r.Context(), reviews...)
 	httpapi.WriteJSON(w, http.StatusOK, list[guide.Review]{reviews, guide.NewMeta(f.Page, total)})
 	return nil
 }
@@ -100,6 +103,7 @@ func (s *Server) writePackages(w http.ResponseWriter, r *http.Request, f guide.P
 	if err != nil {
 		return err
 	}
+	httpapi.ResolveMedia(r.Context(), packages...)
 	httpapi.WriteJSON(w, http.StatusOK, list[guide.PackageSummary]{packages, guide.NewMeta(f.Page, total)})
 	return nil
 }
@@ -114,6 +118,7 @@ func (s *Server) handlePackageGet(w http.ResponseWriter, r *http.Request) error 
 	if err != nil {
 		return err
 	}
+	httpapi.ResolveMedia(r.Context(), p)
 	httpapi.WriteJSON(w, http.StatusOK, item{p})
 	return nil
 }
@@ -133,6 +138,7 @@ func (s *Server) handleTravelogueList(w http.ResponseWriter, r *http.Request) er
 	if err != nil {
 		return err
 	}
+	httpapi.ResolveMedia(r.Context(), travelogues...)
 	httpapi.WriteJSON(w, http.StatusOK, list[guide.TravelogueSummary]{travelogues, guide.NewMeta(f.Page, total)})
 	return nil
 }
@@ -147,6 +153,7 @@ func (s *Server) handleTravelogueGet(w http.ResponseWriter, r *http.Request) err
 	if err != nil {
 		return err
 	}
+	httpapi.ResolveMedia(r.Context(), t)
 	httpapi.WriteJSON(w, http.StatusOK, item{t})
 	return nil
 }

@@ -40,7 +40,7 @@ func TestPublicRateLimit(t *testing.T) {
 	if body.RequestID == "" || body.RequestID != res.Header.Get("X-Request-Id") {
 		t.Errorf("requestId %q, header %q", body.RequestID, res.Header.Get("X-Request-Id"))
 	}
-	if !strings.HasSuffix(body.Error.DocURL, "/docs/errors/RATE_LIMITED") || !strings.HasPrefix(body.Error.DocURL, "http://") {
+	if body.Error.DocURL != publicURL+"/docs/errors/RATE_LIMITED" {
 		t.Errorf("doc_url %q", body.Error.DocURL)
 	}
 
@@ -69,15 +69,18 @@ func TestTrustedProxy(t *testing.T) {
 	// A client-supplied first hop is not believed: the proxy appended the
 	// real address, and that is what counts.
 	e.Get("/api/v1/cities", "X-Forwarded-For", "203.0.113.5, 203.0.113.6").Expect(200)
-	res := e.Get("/api/v1/nothing", "X-Forwarded-For", "203.0.113.7", "X-Forwarded-Proto", "https").Expect(404)
+	// Even a trusted proxy does not choose the public URL: the links are
+	// on the configured one, not on a forwarded host or scheme.
+	res := e.Get("/api/v1/nothing", "X-Forwarded-For", "203.0.113.7", "X-Forwarded-Proto", "http",
+		"X-Forwarded-Host", "attacker.example", "Host", "attacker.example").Expect(404)
 	var body struct {
 		Error struct {
 			DocURL string `json:"doc_url"`
 		} `json:"error"`
 	}
 	res.Decode(&body)
-	if !strings.HasPrefix(body.Error.DocURL, "https://") {
-		t.Errorf("behind a TLS proxy doc_url is %q", body.Error.DocURL)
+	if body.Error.DocURL != publicURL+"/docs/errors/NOT_FOUND" {
+		t.Errorf("behind a proxy doc_url is %q", body.Error.DocURL)
 	}
 }
 

@@ -20,6 +20,10 @@ import (
 
 // Config is what the guide API needs to serve.
 type Config struct {
+	// PublicURL is the API's external base URL (GUIDE_PUBLIC_URL), such as
+	// "https://api.example.com", without a trailing slash: every absolute
+	// URL in a response (images, doc_url) is built on it.
+	PublicURL     string
 	Catalog       guide.CatalogService
 	Accounts      guide.AccountService
 	Profiles      guide.ProfileService
@@ -49,8 +53,9 @@ type Config struct {
 	// public and key-authenticated reads and may fall back to a local count.
 	Limiter        ratelimit.Limiter
 	ReadLimiter    ratelimit.Limiter
-	PublicLimit    ratelimit.Limit // per client IP on public reads
+	PublicLimit    ratelimit.Limit // per client IP on public reads and sample images
 	AuthLimit      ratelimit.Limit // per client IP on login, register, providers, session exchange
+	AvatarLimit    ratelimit.Limit // avatar uploads per user (GUIDE_AVATAR_RATE_LIMIT); default 10 an hour
 	TrustedProxies []netip.Prefix
 	Logger         *slog.Logger
 	OpenAPI        []byte              // the OpenAPI document as JSON
@@ -79,12 +84,15 @@ func New(cfg Config) *Server {
 	if cfg.Notify == nil {
 		cfg.Notify = func() {}
 	}
+	if cfg.AvatarLimit.Rate == 0 {
+		cfg.AvatarLimit = ratelimit.Limit{Rate: 10, Period: time.Hour}
+	}
 	s := &Server{cfg: cfg, router: httpapi.NewRouter(), crossOrigin: http.NewCrossOriginProtection()}
 	if cfg.CatalogCacheTTL > 0 {
 		s.cache = newPageCache(cfg.CatalogCacheTTL, 10000)
 	}
 	s.routes()
-	outer := &httpapi.Outer{Logger: cfg.Logger, TrustedProxies: cfg.TrustedProxies, Server: "guide", Metrics: cfg.Metrics}
+	outer := &httpapi.Outer{Logger: cfg.Logger, PublicURL: cfg.PublicURL, TrustedProxies: cfg.TrustedProxies, Server: "guide", Metrics: cfg.Metrics}
 	s.handler = outer.Wrap(s.router)
 	return s
 }
@@ -132,7 +140,9 @@ func (s *Server) routes() {
 
 	s.authed("GET /api/v1/profile", keyOr("profile:read"), s.handleProfileGet)
 	s.authed("PUT /api/v1/profile", keyOr("profile:write"), s.handleProfileUpdate)
-	s.authed("POST /api/v1/profile/avatar", keyOr("profile:write"), s.handleAvatarUpload)
+	// Each upload is decoded: a costly step, bounded per user before the
+	// body is read.
+	s.authed("POST /api/v1/profile/avatar", keyOr("profile:write"), httpapi.RateLimitCounted(s.cfg.Metrics, s.cfg.Limiter, s.avatarKey, s.handleAvatarUpload))
 	s.authed("GET /api/v1/profile/delete", keyOr("profile:write"), s.handleDeletionCheck)
 	s.authed("POST /api/v1/profile/delete", keyOr("profile:write"), s.handleAccountDelete)
 	s.authed("GET /api/v1/conversations", userOnly, s.handleConversationList)
@@ -170,6 +180,10 @@ func (s *Server) catalogChanged() {
 
 func (s *Server) publicKey(r *http.Request) (string, ratelimit.Limit) {
 	return "guide:public:" + httpapi.ClientIP(r.Context()).String(), s.cfg.PublicLimit
+}
+
+func (s *Server) avatarKey(r *http.Request) (string, ratelimit.Limit) {
+	return "guide:avatar:" + caller(r.Context()).User.ID, s.cfg.AvatarLimit
 }
 
 func (s *Server) authKey(r *http.Request) (string, ratelimit.Limit) {

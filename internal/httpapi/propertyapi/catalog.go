@@ -127,6 +127,7 @@ func (s *Server) handlePropertyList(w http.ResponseWriter, r *http.Request) erro
 	if err != nil {
 		return err
 	}
+	httpapi.ResolveMedia(r.Context(), props...)
 	httpapi.WriteJSON(w, http.StatusOK, list[property.PropertySummary]{props, property.NewMeta(f.Page, total)})
 	return nil
 }
@@ -140,6 +141,7 @@ func (s *Server) handlePropertyGet(w http.ResponseWriter, r *http.Request) error
 	if err != nil {
 		return err
 	}
+	httpapi.ResolveMedia(r.Context(), p)
 	httpapi.WriteJSON(w, http.StatusOK, p)
 	return nil
 }

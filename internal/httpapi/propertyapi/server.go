@@ -21,6 +21,10 @@ import (
 // Config is what the property API needs to serve. Zero limits and a zero
 // QuoteTTL take the defaults noted.
 type Config struct {
+	// PublicURL is the API's external base URL (PROPERTY_PUBLIC_URL), such
+	// as "https://api.example.com", without a trailing slash: every
+	// absolute URL in a response (images, doc_url) is built on it.
+	PublicURL   string
 	Catalog     property.CatalogService
 	Bookings    property.BookingService
 	Accounts    property.AccountService
@@ -85,7 +89,7 @@ func New(cfg Config) *Server {
 	}
 	s := &Server{cfg: cfg, router: httpapi.NewRouter(), crossOrigin: http.NewCrossOriginProtection()}
 	s.routes()
-	outer := &httpapi.Outer{Logger: cfg.Logger, TrustedProxies: cfg.TrustedProxies, Server: "property", Metrics: cfg.Metrics}
+	outer := &httpapi.Outer{Logger: cfg.Logger, PublicURL: cfg.PublicURL, TrustedProxies: cfg.TrustedProxies, Server: "property", Metrics: cfg.Metrics}
 	s.handler = outer.Wrap(s.gate(s.router))
 	return s
 }
