@@ -277,7 +277,7 @@ func (a *app) property(ctx context.Context) (http.Handler, error) {
 			logger.Info("loaded property sample data", "duration", time.Since(start))
 		}
 	}
-	hash, err := demoHash(cfg)
+	hash, err := demoHash(ctx, cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -343,7 +343,7 @@ func loadGuideSample(ctx context.Context, cfg *config.Config, db *store.DB, g *s
 			logger.Info("loaded guide sample data", "duration", time.Since(start))
 		}
 	}
-	hash, err := demoHash(cfg)
+	hash, err := demoHash(ctx, cfg)
 	if err != nil {
 		return err
 	}
@@ -352,11 +352,11 @@ func loadGuideSample(ctx context.Context, cfg *config.Config, db *store.DB, g *s
 
 // demoHash hashes DEMO_PASSWORD; "" when it is unset, which takes the demo
 // accounts' passwords away.
-func demoHash(cfg *config.Config) (string, error) {
+func demoHash(ctx context.Context, cfg *config.Config) (string, error) {
 	if cfg.DemoPassword == "" {
 		return "", nil
 	}
-	return auth.HashPassword(cfg.DemoPassword)
+	return auth.HashPassword(ctx, cfg.DemoPassword)
 }
 
 // limiters returns the strict limiter (login, registration, key writes:

@@ -1,18 +1,22 @@
 package httpapi
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
 	"log/slog"
 	"mime"
+	"mime/multipart"
 	"net/http"
+	"runtime"
 	"strconv"
 	"strings"
 
 	"github.com/wayfarer-asia/platform/internal/apperr"
 	"github.com/wayfarer-asia/platform/internal/blob"
+	"github.com/wayfarer-asia/platform/internal/heavy"
 	"github.com/wayfarer-asia/platform/internal/imaging"
 )
 
@@ -62,6 +66,27 @@ func ReadAvatarUpload(w http.ResponseWriter, r *http.Request, maxBytes int64) (*
 	if err != nil {
 		return nil, bodyError("the body is not a multipart form")
 	}
+	share := limit
+	if r.ContentLength > 0 {
+		share = r.ContentLength
+	}
+	var img *imaging.Image
+	if herr := uploads.Do(r.Context(), share, func() { img, err = readFilePart(r.Context(), mr, maxBytes, limit) }); herr != nil {
+		return nil, herr
+	}
+	return img, err
+}
+
+// uploads bounds the uploaded bytes read and held at once: 32 MB, and at
+// most four uploads a core. An upload waits for its share (its
+// Content-Length, or the most it may send when it gives none) before its
+// body is read, for as long as its request allows; the decoding inside
+// waits again, for heavy.Default.
+var uploads = heavy.New(4*runtime.GOMAXPROCS(0), 32<<20)
+
+// readFilePart reads the parts of mr up to the one named "file" and
+// returns its image, sanitised.
+func readFilePart(ctx context.Context, mr *multipart.Reader, maxBytes, limit int64) (*imaging.Image, error) {
 	for {
 		part, err := mr.NextPart()
 		if errors.Is(err, io.EOF) {
@@ -74,7 +99,7 @@ func ReadAvatarUpload(w http.ResponseWriter, r *http.Request, maxBytes int64) (*
 			part.Close()
 			continue
 		}
-		img, err := imaging.Sanitize(part, maxBytes)
+		img, err := imaging.Sanitize(ctx, part, maxBytes)
 		part.Close()
 		if errors.Is(err, imaging.ErrRead) {
 			return nil, multipartError(err, limit)

@@ -88,7 +88,7 @@ func (s *Server) handleRegister(w http.ResponseWriter, r *http.Request) error {
 	if err := errs.Err(); err != nil {
 		return err
 	}
-	hash, err := auth.HashPassword(password)
+	hash, err := auth.HashPassword(r.Context(), password)
 	if err != nil {
 		return err
 	}
@@ -122,7 +122,9 @@ func (s *Server) handleLogin(w http.ResponseWriter, r *http.Request) error {
 	if u == nil {
 		hash = ""
 	}
-	if !auth.CheckLogin(hash, password) {
+	if ok, err := auth.CheckLogin(r.Context(), hash, password); err != nil {
+		return err
+	} else if !ok {
 		return errBadLogin
 	}
 	return s.writeToken(w, r, http.StatusOK, u)

@@ -126,3 +126,17 @@ func TestOpenAPIAndDocs(t *testing.T) {
 	e.Get("/media/sample/experts/..%2Fsecret").Expect(404)
 	e.Get("/media/sample/other/x.jpg").Expect(404)
 }
+
+// TestSampleImagesLimited: sample pictures count against the public
+// per-client budget, like the catalogue reads.
+func TestSampleImagesLimited(t *testing.T) {
+	e := newEnv(t, options{publicLimit: 2, noSample: true})
+	first := e.Get("/media/sample/experts/demo-expert.jpg").Expect(200)
+	if first.Header.Get("X-RateLimit-Remaining") != "1" || first.Header.Get("ETag") == "" {
+		t.Fatalf("headers %v", first.Header)
+	}
+	// A revalidation is answered 304, and still counted.
+	e.Get("/media/sample/experts/demo-expert.jpg", "If-None-Match", first.Header.Get("ETag")).Expect(304)
+	e.Get("/media/sample/messages/demo-expert-meeting-point.jpg").Expect(429)
+	e.Get("/api/v1/cities").Expect(429)
+}

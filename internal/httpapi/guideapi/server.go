@@ -164,9 +164,11 @@ func (s *Server) routes() {
 	s.router.Handle("GET /docs/errors/{code}", httpapi.Adapt(httpapi.HandleErrorDoc))
 	webui.Docs(webui.DocsConfig{Title: "Guide Marketplace API"}).Register(s.router) // the API reference: GET /docs/ and /docs/assets/
 	portrait, landscape := httpapi.Size{Width: 320, Height: 320}, httpapi.Size{Width: 640, Height: 420}
-	s.router.Handle("GET /media/sample/{kind}/{name}", httpapi.Adapt(httpapi.SampleImages(map[string]httpapi.Size{
-		"experts": portrait, "avatars": portrait, "covers": landscape, "packages": landscape, "travelogues": landscape,
-	})))
+	s.router.Handle("GET /media/sample/{kind}/{name}", httpapi.Adapt(httpapi.RateLimitCounted(s.cfg.Metrics, s.cfg.ReadLimiter, s.publicKey,
+		httpapi.SampleImages(map[string]httpapi.Size{
+			"experts": portrait, "avatars": portrait, "covers": landscape, "packages": landscape, "travelogues": landscape,
+			"messages": {Width: 640, Height: 480},
+		}))))
 	s.router.Handle("GET /media/avatars/{key...}", httpapi.Adapt(s.handleAvatarGet))
 }
 

@@ -74,7 +74,7 @@ func (s *Server) handleSignup(w http.ResponseWriter, r *http.Request) error {
 	if err := errs.Err(); err != nil {
 		return err
 	}
-	hash, err := auth.HashPassword(*in.Password)
+	hash, err := auth.HashPassword(r.Context(), *in.Password)
 	if err != nil {
 		return err
 	}
@@ -112,7 +112,9 @@ func (s *Server) handleLogin(w http.ResponseWriter, r *http.Request) error {
 	if d == nil {
 		hash = ""
 	}
-	if !auth.CheckLogin(hash, *in.Password) {
+	if ok, err := auth.CheckLogin(r.Context(), hash, *in.Password); err != nil {
+		return err
+	} else if !ok {
 		return errBadLogin
 	}
 	return s.writeToken(w, http.StatusOK, d)

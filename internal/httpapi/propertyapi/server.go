@@ -124,9 +124,9 @@ func (s *Server) routes() {
 
 	s.router.Handle("GET /docs/errors/{$}", httpapi.Adapt(httpapi.HandleErrorIndex))
 	s.router.Handle("GET /docs/errors/{code}", httpapi.Adapt(httpapi.HandleErrorDoc))
-	s.router.Handle("GET /media/sample/{kind}/{name}", httpapi.Adapt(httpapi.SampleImages(map[string]httpapi.Size{
-		"properties": {Width: 640, Height: 420},
-	})))
+	// Counted against the client IP's budget, as API requests without a key.
+	s.router.Handle("GET /media/sample/{kind}/{name}", httpapi.Adapt(httpapi.RateLimit(s.cfg.Limiter, s.ipLimit,
+		httpapi.SampleImages(map[string]httpapi.Size{"properties": {Width: 640, Height: 420}}))))
 	s.webRoutes() // the developer portal (/portal/) and the API reference (/docs/): web.go
 }
 
