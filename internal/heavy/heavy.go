@@ -39,11 +39,11 @@ var Default = New(runtime.GOMAXPROCS(0), Memory)
 func Do(ctx context.Context, mem int64, fn func()) error { return Default.Do(ctx, mem, fn) }
 
 // Do runs fn once a worker and mem bytes of the budget are free (a job
-// larger than the whole budget waits for all of it). After a job of half
-// the budget or more, a garbage collection runs before its share is
-// released. If ctx ends first,
-// fn does not run and the error is SERVICE_UNAVAILABLE, retriable: the
-// server is busy (or the client has gone, and hears nothing).
+// larger than the whole budget waits for all of it). If ctx ends first,
+// fn does not run and the error is ErrBusy: SERVICE_UNAVAILABLE,
+// retriable (or the client has gone, and hears nothing). After a job of
+// half the budget or more, a garbage collection runs before its share is
+// released.
 func (l *Limiter) Do(ctx context.Context, mem int64, fn func()) error {
 	mem = min(max(mem, 0), l.budget)
 	// Memory first: a large job waiting for its share holds no worker

@@ -44,7 +44,9 @@ const MultipartOverhead = 64 << 10
 //     VALIDATION_ERROR (400) with details.body;
 //   - no part named "file": VALIDATION_ERROR (400) with details.file;
 //   - the image refused: the error of imaging.Sanitize (415, 413 or 400
-//     with details.file).
+//     with details.file);
+//   - the request ended while it waited for its turn (see uploads and
+//     heavy.Default): heavy.ErrBusy (503, retriable).
 func ReadAvatarUpload(w http.ResponseWriter, r *http.Request, maxBytes int64) (*imaging.Image, error) {
 	mt, params, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
 	if err != nil || mt != "multipart/form-data" {
