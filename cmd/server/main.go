@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -54,6 +55,7 @@ func run() error {
 	}
 	logger := slog.New(slog.NewJSONHandler(os.Stderr, &slog.HandlerOptions{Level: cfg.LogLevel}))
 	slog.SetDefault(logger)
+	redis.SetLogger(redisLog{logger})
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -144,15 +146,16 @@ func (a *app) close() {
 	}
 }
 
-// openDB opens and migrates the database of a service.
-func (a *app) openDB(ctx context.Context, url, service string) (*store.DB, error) {
+// openDB opens and migrates the database of a service; a failure names
+// setting, the variable that pointed at the database.
+func (a *app) openDB(ctx context.Context, setting, url, service string) (*store.DB, error) {
 	db, err := store.Open(ctx, url)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%s: %w", setting, err)
 	}
 	a.closers = append(a.closers, db.Close)
 	if err := db.Migrate(ctx, service); err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%s: %w", setting, err)
 	}
 	a.registry.MustRegister(collectors.NewDBStatsCollector(db.DB, service))
 	return db, nil
@@ -170,7 +173,7 @@ func (a *app) readyChecks(db *store.DB) []httpapi.Check {
 // guide wires the guide marketplace API.
 func (a *app) guide(ctx context.Context) (http.Handler, error) {
 	cfg, clk, logger := a.cfg, a.clock, a.logger
-	db, err := a.openDB(ctx, cfg.GuideDatabaseURL, "guide")
+	db, err := a.openDB(ctx, "GUIDE_DATABASE_URL", cfg.GuideDatabaseURL, "guide")
 	if err != nil {
 		return nil, err
 	}
@@ -237,6 +240,7 @@ func (a *app) guide(ctx context.Context) (http.Handler, error) {
 		return nil, err
 	}
 	return guideapi.New(guideapi.Config{
+		PublicURL:       cfg.GuidePublicURL,
 		Catalog:         gs,
 		Accounts:        gs,
 		Idempotency:     keys,
@@ -263,6 +267,7 @@ func (a *app) guide(ctx context.Context) (http.Handler, error) {
 		ReadyChecks:     a.readyChecks(db),
 		PublicLimit:     ratelimit.PerMinute(cfg.PublicRateLimit),
 		AuthLimit:       ratelimit.Limit{Rate: cfg.AuthRateLimit, Period: 15 * time.Minute},
+		AvatarLimit:     ratelimit.Limit{Rate: cfg.AvatarRateLimit, Period: time.Hour},
 		TrustedProxies:  cfg.TrustedProxies,
 		Logger:          logger,
 		OpenAPI:         openAPI,
@@ -272,7 +277,7 @@ func (a *app) guide(ctx context.Context) (http.Handler, error) {
 // property wires the property platform API.
 func (a *app) property(ctx context.Context) (http.Handler, error) {
 	cfg, clk, logger := a.cfg, a.clock, a.logger
-	db, err := a.openDB(ctx, cfg.PropertyDatabaseURL, "property")
+	db, err := a.openDB(ctx, "PROPERTY_DATABASE_URL", cfg.PropertyDatabaseURL, "property")
 	if err != nil {
 		return nil, err
 	}
@@ -292,7 +297,7 @@ func (a *app) property(ctx context.Context) (http.Handler, error) {
 			logger.Info("loaded property sample data", "duration", time.Since(start))
 		}
 	}
-	hash, err := demoHash(cfg)
+	hash, err := demoHash(ctx, cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -324,6 +329,7 @@ func (a *app) property(ctx context.Context) (http.Handler, error) {
 		}},
 	)
 	return propertyapi.New(propertyapi.Config{
+		PublicURL:      cfg.PropertyPublicURL,
 		Catalog:        ps,
 		Bookings:       ps,
 		Accounts:       ps,
@@ -357,7 +363,7 @@ func loadGuideSample(ctx context.Context, cfg *config.Config, db *store.DB, g *g
 			logger.Info("loaded guide sample data", "duration", time.Since(start))
 		}
 	}
-	hash, err := demoHash(cfg)
+	hash, err := demoHash(ctx, cfg)
 	if err != nil {
 		return err
 	}
@@ -366,11 +372,11 @@ func loadGuideSample(ctx context.Context, cfg *config.Config, db *store.DB, g *g
 
 // demoHash hashes DEMO_PASSWORD; "" when it is unset, which takes the demo
 // accounts' passwords away.
-func demoHash(cfg *config.Config) (string, error) {
+func demoHash(ctx context.Context, cfg *config.Config) (string, error) {
 	if cfg.DemoPassword == "" {
 		return "", nil
 	}
-	return auth.HashPassword(cfg.DemoPassword)
+	return auth.HashPassword(ctx, cfg.DemoPassword)
 }
 
 // limiters returns the strict limiter (login, registration, key writes:
@@ -441,6 +447,14 @@ func identityProvider(ctx context.Context, name string, p *config.IdentityProvid
 		return nil, nil
 	}
 	return auth.NewIdentityProvider(ctx, name, p.Issuer, p.Audiences, p.JWKSURL, c)
+}
+
+// redisLog passes the Redis client's own messages (a failed dial, a
+// fallback on handshake) to slog, so that every line of the log is JSON.
+type redisLog struct{ logger *slog.Logger }
+
+func (l redisLog) Printf(ctx context.Context, format string, v ...any) {
+	l.logger.WarnContext(ctx, "redis client", "detail", strings.TrimSpace(fmt.Sprintf(format, v...)))
 }
 
 // newServer returns a server whose timeouts keep slow or idle clients from

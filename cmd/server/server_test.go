@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"sync"
 	"syscall"
 	"testing"
@@ -89,7 +90,10 @@ func newProcess(t *testing.T, bin string) *process {
 		"LOG_LEVEL=warn", "REDIS_URL=")}
 }
 
-func (p *process) start() {
+func (p *process) start() { p.t.Helper(); p.startUntil("/readyz") }
+
+// startUntil starts the binary and waits until path answers 200.
+func (p *process) startUntil(path string) {
 	p.t.Helper()
 	p.out.Reset()
 	p.cmd = exec.Command(p.bin)
@@ -99,7 +103,7 @@ func (p *process) start() {
 	}
 	deadline := time.Now().Add(30 * time.Second)
 	for time.Now().Before(deadline) {
-		if res, err := http.Get(p.base + "/readyz"); err == nil {
+		if res, err := http.Get(p.base + path); err == nil {
 			res.Body.Close()
 			if res.StatusCode == 200 {
 				return
@@ -266,5 +270,93 @@ func TestGracefulShutdown(t *testing.T) {
 	// New connections are refused once it stopped.
 	if _, err := http.Get(p.base + "/healthz"); err == nil {
 		t.Error("the server still accepts connections after shutdown")
+	}
+}
+
+// TestStartupErrors: a setting that cannot work stops the binary before
+// either server listens, and the error names the variable; a database
+// URL of an unsupported scheme creates no file.
+func TestStartupErrors(t *testing.T) {
+	bin := build(t)
+	for _, tc := range []struct{ name, value string }{
+		{"GUIDE_ADDR", "notaport"},
+		{"PROPERTY_ADDR", "notaport"},
+		{"PROPERTY_DATABASE_URL", "mysql://x"},
+		{"GUIDE_DATABASE_URL", "mysql://x"},
+		{"GUIDE_PUBLIC_URL", "api.example.com"},
+		// Reachable settings, unreachable databases.
+		{"GUIDE_DATABASE_URL", "postgres://postgres@127.0.0.1:1/none?sslmode=disable&connect_timeout=5"},
+		{"PROPERTY_DATABASE_URL", "postgres://postgres@127.0.0.1:1/none?sslmode=disable&connect_timeout=5"},
+	} {
+		t.Run(tc.name+"="+tc.value, func(t *testing.T) {
+			p := newProcess(t, bin)
+			ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
+			defer cancel()
+			cmd := exec.CommandContext(ctx, p.bin)
+			cmd.Dir = p.dir
+			cmd.Env = append(p.env, "LOG_LEVEL=info", tc.name+"="+tc.value)
+			out, err := cmd.CombinedOutput()
+			if err == nil || ctx.Err() != nil {
+				t.Fatalf("exit %v (timeout: %v)\n%s", err, ctx.Err(), out)
+			}
+			if !bytes.Contains(out, []byte(tc.name)) {
+				t.Errorf("the error does not name %s:\n%s", tc.name, out)
+			}
+			if bytes.Contains(out, []byte(`"msg":"listening"`)) {
+				t.Errorf("a server listened before the error:\n%s", out)
+			}
+			entries, _ := os.ReadDir(p.dir)
+			for _, e := range entries {
+				if strings.HasPrefix(e.Name(), "mysql") {
+					t.Errorf("created %s", e.Name())
+				}
+			}
+		})
+	}
+}
+
+// TestLogsAreJSON: with Redis unreachable, the Redis client's own
+// messages come through slog like every other line; and the links in
+// responses are on GUIDE_PUBLIC_URL whatever Host the request names.
+func TestLogsAreJSON(t *testing.T) {
+	p := newProcess(t, build(t))
+	p.env = append(p.env, "REDIS_URL=redis://127.0.0.1:1/0", "GUIDE_PUBLIC_URL=https://guide.example.test/")
+	p.startUntil("/healthz") // not ready without Redis, but serving
+	req, _ := http.NewRequest("GET", p.base+"/api/v1/experts/nobody", nil)
+	req.Host = "attacker.example"
+	req.Header.Set("X-Forwarded-Host", "attacker.example")
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var body struct {
+		Error struct {
+			DocURL string `json:"doc_url"`
+		} `json:"error"`
+	}
+	json.NewDecoder(res.Body).Decode(&body)
+	res.Body.Close()
+	if res.StatusCode != 404 || body.Error.DocURL != "https://guide.example.test/docs/errors/NOT_FOUND" {
+		t.Errorf("%d doc_url %q", res.StatusCode, body.Error.DocURL)
+	}
+	// The client reports a failed dial once its retries are spent.
+	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline) && !strings.Contains(p.out.String(), `"redis client"`); {
+		p.call("GET", "/api/v1/cities", "", nil)
+		time.Sleep(100 * time.Millisecond)
+	}
+	p.cmd.Process.Signal(syscall.SIGTERM)
+	p.cmd.Wait()
+	redisLines := 0
+	for line := range strings.Lines(p.out.String()) {
+		var entry struct{ Msg string }
+		if err := json.Unmarshal([]byte(line), &entry); err != nil {
+			t.Errorf("not a JSON log line: %q", line)
+		}
+		if entry.Msg == "redis client" {
+			redisLines++
+		}
+	}
+	if redisLines == 0 {
+		t.Errorf("no line of the Redis client:\n%s", p.out.String())
 	}
 }

@@ -3,6 +3,7 @@
 package auth
 
 import (
+	"context"
 	"crypto/rand"
 	"crypto/subtle"
 	"encoding/base64"
@@ -12,6 +13,8 @@ import (
 	"sync"
 
 	"golang.org/x/crypto/argon2"
+
+	"github.com/wayfarer-asia/platform/internal/heavy"
 )
 
 // Argon2id parameters: the OWASP baseline (19 MiB, 2 passes, 1 lane).
@@ -25,8 +28,20 @@ const (
 
 var errBadHash = errors.New("auth: malformed password hash")
 
-// HashPassword returns an argon2id hash of password in the PHC string format.
-func HashPassword(password string) (string, error) {
+// HashPassword returns an argon2id hash of password in the PHC string
+// format. The hash runs under heavy.Do (its 19 MiB counted against the
+// budget): when the server is busy it waits as long as ctx allows, then
+// fails with SERVICE_UNAVAILABLE.
+func HashPassword(ctx context.Context, password string) (string, error) {
+	var hash string
+	var err error
+	if herr := heavy.Do(ctx, argonMemory<<10, func() { hash, err = hashPassword(password) }); herr != nil {
+		return "", herr
+	}
+	return hash, err
+}
+
+func hashPassword(password string) (string, error) {
 	salt := make([]byte, argonSaltLen)
 	if _, err := rand.Read(salt); err != nil {
 		return "", err
@@ -38,8 +53,9 @@ func HashPassword(password string) (string, error) {
 }
 
 // CheckPassword reports whether password matches hash, in time that does
-// not depend on where they differ.
-func CheckPassword(hash, password string) (bool, error) {
+// not depend on where they differ. The check runs under heavy.Do, as
+// HashPassword does; a malformed hash is an error.
+func CheckPassword(ctx context.Context, hash, password string) (bool, error) {
 	parts := strings.Split(hash, "$")
 	if len(parts) != 6 || parts[1] != "argon2id" {
 		return false, errBadHash
@@ -62,13 +78,18 @@ func CheckPassword(hash, password string) (bool, error) {
 	if err != nil || len(want) == 0 {
 		return false, errBadHash
 	}
-	got := argon2.IDKey([]byte(password), salt, passes, memory, threads, uint32(len(want)))
+	var got []byte
+	if err := heavy.Do(ctx, int64(memory)<<10, func() {
+		got = argon2.IDKey([]byte(password), salt, passes, memory, threads, uint32(len(want)))
+	}); err != nil {
+		return false, err
+	}
 	return subtle.ConstantTimeCompare(got, want) == 1, nil
 }
 
 // dummyHash stands in for the hash of an account that does not exist.
 var dummyHash = sync.OnceValue(func() string {
-	h, err := HashPassword("no account has this password")
+	h, err := hashPassword("no account has this password")
 	if err != nil {
 		panic(err)
 	}
@@ -78,12 +99,18 @@ var dummyHash = sync.OnceValue(func() string {
 // CheckLogin reports whether password matches hash. An empty hash (no such
 // account, or one without a password) is checked against a stand-in and
 // fails, so that a failed login takes as long whether or not the account
-// exists.
-func CheckLogin(hash, password string) bool {
+// exists; a malformed hash fails too. The error is only that of a server
+// too busy to check before ctx ended (SERVICE_UNAVAILABLE).
+func CheckLogin(ctx context.Context, hash, password string) (bool, error) {
 	if hash == "" {
-		CheckPassword(dummyHash(), password)
-		return false
+		if _, err := CheckPassword(ctx, dummyHash(), password); errors.Is(err, heavy.ErrBusy) {
+			return false, err
+		}
+		return false, nil
 	}
-	ok, err := CheckPassword(hash, password)
-	return ok && err == nil
+	ok, err := CheckPassword(ctx, hash, password)
+	if errors.Is(err, heavy.ErrBusy) {
+		return false, err
+	}
+	return ok && err == nil, nil
 }

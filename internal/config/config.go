@@ -6,18 +6,23 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net"
 	"net/netip"
 	"net/url"
 	"os"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/wayfarer-asia/platform/internal/store/dburl"
 )
 
 // Config holds every setting of cmd/server.
 type Config struct {
 	GuideAddr           string
 	PropertyAddr        string
+	GuidePublicURL      string // external base URL of the guide API, without a trailing slash
+	PropertyPublicURL   string // external base URL of the property API, without a trailing slash
 	GuideDatabaseURL    string
 	PropertyDatabaseURL string
 	SampleData          bool
@@ -27,6 +32,7 @@ type Config struct {
 	LogLevel            slog.Level
 
 	AuthRateLimit     int           // requests per 15 minutes per client IP on the auth endpoints
+	AvatarRateLimit   int           // avatar uploads per hour per user
 	PendingActionTTL  time.Duration // lifetime of a pending action
 	JWTSecret         string        // empty: generate one and keep it in the database
 	IdpA, IdpB        *IdentityProvider
@@ -81,6 +87,16 @@ func load(getenv func(string) string) (*Config, error) {
 		PropertyDatabaseURL: get("PROPERTY_DATABASE_URL", "data/property.db"),
 		DemoPassword:        getenv("DEMO_PASSWORD"),
 	}
+	c.GuideAddr = listenAddr("GUIDE_ADDR", c.GuideAddr, &errs)
+	c.PropertyAddr = listenAddr("PROPERTY_ADDR", c.PropertyAddr, &errs)
+	c.GuidePublicURL = publicURL("GUIDE_PUBLIC_URL", getenv("GUIDE_PUBLIC_URL"), c.GuideAddr, &errs)
+	c.PropertyPublicURL = publicURL("PROPERTY_PUBLIC_URL", getenv("PROPERTY_PUBLIC_URL"), c.PropertyAddr, &errs)
+	if _, _, err := dburl.Parse(c.GuideDatabaseURL); err != nil {
+		errs = append(errs, fmt.Errorf("GUIDE_DATABASE_URL: %w", err))
+	}
+	if _, _, err := dburl.Parse(c.PropertyDatabaseURL); err != nil {
+		errs = append(errs, fmt.Errorf("PROPERTY_DATABASE_URL: %w", err))
+	}
 	switch v := strings.ToLower(get("SAMPLE_DATA", "on")); v {
 	case "on", "true", "1", "yes":
 		c.SampleData = true
@@ -109,6 +125,7 @@ func load(getenv func(string) string) (*Config, error) {
 		c.TrustedProxies = append(c.TrustedProxies, p.Masked())
 	}
 	c.AuthRateLimit = positiveInt(get("GUIDE_AUTH_RATE_LIMIT", "10"), "GUIDE_AUTH_RATE_LIMIT", &errs)
+	c.AvatarRateLimit = positiveInt(get("GUIDE_AVATAR_RATE_LIMIT", "10"), "GUIDE_AVATAR_RATE_LIMIT", &errs)
 	if d, err := time.ParseDuration(get("PENDING_ACTION_TTL", "10m")); err != nil || d < time.Minute || d > 24*time.Hour {
 		errs = append(errs, fmt.Errorf("PENDING_ACTION_TTL=%q: want a Go duration from 1m to 24h, such as 10m", get("PENDING_ACTION_TTL", "")))
 	} else {
@@ -180,7 +197,7 @@ func load(getenv func(string) string) (*Config, error) {
 	if err := c.LogLevel.UnmarshalText([]byte(get("LOG_LEVEL", "info"))); err != nil {
 		errs = append(errs, fmt.Errorf("LOG_LEVEL: want debug, info, warn or error"))
 	}
-	if c.GuideAddr == c.PropertyAddr {
+	if c.GuideAddr != "" && c.GuideAddr == c.PropertyAddr {
 		errs = append(errs, fmt.Errorf("GUIDE_ADDR and PROPERTY_ADDR are both %q", c.GuideAddr))
 	}
 	if err := errors.Join(errs...); err != nil {
@@ -216,6 +233,39 @@ func identityProvider(prefix string, getenv func(string) string, errs *[]error) 
 		return nil
 	}
 	return p
+}
+
+// listenAddr checks a host:port to listen on, such as ":8080" or
+// "127.0.0.1:8080"; the port is a number from 1 to 65535. It returns ""
+// when the address is unusable.
+func listenAddr(name, addr string, errs *[]error) string {
+	_, port, err := net.SplitHostPort(addr)
+	if n, perr := strconv.Atoi(port); err != nil || perr != nil || n < 1 || n > 65535 {
+		*errs = append(*errs, fmt.Errorf("%s=%q: want host:port or :port with a port from 1 to 65535, such as :8080", name, addr))
+		return ""
+	}
+	return addr
+}
+
+// publicURL checks the external base URL of an API: an absolute http(s)
+// URL, maybe with a path, without credentials, query or fragment. The
+// trailing slash is dropped. Unset, it is http://localhost on the port
+// of addr.
+func publicURL(name, value, addr string, errs *[]error) string {
+	value = strings.TrimSpace(value)
+	if value == "" {
+		if addr == "" {
+			return "" // the address is refused already
+		}
+		_, port, _ := net.SplitHostPort(addr)
+		return "http://localhost:" + port
+	}
+	u, err := url.Parse(value)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.User != nil || strings.ContainsAny(value, "?#") {
+		*errs = append(*errs, fmt.Errorf("%s=%q: want the absolute http(s) URL clients reach the API at, such as https://api.example.com, without query or fragment", name, value))
+		return ""
+	}
+	return u.Scheme + "://" + u.Host + strings.TrimRight(u.EscapedPath(), "/")
 }
 
 func positiveInt(s, name string, errs *[]error) int {

@@ -14,7 +14,7 @@ func TestLoadDefaults(t *testing.T) {
 		t.Fatal(err)
 	}
 	if c.GuideAddr != ":8080" || c.PropertyAddr != ":8081" || !c.SampleData || c.PublicRateLimit != 60 ||
-		c.GuideDatabaseURL != "data/guide.db" || c.PendingActionTTL.Minutes() != 10 || c.LogLevel != slog.LevelInfo || len(c.TrustedProxies) != 0 {
+		c.GuideDatabaseURL != "data/guide.db" || c.AvatarRateLimit != 10 || c.PendingActionTTL.Minutes() != 10 || c.LogLevel != slog.LevelInfo || len(c.TrustedProxies) != 0 {
 		t.Fatalf("defaults: %+v", c)
 	}
 }
@@ -48,6 +48,64 @@ func TestLoadRejects(t *testing.T) {
 	for _, name := range []string{"SAMPLE_DATA", "GUIDE_PUBLIC_RATE_LIMIT", "TRUSTED_PROXIES", "LOG_LEVEL", "DEMO_PASSWORD", "JWT_SECRET", "GUIDE_AUTH_RATE_LIMIT", "IDP_A_", "IDP_B_JWKS_URL", "PENDING_ACTION_TTL", "AI_MODEL", "QUOTE_TTL", "S3_ENDPOINT"} {
 		if !strings.Contains(err.Error(), name) {
 			t.Errorf("error does not name %s: %v", name, err)
+		}
+	}
+}
+
+func TestPublicURLs(t *testing.T) {
+	c, err := load(env(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.GuidePublicURL != "http://localhost:8080" || c.PropertyPublicURL != "http://localhost:8081" {
+		t.Errorf("defaults %q %q", c.GuidePublicURL, c.PropertyPublicURL)
+	}
+	c, err = load(env(map[string]string{"GUIDE_ADDR": "127.0.0.1:9000", "PROPERTY_ADDR": "[::1]:9001"}))
+	if err != nil || c.GuidePublicURL != "http://localhost:9000" || c.PropertyPublicURL != "http://localhost:9001" {
+		t.Errorf("from the addresses: %v %+v", err, c)
+	}
+	for in, want := range map[string]string{
+		"https://api.example.com":          "https://api.example.com",
+		"https://api.example.com/":         "https://api.example.com",
+		"HTTPS://API.example.com:8443/":    "https://API.example.com:8443",
+		"http://gateway.example/guide/v1/": "http://gateway.example/guide/v1",
+	} {
+		c, err := load(env(map[string]string{"GUIDE_PUBLIC_URL": in, "PROPERTY_PUBLIC_URL": in}))
+		if err != nil || c.GuidePublicURL != want || c.PropertyPublicURL != want {
+			t.Errorf("%q: %v %q %q, want %q", in, err, c.GuidePublicURL, c.PropertyPublicURL, want)
+		}
+	}
+	for _, bad := range []string{"api.example.com", "/guide", "ftp://x.example", "https://", "https://x.example/?a=1",
+		"https://x.example/#top", "https://user:pw@x.example", "https://x.example?"} {
+		_, err := load(env(map[string]string{"GUIDE_PUBLIC_URL": bad, "PROPERTY_PUBLIC_URL": bad}))
+		if err == nil || !strings.Contains(err.Error(), "GUIDE_PUBLIC_URL") || !strings.Contains(err.Error(), "PROPERTY_PUBLIC_URL") {
+			t.Errorf("%q accepted or not named: %v", bad, err)
+		}
+	}
+}
+
+// TestStartupSettings: a listen address or a database URL that cannot
+// work is refused at load, naming the variable.
+func TestStartupSettings(t *testing.T) {
+	for _, tc := range []struct{ name, value string }{
+		{"GUIDE_ADDR", "notaport"},
+		{"GUIDE_ADDR", ":http"},
+		{"GUIDE_ADDR", ":0"},
+		{"PROPERTY_ADDR", "localhost:70000"},
+		{"PROPERTY_ADDR", "8081"},
+		{"GUIDE_DATABASE_URL", "mysql://x"},
+		{"PROPERTY_DATABASE_URL", "mysql://x"},
+		{"PROPERTY_DATABASE_URL", "sqlite:"},
+		{"GUIDE_DATABASE_URL", "postgres:host/db"},
+	} {
+		_, err := load(env(map[string]string{tc.name: tc.value}))
+		if err == nil || !strings.Contains(err.Error(), tc.name) {
+			t.Errorf("%s=%q: %v", tc.name, tc.value, err)
+		}
+	}
+	for _, ok := range []string{"data/x.db", "sqlite:data/x.db", "file:data/x.db", "postgres://u@h/db", "postgresql://u@h/db"} {
+		if _, err := load(env(map[string]string{"GUIDE_DATABASE_URL": ok, "PROPERTY_DATABASE_URL": ok})); err != nil {
+			t.Errorf("%q refused: %v", ok, err)
 		}
 	}
 }

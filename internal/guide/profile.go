@@ -63,9 +63,11 @@ type ProfileService interface {
 	// UpdateProfile changes the fields named in u and returns the profile.
 	// Errors: apperr.NotFound.
 	UpdateProfile(ctx context.Context, userID string, u ProfileUpdate) (*Profile, error)
-	// SetAvatar records the user's new avatar and returns the blob key of
-	// the one it replaces ("" if none). Errors: apperr.NotFound.
-	SetAvatar(ctx context.Context, userID, url, key string) (string, error)
+	// SetAvatar records the user's new avatar, by its path on the API
+	// ("/media/" + key, never an absolute URL) and its blob key, and
+	// returns the blob key of the one it replaces ("" if none). Errors:
+	// apperr.NotFound.
+	SetAvatar(ctx context.Context, userID, path, key string) (string, error)
 	// RegisterPushToken stores a device token for the user, moving it from
 	// any other account that held it.
 	RegisterPushToken(ctx context.Context, t PushToken) error

@@ -1,18 +1,22 @@
 package httpapi
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
 	"log/slog"
 	"mime"
+	"mime/multipart"
 	"net/http"
+	"runtime"
 	"strconv"
 	"strings"
 
 	"github.com/wayfarer-asia/platform/internal/apperr"
 	"github.com/wayfarer-asia/platform/internal/blob"
+	"github.com/wayfarer-asia/platform/internal/heavy"
 	"github.com/wayfarer-asia/platform/internal/imaging"
 )
 
@@ -40,7 +44,9 @@ const MultipartOverhead = 64 << 10
 //     VALIDATION_ERROR (400) with details.body;
 //   - no part named "file": VALIDATION_ERROR (400) with details.file;
 //   - the image refused: the error of imaging.Sanitize (415, 413 or 400
-//     with details.file).
+//     with details.file);
+//   - the request ended while it waited for its turn (see uploads and
+//     heavy.Default): heavy.ErrBusy (503, retriable).
 func ReadAvatarUpload(w http.ResponseWriter, r *http.Request, maxBytes int64) (*imaging.Image, error) {
 	mt, params, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
 	if err != nil || mt != "multipart/form-data" {
@@ -62,6 +68,27 @@ func ReadAvatarUpload(w http.ResponseWriter, r *http.Request, maxBytes int64) (*
 	if err != nil {
 		return nil, bodyError("the body is not a multipart form")
 	}
+	share := limit
+	if r.ContentLength > 0 {
+		share = r.ContentLength
+	}
+	var img *imaging.Image
+	if herr := uploads.Do(r.Context(), share, func() { img, err = readFilePart(r.Context(), mr, maxBytes, limit) }); herr != nil {
+		return nil, herr
+	}
+	return img, err
+}
+
+// uploads bounds the uploaded bytes read and held at once: 32 MB, and at
+// most four uploads a core. An upload waits for its share (its
+// Content-Length, or the most it may send when it gives none) before its
+// body is read, for as long as its request allows; the decoding inside
+// waits again, for heavy.Default.
+var uploads = heavy.New(4*runtime.GOMAXPROCS(0), 32<<20)
+
+// readFilePart reads the parts of mr up to the one named "file" and
+// returns its image, sanitised.
+func readFilePart(ctx context.Context, mr *multipart.Reader, maxBytes, limit int64) (*imaging.Image, error) {
 	for {
 		part, err := mr.NextPart()
 		if errors.Is(err, io.EOF) {
@@ -74,7 +101,7 @@ func ReadAvatarUpload(w http.ResponseWriter, r *http.Request, maxBytes int64) (*
 			part.Close()
 			continue
 		}
-		img, err := imaging.Sanitize(part, maxBytes)
+		img, err := imaging.Sanitize(ctx, part, maxBytes)
 		part.Close()
 		if errors.Is(err, imaging.ErrRead) {
 			return nil, multipartError(err, limit)
@@ -165,11 +192,4 @@ func etagMatch(header, etag string) bool {
 		}
 	}
 	return false
-}
-
-// AbsoluteURL is path on the server that answered r, such as
-// "https://api.example.com" + path; use it for the url of an uploaded
-// avatar.
-func AbsoluteURL(r *http.Request, path string) string {
-	return baseURL(r) + path
 }

@@ -12,6 +12,7 @@ import (
 	"image/jpeg"
 	"image/png"
 	"io"
+	"log/slog"
 	"mime/multipart"
 	"net/http"
 	"net/http/httptest"
@@ -418,14 +419,16 @@ func TestAvatarRoundTrip(t *testing.T) {
 		if err := store.Put(r.Context(), key, img.Data, img.ContentType); err != nil {
 			return err
 		}
-		WriteJSON(w, 200, map[string]any{"data": map[string]string{"url": AbsoluteURL(r, "/media/"+key)}})
+		WriteJSON(w, 200, map[string]any{"data": map[string]string{"url": AbsoluteURL(r.Context(), "/media/"+key)}})
 		return nil
 	}))
 	mux.Handle("GET /media/{key...}", Adapt(func(w http.ResponseWriter, r *http.Request) error {
 		return ServeBlob(w, r, store, r.PathValue("key"))
 	}))
-	srv := httptest.NewServer(mux)
+	outer := &Outer{Logger: slog.New(slog.DiscardHandler)}
+	srv := httptest.NewServer(outer.Wrap(mux))
 	defer srv.Close()
+	outer.PublicURL = srv.URL
 
 	// A JPEG with trailing junk: the stored copy must not carry it.
 	in := append(testJPEG(t, 1500, 750), "TRAILING-JUNK"...)

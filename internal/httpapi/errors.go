@@ -111,9 +111,9 @@ func WriteError(w http.ResponseWriter, r *http.Request, err error) {
 }
 
 // DocURL is the absolute address of the page that explains code, on the
-// server that answered.
+// public URL of the server that answered.
 func DocURL(r *http.Request, code string) string {
-	return baseURL(r) + "/docs/errors/" + code
+	return AbsoluteURL(r.Context(), "/docs/errors/"+code)
 }
 
 // Adapt turns h into an http.Handler that writes its error, if any.

@@ -84,11 +84,18 @@ func (m *Idempotency) Wrap(status int, render func(any) ([]byte, error), h Handl
 			WriteJSONBytes(w, stored.Status, stored.Body)
 			return nil
 		}
-		claim := &idempotency.Claim{Account: account, Key: key, Token: token, Status: status, Render: render}
+		ctx := r.Context()
+		claim := &idempotency.Claim{Account: account, Key: key, Token: token, Status: status, Render: func(result any) ([]byte, error) {
+			// The answer as the handler sends it: with absolute image URLs.
+			if m, ok := result.(Media); ok {
+				ResolveMedia(ctx, m)
+			}
+			return render(result)
+		}}
 		r = r.WithContext(idempotency.NewContext(r.Context(), claim))
 		// Past this point the claim is settled whatever happens to the
 		// request: a client that leaves must not cancel the bookkeeping.
-		ctx := context.WithoutCancel(r.Context())
+		ctx = context.WithoutCancel(ctx)
 		settled := false
 		defer func() {
 			if !settled { // a panic: forget the claim (a committed answer stays)

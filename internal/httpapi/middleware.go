@@ -28,6 +28,9 @@ type requestInfo struct {
 	id       string
 	clientIP netip.Addr
 	secure   bool // reached us over TLS, directly or through a trusted proxy
+	// publicURL is the configured external base URL of the API that
+	// serves the request.
+	publicURL string
 }
 
 func info(ctx context.Context) *requestInfo {
@@ -47,21 +50,42 @@ func ClientIP(ctx context.Context) netip.Addr { return info(ctx).clientIP }
 // Secure reports whether the client reached us over TLS.
 func Secure(ctx context.Context) bool { return info(ctx).secure }
 
-var (
-	validRequestID = regexp.MustCompile(`^[A-Za-z0-9._:-]{1,128}$`)
-	validHost      = regexp.MustCompile(`^[A-Za-z0-9.\-]+(:[0-9]{1,5})?$|^\[[0-9A-Fa-f:.]+\](:[0-9]{1,5})?$`)
-)
+var validRequestID = regexp.MustCompile(`^[A-Za-z0-9._:-]{1,128}$`)
 
-func baseURL(r *http.Request) string {
-	scheme := "http"
-	if Secure(r.Context()) {
-		scheme = "https"
+// AbsoluteURL is path (which starts with "/") on the public base URL of the
+// API serving the request, such as "https://api.example.com" + path. The
+// base is configured (GUIDE_PUBLIC_URL, PROPERTY_PUBLIC_URL), never taken
+// from the request: a forged Host or X-Forwarded-Host header must not
+// reach a link that others follow.
+func AbsoluteURL(ctx context.Context, path string) string {
+	return info(ctx).publicURL + path
+}
+
+// MediaURL is the address a stored image reference is shown at: a path
+// on this API ("/media/…", the only form the server stores for its own
+// images) becomes absolute with AbsoluteURL; anything else (an http(s) URL
+// a client gave, such as the image of a message) is kept as it is.
+func MediaURL(ctx context.Context, ref string) string {
+	if strings.HasPrefix(ref, "/") && !strings.HasPrefix(ref, "//") {
+		return AbsoluteURL(ctx, ref)
 	}
-	host := r.Host
-	if !validHost.MatchString(host) {
-		host = "localhost"
+	return ref
+}
+
+// Media is implemented by the values the APIs answer with that refer to
+// images: MediaRefs calls f with each non-nil reference, which f may
+// rewrite in place.
+type Media interface {
+	MediaRefs(f func(ref *string))
+}
+
+// ResolveMedia rewrites the image references of each value with MediaURL,
+// so that every image the APIs answer with is an absolute URL. It may be
+// applied more than once.
+func ResolveMedia[M Media](ctx context.Context, values ...M) {
+	for _, v := range values {
+		v.MediaRefs(func(ref *string) { *ref = MediaURL(ctx, *ref) })
 	}
-	return scheme + "://" + host
 }
 
 // Outer is the middleware every request passes first: it assigns the
@@ -69,6 +93,7 @@ func baseURL(r *http.Request) string {
 // address behind trusted proxies, recovers from panics and logs the request.
 type Outer struct {
 	Logger         *slog.Logger
+	PublicURL      string // the API's external base URL, without a trailing slash
 	TrustedProxies []netip.Prefix
 	Server         string   // "guide" or "property", for metrics
 	Metrics        *Metrics // may be nil
@@ -78,7 +103,7 @@ type Outer struct {
 func (o *Outer) Wrap(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
-		ri := &requestInfo{id: r.Header.Get("X-Request-Id")}
+		ri := &requestInfo{id: r.Header.Get("X-Request-Id"), publicURL: o.PublicURL}
 		if !validRequestID.MatchString(ri.id) {
 			ri.id = uuid.Must(uuid.NewV7()).String()
 		}
@@ -227,8 +252,11 @@ func logError(r *http.Request, msg string, args ...any) {
 }
 
 func period(d time.Duration) string {
-	if d == time.Minute {
+	switch d {
+	case time.Minute:
 		return "minute"
+	case time.Hour:
+		return "hour"
 	}
 	return d.String()
 }

@@ -8,21 +8,23 @@ package imaging
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
 	"image"
+	"image/color"
 	"image/draw"
 	"image/jpeg"
 	"image/png"
 	"io"
-	"runtime"
 
 	xdraw "golang.org/x/image/draw"
 	"golang.org/x/image/webp"
 
 	"github.com/wayfarer-asia/platform/internal/apperr"
+	"github.com/wayfarer-asia/platform/internal/heavy"
 )
 
 // Limits Sanitize applies.
@@ -41,10 +43,6 @@ const (
 	// MaxJPEGScans is the most scans (SOS markers) a JPEG may hold.
 	MaxJPEGScans = 100
 )
-
-// decodeSlots bounds the decodes that run at once to the number of CPUs
-// (at least 2).
-var decodeSlots = make(chan struct{}, max(2, runtime.GOMAXPROCS(0)))
 
 // Field is the request field named in the details of the validation errors
 // Sanitize returns.
@@ -118,17 +116,19 @@ var defaultLimits = limits{maxSide: MaxSide, maxPixels: MaxPixels, outputSide: O
 //     more than MaxJPEGScans scans: VALIDATION_ERROR (400) with
 //     details.file.
 //
-// At most max(2, GOMAXPROCS) decodes run at once; further calls wait.
+// Decoding, scaling and encoding run under heavy.Do, weighed by the
+// memory the decoded pixels take: further calls wait for room, as long as
+// ctx allows (then SERVICE_UNAVAILABLE, 503, retriable).
 //
 // The output is the decoded pixels with the JPEG EXIF orientation applied,
 // scaled down to at most OutputSide pixels on the long side (Catmull-Rom),
 // and encoded as JPEG (quality JPEGQuality) when every pixel is opaque,
 // else as PNG. Colour profiles are dropped, so the pixels are taken as sRGB.
-func Sanitize(r io.Reader, maxBytes int64) (*Image, error) {
-	return sanitize(r, maxBytes, defaultLimits)
+func Sanitize(ctx context.Context, r io.Reader, maxBytes int64) (*Image, error) {
+	return sanitize(ctx, r, maxBytes, defaultLimits)
 }
 
-func sanitize(r io.Reader, maxBytes int64, lim limits) (*Image, error) {
+func sanitize(ctx context.Context, r io.Reader, maxBytes int64, lim limits) (*Image, error) {
 	data, err := readAtMost(r, maxBytes)
 	if err != nil {
 		return nil, err
@@ -158,12 +158,38 @@ func sanitize(r io.Reader, maxBytes int64, lim limits) (*Image, error) {
 		return nil, apperr.Field(Field, fmt.Sprintf("is a JPEG image with more than %d scans", MaxJPEGScans))
 	}
 
-	// Decoding takes up to a few hundred megabytes (a progressive JPEG
-	// keeps its coefficients besides the pixels) and is CPU-bound: bound
-	// how many run at once.
-	decodeSlots <- struct{}{}
-	defer func() { <-decodeSlots }()
+	var im *Image
+	if herr := heavy.Do(ctx, decodeMemory(format, cfg, lim), func() { im, err = transcode(format, data, cfg, lim) }); herr != nil {
+		return nil, herr
+	}
+	return im, err
+}
 
+// decodeMemory is what transcoding an image of cfg holds at most: the
+// decoded pixels (8 bytes each for 16-bit colour; as much for a JPEG,
+// whose progressive form keeps 16-bit coefficients beside the pixels;
+// else 4), and for scaling the reduced copy (see scale), the Catmull-Rom
+// buffer and the output.
+func decodeMemory(format string, cfg image.Config, lim limits) int64 {
+	perPixel := int64(4)
+	switch cfg.ColorModel {
+	case color.RGBA64Model, color.NRGBA64Model, color.Gray16Model:
+		perPixel = 8
+	}
+	if format == "JPEG" {
+		perPixel = 8
+	}
+	w, h, side := int64(cfg.Width), int64(cfg.Height), int64(lim.outputSide)
+	total := perPixel * w * h
+	if k := max(w, h) / side; k >= 2 {
+		w, h = (w+k-1)/k, (h+k-1)/k
+		total += 4 * w * h
+	}
+	return total + 32*min(w, side)*h + 4*side*side
+}
+
+// transcode decodes data, applies the orientation, scales and encodes.
+func transcode(format string, data []byte, cfg image.Config, lim limits) (*Image, error) {
 	src, err := decode(format, data)
 	if err != nil {
 		return nil, decodeError(format, err)
@@ -178,7 +204,6 @@ func sanitize(r io.Reader, maxBytes int64, lim limits) (*Image, error) {
 	if format == "JPEG" {
 		orientation = jpegOrientation(data)
 	}
-	data = nil // let the input go before the output is built
 
 	opaque := isOpaque(src)
 	out := orient(scale(src, lim.outputSide), orientation)
@@ -198,26 +223,35 @@ func sanitize(r io.Reader, maxBytes int64, lim limits) (*Image, error) {
 	return im, nil
 }
 
-// readAtMost reads r to its end, refusing it once it passes maxBytes.
+// readAtMost reads r to its end, refusing it once it passes maxBytes. The
+// buffer doubles as it fills but never past maxBytes+1, so that a file
+// near the limit holds little more than its size.
 func readAtMost(r io.Reader, maxBytes int64) ([]byte, error) {
-	var buf bytes.Buffer
-	if maxBytes < 64<<10 {
-		buf.Grow(int(maxBytes) + 1)
-	} else {
-		buf.Grow(64 << 10)
+	buf := make([]byte, 0, min(maxBytes+1, 64<<10))
+	for {
+		if len(buf) == cap(buf) {
+			if int64(len(buf)) > maxBytes {
+				break
+			}
+			buf = append(make([]byte, 0, min(2*int64(cap(buf)), maxBytes+1)), buf...)
+		}
+		n, err := r.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%w: %w", ErrRead, err)
+		}
 	}
-	n, err := buf.ReadFrom(io.LimitReader(r, maxBytes+1))
-	if err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrRead, err)
-	}
-	if n > maxBytes {
+	if n := int64(len(buf)); n > maxBytes {
 		return nil, &apperr.Error{
 			Code:    apperr.TooLarge,
 			Message: fmt.Sprintf("The image is larger than %s.", byteSize(maxBytes)),
 			Details: map[string]any{Field: fmt.Sprintf("must be at most %d bytes", maxBytes)},
 		}
 	}
-	return buf.Bytes(), nil
+	return buf, nil
 }
 
 func byteSize(n int64) string {
@@ -323,9 +357,17 @@ func describe(data []byte) string {
 }
 
 // scale returns src as an *image.RGBA whose long side is at most side.
+// An image at least twice as large is first reduced by averaging blocks
+// of k×k pixels (k = long/side), so that the Catmull-Rom scaler, whose
+// buffer holds 32 bytes per output column and input row, works on fewer
+// rows, and the decoded image can be let go before that buffer exists.
 func scale(src image.Image, side int) *image.RGBA {
 	b := src.Bounds()
 	w, h := b.Dx(), b.Dy()
+	if k := max(w, h) / side; k >= 2 {
+		src = boxReduce(src, k)
+		b = src.Bounds()
+	}
 	if long := max(w, h); long > side {
 		w = max(1, (w*side+long/2)/long)
 		h = max(1, (h*side+long/2)/long)
@@ -335,6 +377,42 @@ func scale(src image.Image, side int) *image.RGBA {
 	}
 	dst := image.NewRGBA(image.Rect(0, 0, w, h))
 	draw.Draw(dst, dst.Bounds(), src, b.Min, draw.Src)
+	return dst
+}
+
+// boxReduce returns src with each block of k×k pixels (fewer at the right
+// and bottom edges) averaged into one.
+func boxReduce(src image.Image, k int) *image.RGBA {
+	b := src.Bounds()
+	dst := image.NewRGBA(image.Rect(0, 0, (b.Dx()+k-1)/k, (b.Dy()+k-1)/k))
+	at := func(x, y int) color.RGBA64 {
+		r, g, bl, a := src.At(x, y).RGBA()
+		return color.RGBA64{uint16(r), uint16(g), uint16(bl), uint16(a)}
+	}
+	if fast, ok := src.(image.RGBA64Image); ok {
+		at = fast.RGBA64At // no allocation per pixel
+	}
+	sums := make([][4]uint64, dst.Rect.Dx())
+	for dy := range dst.Rect.Dy() {
+		clear(sums)
+		y0, y1 := b.Min.Y+dy*k, min(b.Min.Y+(dy+1)*k, b.Max.Y)
+		for y := y0; y < y1; y++ {
+			for x := b.Min.X; x < b.Max.X; x++ {
+				c, s := at(x, y), &sums[(x-b.Min.X)/k]
+				s[0] += uint64(c.R)
+				s[1] += uint64(c.G)
+				s[2] += uint64(c.B)
+				s[3] += uint64(c.A)
+			}
+		}
+		for dx, s := range sums {
+			n := uint64(y1-y0) * uint64(min(b.Min.X+(dx+1)*k, b.Max.X)-(b.Min.X+dx*k))
+			i := dst.PixOffset(dx, dy)
+			for j := range 4 {
+				dst.Pix[i+j] = uint8(s[j] / n >> 8)
+			}
+		}
+	}
 	return dst
 }
 

@@ -184,7 +184,7 @@ func withMetadata(jpg []byte, orientation uint16) []byte {
 
 func mustSanitize(t *testing.T, data []byte) *Image {
 	t.Helper()
-	im, err := Sanitize(bytes.NewReader(data), fiveMB)
+	im, err := Sanitize(t.Context(), bytes.NewReader(data), fiveMB)
 	if err != nil {
 		t.Fatalf("Sanitize: %v", err)
 	}
@@ -323,6 +323,7 @@ func TestSanitizeDownscales(t *testing.T) {
 	for _, tc := range []struct{ w, h, ww, wh int }{
 		{2048, 1024, 1024, 512},
 		{600, 3000, 205, 1024},
+		{3999, 2001, 1024, 512}, // reduced by 3×3 blocks first
 		{1024, 1024, 1024, 1024},
 		{4096, 3, 1024, 1},
 	} {
@@ -333,6 +334,40 @@ func TestSanitizeDownscales(t *testing.T) {
 		m := decodeOutput(t, im)
 		if !near(m.At(0, tc.wh/2), red, 12) || !near(m.At(tc.ww-1, tc.wh/2), blue, 12) {
 			t.Errorf("%d×%d: scaled pixels wrong: %v %v", tc.w, tc.h, m.At(0, tc.wh/2), m.At(tc.ww-1, tc.wh/2))
+		}
+	}
+}
+
+// TestBoxReduce: blocks of k×k pixels average into one, partial blocks at
+// the edges over the pixels they have, in premultiplied colour.
+func TestBoxReduce(t *testing.T) {
+	src := image.NewNRGBA64(image.Rect(10, 20, 15, 23)) // 5×3, not at the origin
+	for y := 20; y < 23; y++ {
+		for x := 10; x < 15; x++ {
+			c := color.NRGBA64{0xffff, 0, 0x8080, 0xffff}
+			if x%2 == 1 { // every other column white
+				c = color.NRGBA64{0xffff, 0xffff, 0xffff, 0xffff}
+			}
+			if y == 22 {
+				c.A = 0 // a transparent last row
+			}
+			src.SetNRGBA64(x, y, c)
+		}
+	}
+	got := boxReduce(src, 2)
+	if got.Rect.Dx() != 3 || got.Rect.Dy() != 2 {
+		t.Fatalf("size %v", got.Rect)
+	}
+	for _, c := range []struct {
+		x, y int
+		want color.RGBA
+	}{
+		{0, 0, color.RGBA{0xff, 0x7f, 0xc0, 0xff}}, // a red-violet and a white column
+		{2, 0, color.RGBA{0xff, 0, 0x80, 0xff}},    // the edge block: the red-violet column alone
+		{0, 1, color.RGBA{0, 0, 0, 0}},             // transparent
+	} {
+		if g := got.RGBAAt(c.x, c.y); g != c.want {
+			t.Errorf("(%d,%d) = %v, want %v", c.x, c.y, g, c.want)
 		}
 	}
 }
@@ -434,7 +469,7 @@ func TestSanitizeRefusesOtherTypes(t *testing.T) {
 		{"RIFF but not WebP", append([]byte("RIFF\x10\x00\x00\x00WAVEfmt "), make([]byte, 8)...)},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := Sanitize(bytes.NewReader(tc.data), fiveMB)
+			_, err := Sanitize(t.Context(), bytes.NewReader(tc.data), fiveMB)
 			e := wantCode(t, err, apperr.MediaType)
 			if !strings.Contains(e.Message, "JPEG, PNG or WebP") {
 				t.Errorf("message %q does not name the accepted types", e.Message)
@@ -460,7 +495,7 @@ func TestSanitizeDimensionLimits(t *testing.T) {
 			runtime.GC()
 			runtime.ReadMemStats(&before)
 			start := time.Now()
-			_, err := Sanitize(bytes.NewReader(tc.data), fiveMB)
+			_, err := Sanitize(t.Context(), bytes.NewReader(tc.data), fiveMB)
 			elapsed := time.Since(start)
 			runtime.ReadMemStats(&after)
 			if err == nil {
@@ -478,13 +513,13 @@ func TestSanitizeDimensionLimits(t *testing.T) {
 		})
 	}
 	// The declared size is what is refused, with a message saying so.
-	_, err := Sanitize(bytes.NewReader(floodPNG(100000, 100000)), fiveMB)
+	_, err := Sanitize(t.Context(), bytes.NewReader(floodPNG(100000, 100000)), fiveMB)
 	e := wantCode(t, err, apperr.Validation)
 	if msg, _ := e.Details[Field].(string); !strings.Contains(msg, "100000×100000") {
 		t.Errorf("details.file = %q", msg)
 	}
 	allocs := testing.AllocsPerRun(20, func() {
-		Sanitize(bytes.NewReader(floodPNG(100000, 100000)), fiveMB)
+		Sanitize(t.Context(), bytes.NewReader(floodPNG(100000, 100000)), fiveMB)
 	})
 	if allocs > 100 {
 		t.Errorf("%v allocations to refuse a pixel flood", allocs)
@@ -509,15 +544,15 @@ func (c *countingReader) Read(p []byte) (int, error) {
 
 func TestSanitizeTooLarge(t *testing.T) {
 	jpg := encodeJPEG(t, halves(16, 16))
-	if _, err := Sanitize(bytes.NewReader(jpg), int64(len(jpg))); err != nil {
+	if _, err := Sanitize(t.Context(), bytes.NewReader(jpg), int64(len(jpg))); err != nil {
 		t.Fatalf("exactly maxBytes refused: %v", err)
 	}
-	_, err := Sanitize(bytes.NewReader(jpg), int64(len(jpg)-1))
+	_, err := Sanitize(t.Context(), bytes.NewReader(jpg), int64(len(jpg)-1))
 	wantCode(t, err, apperr.TooLarge)
 
 	// An endless body is read only up to the limit plus one byte.
 	r := &countingReader{}
-	_, err = Sanitize(r, 1<<20)
+	_, err = Sanitize(t.Context(), r, 1<<20)
 	e := wantCode(t, err, apperr.TooLarge)
 	if r.n > 1<<20+1 {
 		t.Errorf("read %d bytes of an endless body with a limit of %d", r.n, 1<<20)
@@ -542,7 +577,7 @@ func TestSanitizeDamaged(t *testing.T) {
 		{"PNG 0×0", floodPNG(0, 0)},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := Sanitize(bytes.NewReader(tc.data), fiveMB)
+			_, err := Sanitize(t.Context(), bytes.NewReader(tc.data), fiveMB)
 			e := wantCode(t, err, apperr.Validation)
 			if _, ok := e.Details[Field]; !ok {
 				t.Errorf("details %v do not name %q", e.Details, Field)
@@ -556,7 +591,7 @@ func TestSanitizeTooManyScans(t *testing.T) {
 	com := bytes.Repeat([]byte{0xFF, 0xDA}, MaxJPEGScans)
 	in := append([]byte{0xFF, 0xD8, 0xFF, 0xFE}, binary.BigEndian.AppendUint16(nil, uint16(2+len(com)))...)
 	in = append(append(in, com...), jpg[2:]...)
-	_, err := Sanitize(bytes.NewReader(in), fiveMB)
+	_, err := Sanitize(t.Context(), bytes.NewReader(in), fiveMB)
 	e := wantCode(t, err, apperr.Validation)
 	if msg, _ := e.Details[Field].(string); !strings.Contains(msg, "scans") {
 		t.Errorf("details.file = %q", msg)
@@ -568,7 +603,7 @@ func TestSanitizeConcurrent(t *testing.T) {
 	var wg sync.WaitGroup
 	for range 8 {
 		wg.Go(func() {
-			if _, err := Sanitize(bytes.NewReader(jpg), fiveMB); err != nil {
+			if _, err := Sanitize(t.Context(), bytes.NewReader(jpg), fiveMB); err != nil {
 				t.Error(err)
 			}
 		})
@@ -581,7 +616,7 @@ type failingReader struct{}
 func (failingReader) Read([]byte) (int, error) { return 0, io.ErrUnexpectedEOF }
 
 func TestSanitizeReadError(t *testing.T) {
-	_, err := Sanitize(io.MultiReader(bytes.NewReader([]byte{0xFF, 0xD8}), failingReader{}), fiveMB)
+	_, err := Sanitize(t.Context(), io.MultiReader(bytes.NewReader([]byte{0xFF, 0xD8}), failingReader{}), fiveMB)
 	if !errors.Is(err, ErrRead) || !errors.Is(err, io.ErrUnexpectedEOF) {
 		t.Fatalf("error %v, want ErrRead wrapping the cause", err)
 	}
@@ -645,7 +680,7 @@ func FuzzSanitize(f *testing.F) {
 	// Small limits keep each run fast; the code paths are the same.
 	lim := limits{maxSide: 256, maxPixels: 256 * 256, outputSide: 64}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		im, err := sanitize(bytes.NewReader(data), 1<<20, lim)
+		im, err := sanitize(t.Context(), bytes.NewReader(data), 1<<20, lim)
 		if err != nil {
 			if apperr.Code(err) == apperr.Internal {
 				t.Fatalf("not an apperr: %v", err)

@@ -11,18 +11,18 @@ import (
 	"context"
 	"database/sql"
 	"embed"
-	"errors"
 	"fmt"
 	"io/fs"
 	"net/url"
 	"os"
 	"path/filepath"
-	"strings"
 
 	_ "github.com/jackc/pgx/v5/stdlib" // registers the "pgx" driver
 	"github.com/pressly/goose/v3"
 	"github.com/pressly/goose/v3/database"
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
+
+	"github.com/wayfarer-asia/platform/internal/store/dburl"
 )
 
 // Engine names a database engine.
@@ -30,8 +30,8 @@ type Engine string
 
 // The supported engines.
 const (
-	SQLite   Engine = "sqlite"
-	Postgres Engine = "postgres"
+	SQLite   Engine = dburl.SQLite
+	Postgres Engine = dburl.Postgres
 )
 
 //go:embed migrations
@@ -44,8 +44,9 @@ type DB struct {
 }
 
 // Open connects to the database named by dsn: a postgres:// or
-// postgresql:// URL selects PostgreSQL; a file path or a sqlite: URL selects
-// SQLite, whose folder is created when missing.
+// postgresql:// URL selects PostgreSQL; a file path or a sqlite: or file:
+// URL selects SQLite, whose folder is created when missing. Any other
+// scheme is an error (dburl.Parse).
 func Open(ctx context.Context, dsn string) (*DB, error) {
 	engine, driverDSN, err := parseDSN(dsn)
 	if err != nil {
@@ -76,18 +77,12 @@ func Open(ctx context.Context, dsn string) (*DB, error) {
 }
 
 func parseDSN(dsn string) (Engine, string, error) {
-	switch {
-	case dsn == "":
-		return "", "", errors.New("empty database URL")
-	case strings.HasPrefix(dsn, "postgres://"), strings.HasPrefix(dsn, "postgresql://"):
+	engine, path, err := dburl.Parse(dsn)
+	if err != nil {
+		return "", "", err
+	}
+	if engine == dburl.Postgres {
 		return Postgres, dsn, nil
-	}
-	path := strings.TrimPrefix(strings.TrimPrefix(dsn, "sqlite://"), "sqlite:")
-	if i := strings.IndexByte(path, '?'); i >= 0 {
-		path = path[:i]
-	}
-	if path == "" {
-		return "", "", fmt.Errorf("database URL %q names no file", dsn)
 	}
 	if dir := filepath.Dir(path); dir != "." {
 		if err := os.MkdirAll(dir, 0o750); err != nil {
@@ -108,9 +103,20 @@ func parseDSN(dsn string) (Engine, string, error) {
 // the newest version. Each service keeps its own version table, so both may
 // share one PostgreSQL database.
 func (db *DB) Migrate(ctx context.Context, service string) error {
-	dir, err := fs.Sub(migrations, "migrations/"+service+"/"+string(db.Engine))
+	p, err := db.migrations(service)
 	if err != nil {
 		return fmt.Errorf("migrations of %s: %w", service, err)
+	}
+	if _, err := p.Up(ctx); err != nil {
+		return fmt.Errorf("migrate %s: %w", service, err)
+	}
+	return nil
+}
+
+func (db *DB) migrations(service string) (*goose.Provider, error) {
+	dir, err := fs.Sub(migrations, "migrations/"+service+"/"+string(db.Engine))
+	if err != nil {
+		return nil, err
 	}
 	dialect := database.DialectSQLite3
 	if db.Engine == Postgres {
@@ -118,16 +124,13 @@ func (db *DB) Migrate(ctx context.Context, service string) error {
 	}
 	versions, err := database.NewStore(dialect, "goose_"+service)
 	if err != nil {
-		return fmt.Errorf("migration versions of %s: %w", service, err)
+		return nil, fmt.Errorf("migration versions of %s: %w", service, err)
 	}
 	p, err := goose.NewProvider("", db.DB, dir, goose.WithStore(versions), goose.WithDisableGlobalRegistry(true))
 	if err != nil {
-		return fmt.Errorf("migrations: %w", err)
+		return nil, fmt.Errorf("migrations: %w", err)
 	}
-	if _, err := p.Up(ctx); err != nil {
-		return fmt.Errorf("migrate %s: %w", service, err)
-	}
-	return nil
+	return p, nil
 }
 
 // InTx runs fn in a transaction, committing when it returns nil.

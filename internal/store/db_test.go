@@ -1,7 +1,9 @@
 package store_test
 
 import (
+	"database/sql"
 	"testing"
+	"time"
 
 	"github.com/wayfarer-asia/platform/internal/store/storetest"
 )
@@ -16,6 +18,49 @@ func TestMigrateTwice(t *testing.T) {
 			var n int
 			if err := db.QueryRow("SELECT COUNT(*) FROM users").Scan(&n); err != nil || n != 0 {
 				t.Fatalf("users: %d, %v", n, err)
+			}
+		})
+	}
+}
+
+// TestMigrateAvatarPaths: avatars stored as absolute URLs on the Host of
+// the upload request become paths on the API (migration 00004), and one
+// stored before avatar_key existed gets its key back; other values stay.
+func TestMigrateAvatarPaths(t *testing.T) {
+	for _, engine := range storetest.Engines() {
+		t.Run(string(engine), func(t *testing.T) {
+			db := storetest.MustOpenEmpty(t, engine, "guide")
+			if err := db.MigrateTo(t.Context(), "guide", 3); err != nil {
+				t.Fatal(err)
+			}
+			rows := []struct {
+				id               string
+				avatar, key      any
+				wantAvatar, want string // want: the key afterwards
+			}{
+				{"u1", "http://attacker.example/media/avatars/u1/abc.jpg", "avatars/u1/abc.jpg", "/media/avatars/u1/abc.jpg", "avatars/u1/abc.jpg"},
+				{"u2", "https://api.example.com:8443/media/avatars/u2/def.png", nil, "/media/avatars/u2/def.png", "avatars/u2/def.png"},
+				{"u3", "/media/sample/avatars/u3.jpg", nil, "/media/sample/avatars/u3.jpg", ""},
+				{"u4", nil, nil, "", ""},
+			}
+			now := time.Now().UTC()
+			for _, r := range rows {
+				if _, err := db.Exec(`INSERT INTO users (id, handle, role, avatar, avatar_key, created_at, updated_at)
+					VALUES ($1, $1, 'TOURIST', $2, $3, $4, $4)`, r.id, r.avatar, r.key, now); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := db.Migrate(t.Context(), "guide"); err != nil {
+				t.Fatal(err)
+			}
+			for _, r := range rows {
+				var avatar, key sql.NullString
+				if err := db.QueryRow(`SELECT avatar, avatar_key FROM users WHERE id = $1`, r.id).Scan(&avatar, &key); err != nil {
+					t.Fatal(err)
+				}
+				if avatar.String != r.wantAvatar || key.String != r.want {
+					t.Errorf("%s: avatar %q key %q, want %q %q", r.id, avatar.String, key.String, r.wantAvatar, r.want)
+				}
 			}
 		})
 	}

@@ -6,9 +6,11 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"strings"
 	"testing"
 
@@ -39,6 +41,18 @@ var leaks = []string{
 	"database is locked", "runtime error", "goroutine ", "panic:",
 }
 
+// formats are the string formats checked beyond kin-openapi's defaults:
+// "uri" is an absolute http(s) URL, which every image, link and doc_url
+// must be (a path, or a URL without a host, is refused).
+var formats = []openapi3.SchemaValidationOption{openapi3.WithStringFormatValidators(map[string]openapi3.StringFormatValidator{
+	"uri": openapi3.NewCallbackValidator(func(s string) error {
+		if u, err := url.Parse(s); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return errors.New("not an absolute http(s) URL")
+		}
+		return nil
+	}),
+})}
+
 // New returns a client of h that validates responses against doc.
 func New(tb testing.TB, h http.Handler, doc *openapi3.T) *Client {
 	tb.Helper()
@@ -58,7 +72,8 @@ type Response struct {
 }
 
 // Do sends a request with an optional JSON body (a string is sent as is)
-// and headers given as name, value pairs.
+// and headers given as name, value pairs; a "Host" pair sets the request's
+// host, which is "example.com" otherwise.
 func (c *Client) Do(method, path string, body any, headers ...string) *Response {
 	c.tb.Helper()
 	var rd io.Reader
@@ -81,6 +96,10 @@ func (c *Client) Do(method, path string, body any, headers ...string) *Response 
 		req.Header.Set("Content-Type", "application/json")
 	}
 	for i := 0; i+1 < len(headers); i += 2 {
+		if http.CanonicalHeaderKey(headers[i]) == "Host" {
+			req.Host = headers[i+1]
+			continue
+		}
 		req.Header.Set(headers[i], headers[i+1])
 	}
 	rec := httptest.NewRecorder()
@@ -118,7 +137,7 @@ func (c *Client) validate(req *http.Request, res *Response) {
 			c.tb.Errorf("%s %s: error body is not JSON: %s", req.Method, req.URL, res.Body)
 			return
 		}
-		if err := c.doc.Components.Schemas["Error"].Value.VisitJSON(v); err != nil {
+		if err := c.doc.Components.Schemas["Error"].Value.VisitJSON(v, formats...); err != nil {
 			c.tb.Errorf("%s %s: error body does not match the Error schema: %v\n%s", req.Method, req.URL, err, res.Body)
 		}
 		return
@@ -131,7 +150,7 @@ func (c *Client) validate(req *http.Request, res *Response) {
 		Status:  res.Status,
 		Header:  res.Header,
 		Body:    io.NopCloser(bytes.NewReader(res.Body)),
-		Options: &openapi3filter.Options{IncludeResponseStatus: true, MultiError: true},
+		Options: &openapi3filter.Options{IncludeResponseStatus: true, MultiError: true, SchemaValidationOptions: formats},
 	}
 	if err := openapi3filter.ValidateResponse(ctx, in); err != nil {
 		c.tb.Errorf("%s %s: response %d does not match the OpenAPI document: %v\n%s", req.Method, req.URL, res.Status, err, truncate(res.Body))

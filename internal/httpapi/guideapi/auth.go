@@ -27,11 +27,12 @@ type tokenResponse struct {
 	User  *guide.User `json:"user"`
 }
 
-func (s *Server) writeToken(w http.ResponseWriter, status int, u *guide.User) error {
+func (s *Server) writeToken(w http.ResponseWriter, r *http.Request, status int, u *guide.User) error {
 	token, _, err := s.cfg.Tokens.Issue(u.ID)
 	if err != nil {
 		return err
 	}
+	httpapi.ResolveMedia(r.Context(), u)
 	httpapi.WriteJSON(w, status, tokenResponse{Token: token, User: u})
 	return nil
 }
@@ -59,7 +60,7 @@ func (s *Server) handleRegister(w http.ResponseWriter, r *http.Request) error {
 	if err := errs.Err(); err != nil {
 		return err
 	}
-	hash, err := auth.HashPassword(password)
+	hash, err := auth.HashPassword(r.Context(), password)
 	if err != nil {
 		return err
 	}
@@ -67,7 +68,7 @@ func (s *Server) handleRegister(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return s.writeToken(w, http.StatusCreated, u)
+	return s.writeToken(w, r, http.StatusCreated, u)
 }
 
 var errBadLogin = apperr.Errorf(apperr.Unauthorized, "The e-mail or password is wrong.")
@@ -93,16 +94,20 @@ func (s *Server) handleLogin(w http.ResponseWriter, r *http.Request) error {
 	if u == nil {
 		hash = ""
 	}
-	if !auth.CheckLogin(hash, password) {
+	if ok, err := auth.CheckLogin(r.Context(), hash, password); err != nil {
+		return err
+	} else if !ok {
 		return errBadLogin
 	}
-	return s.writeToken(w, http.StatusOK, u)
+	return s.writeToken(w, r, http.StatusOK, u)
 }
 
 func (s *Server) handleMe(w http.ResponseWriter, r *http.Request) error {
+	u := caller(r.Context()).User
+	httpapi.ResolveMedia(r.Context(), u)
 	httpapi.WriteJSON(w, http.StatusOK, struct {
 		User *guide.User `json:"user"`
-	}{caller(r.Context()).User})
+	}{u})
 	return nil
 }
 
@@ -172,7 +177,7 @@ func (s *Server) signInWithProvider(w http.ResponseWriter, r *http.Request, p *a
 	if err != nil {
 		return err
 	}
-	return s.writeToken(w, http.StatusOK, u)
+	return s.writeToken(w, r, http.StatusOK, u)
 }
 
 func (s *Server) handleSessionExchange(w http.ResponseWriter, r *http.Request) error {

@@ -167,7 +167,7 @@ func TestDemoPasswords(t *testing.T) {
 	e := newEnv(t, options{})
 	login := map[string]string{"email": "traveller@example.com", "password": "demo-password"}
 	e.Do("POST", "/api/v1/auth/login", login).Expect(401)
-	hash, _ := auth.HashPassword("demo-password")
+	hash, _ := auth.HashPassword(t.Context(), "demo-password")
 	if err := e.store.SetDemoPasswords(t.Context(), hash); err != nil {
 		t.Fatal(err)
 	}

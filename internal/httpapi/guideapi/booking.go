@@ -115,6 +115,7 @@ func (s *Server) handleBookingGet(w http.ResponseWriter, r *http.Request) error 
 	if err != nil {
 		return err
 	}
+	httpapi.ResolveMedia(r.Context(), b)
 	httpapi.WriteJSON(w, http.StatusOK, item{b})
 	return nil
 }
@@ -130,6 +131,7 @@ func (s *Server) handleTransition(t guide.Transition) httpapi.HandlerFunc {
 		if err != nil {
 			return err
 		}
+		httpapi.ResolveMedia(r.Context(), b)
 		httpapi.WriteJSON(w, http.StatusOK, item{b})
 		return nil
 	}

@@ -39,6 +39,7 @@ func (s *Server) handleExpertList(w http.ResponseWriter, r *http.Request) error 
 	if err != nil {
 		return err
 	}
+	httpapi.ResolveMedia(r.Context(), experts...)
 	httpapi.WriteJSON(w, http.StatusOK, list[guide.ExpertSummary]{experts, paging.NewMeta(f.Page, total)})
 	return nil
 }
@@ -53,6 +54,7 @@ func (s *Server) handleExpertGet(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	httpapi.ResolveMedia(r.Context(), x)
 	httpapi.WriteJSON(w, http.StatusOK, item{x})
 	return nil
 }
@@ -77,6 +79,7 @@ func (s *Server) handleExpertReviews(w http.ResponseWriter, r *http.Request) err
 	if err != nil {
 		return err
 	}
+	httpapi.ResolveMedia(r.Context(), reviews...)
 	httpapi.WriteJSON(w, http.StatusOK, list[guide.Review]{reviews, paging.NewMeta(f.Page, total)})
 	return nil
 }
@@ -101,6 +104,7 @@ func (s *Server) writePackages(w http.ResponseWriter, r *http.Request, f guide.P
 	if err != nil {
 		return err
 	}
+	httpapi.ResolveMedia(r.Context(), packages...)
 	httpapi.WriteJSON(w, http.StatusOK, list[guide.PackageSummary]{packages, paging.NewMeta(f.Page, total)})
 	return nil
 }
@@ -115,6 +119,7 @@ func (s *Server) handlePackageGet(w http.ResponseWriter, r *http.Request) error 
 	if err != nil {
 		return err
 	}
+	httpapi.ResolveMedia(r.Context(), p)
 	httpapi.WriteJSON(w, http.StatusOK, item{p})
 	return nil
 }
@@ -134,6 +139,7 @@ func (s *Server) handleTravelogueList(w http.ResponseWriter, r *http.Request) er
 	if err != nil {
 		return err
 	}
+	httpapi.ResolveMedia(r.Context(), travelogues...)
 	httpapi.WriteJSON(w, http.StatusOK, list[guide.TravelogueSummary]{travelogues, paging.NewMeta(f.Page, total)})
 	return nil
 }
@@ -148,6 +154,7 @@ func (s *Server) handleTravelogueGet(w http.ResponseWriter, r *http.Request) err
 	if err != nil {
 		return err
 	}
+	httpapi.ResolveMedia(r.Context(), t)
 	httpapi.WriteJSON(w, http.StatusOK, item{t})
 	return nil
 }

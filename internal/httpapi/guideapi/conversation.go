@@ -16,6 +16,7 @@ func (s *Server) handleConversationList(w http.ResponseWriter, r *http.Request) 
 	if err != nil {
 		return err
 	}
+	httpapi.ResolveMedia(r.Context(), cs...)
 	httpapi.WriteJSON(w, http.StatusOK, item{cs})
 	return nil
 }
@@ -40,6 +41,7 @@ func (s *Server) handleConversationOpen(w http.ResponseWriter, r *http.Request) 
 	if created {
 		status = http.StatusCreated
 	}
+	httpapi.ResolveMedia(r.Context(), c)
 	httpapi.WriteJSON(w, status, item{c})
 	return nil
 }
@@ -59,6 +61,7 @@ func (s *Server) handleMessageList(w http.ResponseWriter, r *http.Request) error
 	if err != nil {
 		return err
 	}
+	httpapi.ResolveMedia(r.Context(), page)
 	httpapi.WriteJSON(w, http.StatusOK, item{page})
 	return nil
 }
@@ -107,6 +110,7 @@ func (s *Server) handleMessageSend(w http.ResponseWriter, r *http.Request) error
 		status = http.StatusCreated
 		s.cfg.Notify()
 	}
+	httpapi.ResolveMedia(r.Context(), msg)
 	httpapi.WriteJSON(w, status, item{msg})
 	return nil
 }

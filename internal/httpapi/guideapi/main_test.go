@@ -24,6 +24,10 @@ import (
 	"github.com/wayfarer-asia/platform/internal/store/storetest"
 )
 
+// publicURL is the API's configured base URL in tests; requests carry
+// another Host (example.com), which must never show in a response.
+const publicURL = "https://guide.api.test"
+
 // env is one test's server: the real router on a fresh database.
 type env struct {
 	*apitest.Client
@@ -39,6 +43,7 @@ type env struct {
 type options struct {
 	publicLimit    int
 	authLimit      int
+	avatarLimit    int // uploads an hour per user
 	trustedProxies []netip.Prefix
 	noSample       bool
 	noIdP          bool
@@ -70,6 +75,9 @@ func newEnv(t *testing.T, opts options, engine ...store.Engine) *env {
 	}
 	if opts.authLimit == 0 {
 		opts.authLimit = 1000
+	}
+	if opts.avatarLimit == 0 {
+		opts.avatarLimit = 1000
 	}
 	clk := clock.NewFake(time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC))
 	if opts.limiter == nil {
@@ -107,6 +115,7 @@ func newEnv(t *testing.T, opts options, engine ...store.Engine) *env {
 		opts.readyChecks = []httpapi.Check{{Name: "database", Check: db.PingContext}}
 	}
 	srv := guideapi.New(guideapi.Config{
+		PublicURL:       publicURL,
 		Metrics:         metrics,
 		Gatherer:        reg,
 		ReadyChecks:     opts.readyChecks,
@@ -132,6 +141,7 @@ func newEnv(t *testing.T, opts options, engine ...store.Engine) *env {
 		ReadLimiter:     opts.readLimiter,
 		PublicLimit:     ratelimit.PerMinute(opts.publicLimit),
 		AuthLimit:       ratelimit.Limit{Rate: opts.authLimit, Period: 15 * time.Minute},
+		AvatarLimit:     ratelimit.Limit{Rate: opts.avatarLimit, Period: time.Hour},
 		TrustedProxies:  opts.trustedProxies,
 		Logger:          slog.New(slog.NewTextHandler(io.Discard, nil)),
 		OpenAPI:         openAPI,

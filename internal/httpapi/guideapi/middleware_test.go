@@ -41,7 +41,7 @@ func TestPublicRateLimit(t *testing.T) {
 	if body.RequestID == "" || body.RequestID != res.Header.Get("X-Request-Id") {
 		t.Errorf("requestId %q, header %q", body.RequestID, res.Header.Get("X-Request-Id"))
 	}
-	if !strings.HasSuffix(body.Error.DocURL, "/docs/errors/RATE_LIMITED") || !strings.HasPrefix(body.Error.DocURL, "http://") {
+	if body.Error.DocURL != publicURL+"/docs/errors/RATE_LIMITED" {
 		t.Errorf("doc_url %q", body.Error.DocURL)
 	}
 
@@ -71,15 +71,18 @@ func TestTrustedProxy(t *testing.T) {
 	// A client-supplied first hop is not believed: the proxy appended the
 	// real address, and that is what counts.
 	e.Get("/api/v1/cities", "X-Forwarded-For", "203.0.113.5, 203.0.113.6").Expect(200)
-	res := e.Get("/api/v1/nothing", "X-Forwarded-For", "203.0.113.7", "X-Forwarded-Proto", "https").Expect(404)
+	// Even a trusted proxy does not choose the public URL: the links are
+	// on the configured one, not on a forwarded host or scheme.
+	res := e.Get("/api/v1/nothing", "X-Forwarded-For", "203.0.113.7", "X-Forwarded-Proto", "http",
+		"X-Forwarded-Host", "attacker.example", "Host", "attacker.example").Expect(404)
 	var body struct {
 		Error struct {
 			DocURL string `json:"doc_url"`
 		} `json:"error"`
 	}
 	res.Decode(&body)
-	if !strings.HasPrefix(body.Error.DocURL, "https://") {
-		t.Errorf("behind a TLS proxy doc_url is %q", body.Error.DocURL)
+	if body.Error.DocURL != publicURL+"/docs/errors/NOT_FOUND" {
+		t.Errorf("behind a proxy doc_url is %q", body.Error.DocURL)
 	}
 }
 
@@ -126,4 +129,18 @@ func TestOpenAPIAndDocs(t *testing.T) {
 	}
 	e.Get("/media/sample/experts/..%2Fsecret").Expect(404)
 	e.Get("/media/sample/other/x.jpg").Expect(404)
+}
+
+// TestSampleImagesLimited: sample pictures count against the public
+// per-client budget, like the catalogue reads.
+func TestSampleImagesLimited(t *testing.T) {
+	e := newEnv(t, options{publicLimit: 2, noSample: true})
+	first := e.Get("/media/sample/experts/demo-expert.jpg").Expect(200)
+	if first.Header.Get("X-RateLimit-Remaining") != "1" || first.Header.Get("ETag") == "" {
+		t.Fatalf("headers %v", first.Header)
+	}
+	// A revalidation is answered 304, and still counted.
+	e.Get("/media/sample/experts/demo-expert.jpg", "If-None-Match", first.Header.Get("ETag")).Expect(304)
+	e.Get("/media/sample/messages/demo-expert-meeting-point.jpg").Expect(429)
+	e.Get("/api/v1/cities").Expect(429)
 }

@@ -16,6 +16,7 @@ func (s *Server) handleProfileGet(w http.ResponseWriter, r *http.Request) error 
 	if err != nil {
 		return err
 	}
+	httpapi.ResolveMedia(r.Context(), p)
 	httpapi.WriteJSON(w, http.StatusOK, item{p})
 	return nil
 }
@@ -65,6 +66,7 @@ func (s *Server) handleProfileUpdate(w http.ResponseWriter, r *http.Request) err
 		return err
 	}
 	s.catalogChanged()
+	httpapi.ResolveMedia(r.Context(), p)
 	httpapi.WriteJSON(w, http.StatusOK, item{p})
 	return nil
 }
@@ -181,8 +183,10 @@ func (s *Server) handleAvatarUpload(w http.ResponseWriter, r *http.Request) erro
 	if err := s.cfg.Avatars.Put(r.Context(), key, img.Data, img.ContentType); err != nil {
 		return err
 	}
-	url := httpapi.AbsoluteURL(r, "/media/"+key)
-	old, err := s.cfg.Profiles.SetAvatar(r.Context(), u.ID, url, key)
+	// Only the path is stored: the URL is made on the public base URL
+	// whenever the avatar is shown.
+	path := "/media/" + key
+	old, err := s.cfg.Profiles.SetAvatar(r.Context(), u.ID, path, key)
 	if err != nil {
 		return err
 	}
@@ -195,7 +199,7 @@ func (s *Server) handleAvatarUpload(w http.ResponseWriter, r *http.Request) erro
 	}
 	httpapi.WriteJSON(w, http.StatusOK, item{struct {
 		URL string `json:"url"`
-	}{url}})
+	}{httpapi.AbsoluteURL(r.Context(), path)}})
 	return nil
 }
 

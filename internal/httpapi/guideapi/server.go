@@ -23,8 +23,12 @@ import (
 
 // Config is what the guide API needs to serve.
 type Config struct {
-	Catalog  guide.CatalogService
-	Accounts guide.AccountService
+	// PublicURL is the API's external base URL (GUIDE_PUBLIC_URL), such as
+	// "https://api.example.com", without a trailing slash: every absolute
+	// URL in a response (images, doc_url) is built on it.
+	PublicURL string
+	Catalog   guide.CatalogService
+	Accounts  guide.AccountService
 	// Idempotency keeps the Idempotency-Key records of the POSTs that
 	// create something or confirm an action.
 	Idempotency   idempotency.Store
@@ -55,8 +59,9 @@ type Config struct {
 	// public and key-authenticated reads and may fall back to a local count.
 	Limiter        ratelimit.Limiter
 	ReadLimiter    ratelimit.Limiter
-	PublicLimit    ratelimit.Limit // per client IP on public reads
+	PublicLimit    ratelimit.Limit // per client IP on public reads and sample images
 	AuthLimit      ratelimit.Limit // per client IP on login, register, providers, session exchange
+	AvatarLimit    ratelimit.Limit // avatar uploads per user (GUIDE_AVATAR_RATE_LIMIT); default 10 an hour
 	TrustedProxies []netip.Prefix
 	Logger         *slog.Logger
 	OpenAPI        []byte              // the OpenAPI document as JSON
@@ -85,13 +90,16 @@ func New(cfg Config) *Server {
 	if cfg.Notify == nil {
 		cfg.Notify = func() {}
 	}
+	if cfg.AvatarLimit.Rate == 0 {
+		cfg.AvatarLimit = ratelimit.Limit{Rate: 10, Period: time.Hour}
+	}
 	s := &Server{cfg: cfg, router: httpapi.NewRouter()}
 	s.idem = &httpapi.Idempotency{Store: cfg.Idempotency, Account: idempotencyAccount, Render: renderItem, Logger: cfg.Logger}
 	if cfg.CatalogCacheTTL > 0 {
 		s.cache = newPageCache(cfg.CatalogCacheTTL, 10000)
 	}
 	s.routes()
-	outer := &httpapi.Outer{Logger: cfg.Logger, TrustedProxies: cfg.TrustedProxies, Server: "guide", Metrics: cfg.Metrics}
+	outer := &httpapi.Outer{Logger: cfg.Logger, PublicURL: cfg.PublicURL, TrustedProxies: cfg.TrustedProxies, Server: "guide", Metrics: cfg.Metrics}
 	s.handler = outer.Wrap(s.router)
 	return s
 }
@@ -139,7 +147,9 @@ func (s *Server) routes() {
 
 	s.authed("GET /api/v1/profile", keyOr("profile:read"), s.handleProfileGet)
 	s.authed("PUT /api/v1/profile", keyOr("profile:write"), s.handleProfileUpdate)
-	s.authed("POST /api/v1/profile/avatar", keyOr("profile:write"), s.handleAvatarUpload)
+	// Each upload is decoded: a costly step, bounded per user before the
+	// body is read.
+	s.authed("POST /api/v1/profile/avatar", keyOr("profile:write"), httpapi.RateLimitCounted(s.cfg.Metrics, s.cfg.Limiter, s.avatarKey, s.handleAvatarUpload))
 	s.authed("GET /api/v1/profile/delete", keyOr("profile:write"), s.handleDeletionCheck)
 	s.authed("POST /api/v1/profile/delete", keyOr("profile:write"), s.handleAccountDelete)
 	s.authed("GET /api/v1/conversations", userOnly, s.handleConversationList)
@@ -161,9 +171,11 @@ func (s *Server) routes() {
 	s.router.Handle("GET /docs/errors/{code}", httpapi.Adapt(httpapi.HandleErrorDoc))
 	webui.Docs(webui.DocsConfig{Title: "Guide Marketplace API"}).Register(s.router) // the API reference: GET /docs/ and /docs/assets/
 	portrait, landscape := httpapi.Size{Width: 320, Height: 320}, httpapi.Size{Width: 640, Height: 420}
-	s.router.Handle("GET /media/sample/{kind}/{name}", httpapi.Adapt(httpapi.SampleImages(map[string]httpapi.Size{
-		"experts": portrait, "avatars": portrait, "covers": landscape, "packages": landscape, "travelogues": landscape,
-	})))
+	s.router.Handle("GET /media/sample/{kind}/{name}", httpapi.Adapt(httpapi.RateLimitCounted(s.cfg.Metrics, s.cfg.ReadLimiter, s.publicKey,
+		httpapi.SampleImages(map[string]httpapi.Size{
+			"experts": portrait, "avatars": portrait, "covers": landscape, "packages": landscape, "travelogues": landscape,
+			"messages": {Width: 640, Height: 480},
+		}))))
 	s.router.Handle("GET /media/avatars/{key...}", httpapi.Adapt(s.handleAvatarGet))
 }
 
@@ -177,6 +189,10 @@ func (s *Server) catalogChanged() {
 
 func (s *Server) publicKey(r *http.Request) (string, ratelimit.Limit) {
 	return "guide:public:" + httpapi.ClientIP(r.Context()).String(), s.cfg.PublicLimit
+}
+
+func (s *Server) avatarKey(r *http.Request) (string, ratelimit.Limit) {
+	return "guide:avatar:" + caller(r.Context()).User.ID, s.cfg.AvatarLimit
 }
 
 func (s *Server) authKey(r *http.Request) (string, ratelimit.Limit) {

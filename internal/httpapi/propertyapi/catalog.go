@@ -128,6 +128,7 @@ func (s *Server) handlePropertyList(w http.ResponseWriter, r *http.Request) erro
 	if err != nil {
 		return err
 	}
+	httpapi.ResolveMedia(r.Context(), props...)
 	httpapi.WriteJSON(w, http.StatusOK, list[property.PropertySummary]{props, paging.NewMeta(f.Page, total)})
 	return nil
 }
@@ -141,6 +142,7 @@ func (s *Server) handlePropertyGet(w http.ResponseWriter, r *http.Request) error
 	if err != nil {
 		return err
 	}
+	httpapi.ResolveMedia(r.Context(), p)
 	httpapi.WriteJSON(w, http.StatusOK, p)
 	return nil
 }

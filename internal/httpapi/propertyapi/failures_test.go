@@ -329,8 +329,15 @@ func TestRateLimits(t *testing.T) {
 	if res.Header.Get("Retry-After") == "" {
 		t.Error("429 without Retry-After")
 	}
-	// The OpenAPI document shares that budget.
+	// The OpenAPI document and the sample pictures share that budget.
 	e.Get("/api/v1/openapi.json").Expect(429)
+	e.Get("/media/sample/properties/shinjuku-gardenview-hotel-1.jpg").Expect(429)
+	e.RemoteAddr = "203.0.113.50:5000"
+	img := e.Get("/media/sample/properties/shinjuku-gardenview-hotel-1.jpg").Expect(200)
+	expectRateHeaders(t, img, 3)
+	if img.Header.Get("X-RateLimit-Remaining") != "2" || img.Header.Get("ETag") == "" {
+		t.Errorf("sample picture headers %v", img.Header)
+	}
 	e.RemoteAddr = "192.0.2.1:1234"
 
 	// Usage: per day and key, from memory and after a flush alike.
@@ -559,7 +566,7 @@ func TestPortalRateLimits(t *testing.T) {
 
 func mustHash(t *testing.T, password string) string {
 	t.Helper()
-	h, err := auth.HashPassword(password)
+	h, err := auth.HashPassword(t.Context(), password)
 	if err != nil {
 		t.Fatal(err)
 	}

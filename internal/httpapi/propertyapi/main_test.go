@@ -23,6 +23,10 @@ import (
 	"github.com/wayfarer-asia/platform/internal/store/storetest"
 )
 
+// publicURL is the API's configured base URL in tests; requests carry
+// another Host (example.com), which must never show in a response.
+const publicURL = "https://property.api.test"
+
 // env is one test's server: the real router on a fresh database with the
 // sample data, whose calendar starts on the fake clock's day.
 type env struct {
@@ -85,6 +89,7 @@ func newEnv(t *testing.T, opts options, engine ...store.Engine) *env {
 	keys := store.NewIdempotency(db, clk, 0)
 	usage := property.NewUsage()
 	srv := propertyapi.New(propertyapi.Config{
+		PublicURL:       publicURL,
 		Catalog:         ps,
 		Bookings:        ps,
 		Accounts:        ps,

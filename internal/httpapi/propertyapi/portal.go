@@ -47,7 +47,7 @@ func (s *Server) handleSignup(w http.ResponseWriter, r *http.Request) error {
 	if err := errs.Err(); err != nil {
 		return err
 	}
-	hash, err := auth.HashPassword(password)
+	hash, err := auth.HashPassword(r.Context(), password)
 	if err != nil {
 		return err
 	}
@@ -81,7 +81,9 @@ func (s *Server) handleLogin(w http.ResponseWriter, r *http.Request) error {
 	if d == nil {
 		hash = ""
 	}
-	if !auth.CheckLogin(hash, password) {
+	if ok, err := auth.CheckLogin(r.Context(), hash, password); err != nil {
+		return err
+	} else if !ok {
 		return errBadLogin
 	}
 	return s.writeToken(w, http.StatusOK, d)

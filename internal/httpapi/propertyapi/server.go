@@ -25,6 +25,10 @@ import (
 // Config is what the property API needs to serve. Zero limits and a zero
 // QuoteTTL take the defaults noted.
 type Config struct {
+	// PublicURL is the API's external base URL (PROPERTY_PUBLIC_URL), such
+	// as "https://api.example.com", without a trailing slash: every
+	// absolute URL in a response (images, doc_url) is built on it.
+	PublicURL   string
 	Catalog     property.CatalogService
 	Bookings    property.BookingService
 	Accounts    property.AccountService
@@ -93,7 +97,7 @@ func New(cfg Config) *Server {
 	s := &Server{cfg: cfg, router: httpapi.NewRouter(), portalAuthPaths: map[string]bool{}}
 	s.idem = &httpapi.Idempotency{Store: cfg.Idempotency, Account: idempotencyAccount, Render: json.Marshal, Logger: cfg.Logger}
 	s.routes()
-	outer := &httpapi.Outer{Logger: cfg.Logger, TrustedProxies: cfg.TrustedProxies, Server: "property", Metrics: cfg.Metrics}
+	outer := &httpapi.Outer{Logger: cfg.Logger, PublicURL: cfg.PublicURL, TrustedProxies: cfg.TrustedProxies, Server: "property", Metrics: cfg.Metrics}
 	s.handler = outer.Wrap(s.router)
 	return s
 }
@@ -134,9 +138,9 @@ func (s *Server) routes() {
 
 	s.router.Handle("GET /docs/errors/{$}", httpapi.Adapt(httpapi.HandleErrorIndex))
 	s.router.Handle("GET /docs/errors/{code}", httpapi.Adapt(httpapi.HandleErrorDoc))
-	s.router.Handle("GET /media/sample/{kind}/{name}", httpapi.Adapt(httpapi.SampleImages(map[string]httpapi.Size{
-		"properties": {Width: 640, Height: 420},
-	})))
+	// Counted against the client IP's budget, as API requests without a key.
+	s.router.Handle("GET /media/sample/{kind}/{name}", httpapi.Adapt(httpapi.RateLimit(s.cfg.Limiter, s.ipLimit,
+		httpapi.SampleImages(map[string]httpapi.Size{"properties": {Width: 640, Height: 420}}))))
 	s.webRoutes() // the developer portal (/portal/) and the API reference (/docs/): web.go
 }
 

@@ -168,7 +168,7 @@ func TestSessionCookieSecure(t *testing.T) {
 	e := newEnv(t, options{})
 	d := e.signup(t)
 	srv := propertyapi.New(propertyapi.Config{
-		Catalog: e.store, Bookings: e.store, Accounts: e.store, Idempotency: e.keys, Usage: e.usage,
+		PublicURL: publicURL, Catalog: e.store, Bookings: e.store, Accounts: e.store, Idempotency: e.keys, Usage: e.usage,
 		PortalTokens: e.tokens, Clock: e.clock, Limiter: ratelimit.NewMemory(e.clock),
 		TrustedProxies: []netip.Prefix{netip.MustParsePrefix("10.0.0.0/8")},
 		Logger:         slog.New(slog.NewTextHandler(io.Discard, nil)),
@@ -227,16 +227,17 @@ func TestPortalPages(t *testing.T) {
 	for _, c := range httpapi.SortedCodes() {
 		e.Get("/docs/errors/" + c.Code).Expect(200)
 	}
-	// doc_url of a real error resolves here.
-	res := e.Get("/api/v1/properties").Expect(401)
+	// doc_url of a real error resolves here, on the configured public URL
+	// whatever Host the request names.
+	res := e.Get("/api/v1/properties", "Host", "attacker.example", "X-Forwarded-Host", "attacker.example", "X-Forwarded-Proto", "https").Expect(401)
 	var env struct {
 		Error struct {
 			DocURL string `json:"doc_url"`
 		} `json:"error"`
 	}
 	res.Decode(&env)
-	path := strings.TrimPrefix(env.Error.DocURL, "http://example.com")
-	if path != "/docs/errors/UNAUTHORIZED" {
+	path, ok := strings.CutPrefix(env.Error.DocURL, publicURL)
+	if !ok || path != "/docs/errors/UNAUTHORIZED" {
 		t.Fatalf("doc_url %q", env.Error.DocURL)
 	}
 	e.Get(path).Expect(200)

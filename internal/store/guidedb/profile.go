@@ -73,8 +73,9 @@ func (g *Guide) UpdateProfile(ctx context.Context, userID string, u guide.Profil
 	return g.FindProfile(ctx, userID)
 }
 
-// SetAvatar records the user's new avatar and returns the key it replaces.
-func (g *Guide) SetAvatar(ctx context.Context, userID, url, key string) (_ string, err error) {
+// SetAvatar records the user's new avatar, its path on the API and its
+// blob key, and returns the key it replaces. Errors: apperr.NotFound.
+func (g *Guide) SetAvatar(ctx context.Context, userID, path, key string) (_ string, err error) {
 	defer store.Wrap(&err, "set avatar of user %s", userID)
 	var old sql.NullString
 	err = g.db.InTx(ctx, func(tx *sql.Tx) error {
@@ -84,7 +85,7 @@ func (g *Guide) SetAvatar(ctx context.Context, userID, url, key string) (_ strin
 		} else if err != nil {
 			return err
 		}
-		_, err = tx.ExecContext(ctx, `UPDATE users SET avatar = $1, avatar_key = $2, updated_at = $3 WHERE id = $4`, url, key, g.clock.Now(), userID)
+		_, err = tx.ExecContext(ctx, `UPDATE users SET avatar = $1, avatar_key = $2, updated_at = $3 WHERE id = $4`, path, key, g.clock.Now(), userID)
 		return err
 	})
 	if old.String == key {

@@ -33,6 +33,17 @@ func Engines() []store.Engine {
 // call gets a schema of its own.
 func MustOpenDB(tb testing.TB, engine store.Engine, service string) *store.DB {
 	tb.Helper()
+	db := MustOpenEmpty(tb, engine, service)
+	if err := db.Migrate(context.Background(), service); err != nil {
+		tb.Fatalf("migrate: %v", err)
+	}
+	return db
+}
+
+// MustOpenEmpty is MustOpenDB without the schema, for tests of the
+// migrations themselves.
+func MustOpenEmpty(tb testing.TB, engine store.Engine, service string) *store.DB {
+	tb.Helper()
 	ctx := context.Background()
 	var dsn string
 	switch engine {
@@ -46,9 +57,6 @@ func MustOpenDB(tb testing.TB, engine store.Engine, service string) *store.DB {
 		tb.Fatalf("open %s: %v", engine, err)
 	}
 	tb.Cleanup(func() { db.Close() })
-	if err := db.Migrate(ctx, service); err != nil {
-		tb.Fatalf("migrate: %v", err)
-	}
 	return db
 }
 
