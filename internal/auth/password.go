@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"testing"
 
 	"golang.org/x/crypto/argon2"
 
@@ -18,13 +19,28 @@ import (
 )
 
 // Argon2id parameters: the OWASP baseline (19 MiB, 2 passes, 1 lane).
+// The cost of new hashes may be lowered in tests (SetTestPasswordCost);
+// a hash is always checked with the parameters it carries.
+var (
+	argonMemory uint32 = 19 * 1024
+	argonTime   uint32 = 2
+)
+
 const (
-	argonMemory  = 19 * 1024
-	argonTime    = 2
 	argonThreads = 1
 	argonKeyLen  = 32
 	argonSaltLen = 16
 )
+
+// SetTestPasswordCost makes new password hashes cheap (the smallest
+// argon2id memory, one pass), for test binaries only, where thousands of
+// hashes would otherwise dominate the run. It panics outside a test.
+func SetTestPasswordCost() {
+	if !testing.Testing() {
+		panic("auth: SetTestPasswordCost outside a test")
+	}
+	argonMemory, argonTime = 8*argonThreads, 1
+}
 
 var errBadHash = errors.New("auth: malformed password hash")
 
@@ -35,7 +51,7 @@ var errBadHash = errors.New("auth: malformed password hash")
 func HashPassword(ctx context.Context, password string) (string, error) {
 	var hash string
 	var err error
-	if herr := heavy.Do(ctx, argonMemory<<10, func() { hash, err = hashPassword(password) }); herr != nil {
+	if herr := heavy.Do(ctx, int64(argonMemory)<<10, func() { hash, err = hashPassword(password) }); herr != nil {
 		return "", herr
 	}
 	return hash, err

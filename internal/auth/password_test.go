@@ -1,6 +1,9 @@
 package auth
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestPassword(t *testing.T) {
 	ctx := t.Context()
@@ -37,5 +40,14 @@ func TestCheckLogin(t *testing.T) {
 	}
 	if !check(hash, "right password") || check(hash, "wrong password") || check("", "right password") || check("$bad$", "x") {
 		t.Fatal("CheckLogin answers wrongly")
+	}
+}
+
+// TestPasswordCostIsTheBaseline: outside the API tests (which lower it),
+// new hashes carry the OWASP baseline parameters.
+func TestPasswordCostIsTheBaseline(t *testing.T) {
+	h, err := HashPassword(t.Context(), "correct-horse-1")
+	if err != nil || !strings.Contains(h, "$m=19456,t=2,p=1$") {
+		t.Fatalf("hash %q: %v", h, err)
 	}
 }

@@ -18,7 +18,13 @@ import (
 	"github.com/getkin/kin-openapi/openapi3filter"
 	"github.com/getkin/kin-openapi/routers"
 	"github.com/getkin/kin-openapi/routers/gorillamux"
+
+	"github.com/wayfarer-asia/platform/internal/auth"
 )
+
+// The API tests register hundreds of accounts: their password hashes are
+// made cheap (each is still checked with the parameters it carries).
+func init() { auth.SetTestPasswordCost() }
 
 // Client sends requests to a handler.
 type Client struct {
