@@ -10,9 +10,9 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
-	"sync"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/wayfarer-asia/platform/internal/store"
