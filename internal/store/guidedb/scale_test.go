@@ -75,3 +75,71 @@ func TestLoadSampleScaled(t *testing.T) {
 		})
 	}
 }
+
+// TestCatalogTotalsFollowWrites checks that the cached totals of the lists
+// change with every kind of write that changes what a list shows, on
+// both engines (the catalog_versions triggers of migration 00008).
+func TestCatalogTotalsFollowWrites(t *testing.T) {
+	t.Parallel()
+	ds := sample.Generate()
+	for _, engine := range storetest.Engines() {
+		t.Run(string(engine), func(t *testing.T) {
+			t.Parallel()
+			db := storetest.MustOpenDB(t, engine, "guide")
+			if err := guidedb.LoadSample(t.Context(), db, ds); err != nil {
+				t.Fatal(err)
+			}
+			g := guidedb.New(db, clock.System{})
+			page := paging.Page{Page: 1, PageSize: 5, Order: "desc"}
+			experts := func() int {
+				_, n, err := g.FindExperts(t.Context(), guide.ExpertFilter{Page: page, Locale: "en", Specialty: "food"})
+				if err != nil {
+					t.Fatal(err)
+				}
+				return n
+			}
+			packages := func() int {
+				_, n, err := g.FindPackages(t.Context(), guide.PackageFilter{Page: page, Locale: "en"})
+				if err != nil {
+					t.Fatal(err)
+				}
+				return n
+			}
+			travelogues := func() int {
+				_, n, err := g.FindTravelogues(t.Context(), guide.TravelogueFilter{Page: paging.Page{Page: 99, PageSize: 5}, Locale: "en"})
+				if err != nil {
+					t.Fatal(err)
+				}
+				return n
+			}
+			e0, p0, t0 := experts(), packages(), travelogues()
+			exec := func(q string, args ...any) {
+				t.Helper()
+				if _, err := db.ExecContext(t.Context(), q, args...); err != nil {
+					t.Fatal(err)
+				}
+			}
+			var expertID, userID string
+			if err := db.QueryRowContext(t.Context(), `SELECT e.id, e.user_id FROM experts e JOIN expert_specialties s ON s.expert_id = e.id
+				WHERE s.specialty = 'food' AND e.verified_at IS NOT NULL ORDER BY e.id LIMIT 1`).Scan(&expertID, &userID); err != nil {
+				t.Fatal(err)
+			}
+			exec(`DELETE FROM expert_specialties WHERE expert_id = $1 AND specialty = 'food'`, expertID)
+			if n := experts(); n != e0-1 {
+				t.Errorf("food experts after a specialty is removed: %d, want %d", n, e0-1)
+			}
+			var active int
+			if err := db.QueryRowContext(t.Context(), `SELECT COUNT(*) FROM packages WHERE expert_id = $1 AND is_active = TRUE`, expertID).Scan(&active); err != nil {
+				t.Fatal(err)
+			}
+			exec(`UPDATE users SET deleted_at = created_at WHERE id = $1`, userID)
+			if n := packages(); n != p0-active {
+				t.Errorf("packages after their expert's account is closed: %d, want %d", n, p0-active)
+			}
+			exec(`UPDATE travelogues SET status = 'draft' WHERE id = (SELECT MIN(id) FROM travelogues WHERE status = 'published')`)
+			if n := travelogues(); n != t0-1 {
+				t.Errorf("travelogues after one is unpublished (an empty page): %d, want %d", n, t0-1)
+			}
+		})
+	}
+}
