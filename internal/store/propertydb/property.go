@@ -123,27 +123,32 @@ func (s *Property) FindProperties(ctx context.Context, f property.PropertyFilter
 		inv := propInventoryOf(f.Test)
 		properties := ""
 		if len(onProperty) > 0 {
-			properties = ` AND c.property_id IN (SELECT p.id FROM properties p WHERE ` + strings.Join(onProperty, " AND ") + `)`
+			properties = ` AND ` + strings.Join(onProperty, " AND ")
 		}
-		// One pass over the calendar of the stay's nights and its
-		// check-out day, by calendar_property_night for the filtered
-		// properties, without a subquery per row:
+		// rooms: the room types with room for the guests in the filtered
+		// properties (room_types_property); then one pass over their
+		// calendar for the stay's nights and check-out day by the
+		// calendar's primary key (room_type_id, night), without a
+		// subquery per row:
 		// stale: the units held by quotes that have expired but are not
 		// released yet, per room type and night (few rows: the release
 		// job runs every 30 s);
 		// fit: room types open, available and bookable every night of the
 		// stay, departure allowed on the check-out day;
 		// lowest: the cheapest of them per property.
-		with = `WITH stale AS (
+		with = `WITH rooms AS (
+			SELECT rt.id FROM properties p JOIN room_types rt ON rt.property_id = p.id
+			WHERE rt.max_guests >= ` + guests + properties + `
+		), stale AS (
 			SELECT c.room_type_id, c.night, COUNT(*) AS units
 			FROM quotes q JOIN calendar c ON c.room_type_id = q.room_type_id AND c.night >= q.check_in AND c.night < q.check_out
 			WHERE q.status = 'held' AND q.test = ` + test + ` AND q.expires_at <= ` + now + ` AND c.night >= ` + ci + ` AND c.night < ` + co + `
 			GROUP BY c.room_type_id, c.night
 		), fit AS (
 			SELECT c.property_id, c.room_type_id, SUM(CASE WHEN c.night < ` + co + ` THEN c.price ELSE 0 END) AS total
-			FROM calendar c JOIN room_types rt ON rt.id = c.room_type_id
+			FROM rooms JOIN calendar c ON c.room_type_id = rooms.id
 			LEFT JOIN stale ON stale.room_type_id = c.room_type_id AND stale.night = c.night
-			WHERE rt.max_guests >= ` + guests + ` AND c.night >= ` + ci + ` AND c.night <= ` + co + properties + `
+			WHERE c.night >= ` + ci + ` AND c.night <= ` + co + `
 			GROUP BY c.property_id, c.room_type_id
 			HAVING SUM(CASE WHEN c.night < ` + co + ` THEN 1 ELSE 0 END) = ` + n + `
 				AND SUM(CASE WHEN c.night < ` + co + ` AND (c.closed OR c.total_units - c.` + inv.sold + ` - c.` + inv.held + ` + COALESCE(stale.units, 0) <= 0) THEN 1 ELSE 0 END) = 0
