@@ -291,10 +291,10 @@ func (a *app) property(ctx context.Context) (http.Handler, error) {
 		if empty {
 			start := time.Now()
 			// The calendar starts today, so that "next month" has stock.
-			if err := propertydb.LoadSample(ctx, db, propertysample.Generate(property.DateOf(clk.Now()))); err != nil {
+			if err := propertydb.LoadSampleScaled(ctx, db, propertysample.Generate(property.DateOf(clk.Now())), cfg.SampleScale); err != nil {
 				return nil, fmt.Errorf("load property sample data: %w", err)
 			}
-			logger.Info("loaded property sample data", "duration", time.Since(start))
+			logger.Info("loaded property sample data", "scale", cfg.SampleScale, "duration", time.Since(start))
 		}
 	}
 	hash, err := demoHash(ctx, cfg)
@@ -357,10 +357,10 @@ func loadGuideSample(ctx context.Context, cfg *config.Config, db *store.DB, g *g
 		}
 		if empty {
 			start := time.Now()
-			if err := guidedb.LoadSample(ctx, db, sample.Generate()); err != nil {
+			if err := guidedb.LoadSampleScaled(ctx, db, sample.Generate(), cfg.SampleScale); err != nil {
 				return fmt.Errorf("load sample data: %w", err)
 			}
-			logger.Info("loaded guide sample data", "duration", time.Since(start))
+			logger.Info("loaded guide sample data", "scale", cfg.SampleScale, "duration", time.Since(start))
 		}
 	}
 	hash, err := demoHash(ctx, cfg)

@@ -26,6 +26,7 @@ type Config struct {
 	GuideDatabaseURL    string
 	PropertyDatabaseURL string
 	SampleData          bool
+	SampleScale         int // the sample is loaded with SampleScale-1 replicas of its catalogue and inventory
 	DemoPassword        string
 	PublicRateLimit     int // requests per minute per client IP on public reads
 	TrustedProxies      []netip.Prefix
@@ -103,6 +104,9 @@ func load(getenv func(string) string) (*Config, error) {
 	case "off", "false", "0", "no":
 	default:
 		errs = append(errs, fmt.Errorf("SAMPLE_DATA=%q: want on or off", v))
+	}
+	if c.SampleScale = positiveInt(get("SAMPLE_SCALE", "1"), "SAMPLE_SCALE", &errs); c.SampleScale > 10000 {
+		errs = append(errs, fmt.Errorf("SAMPLE_SCALE=%d: at most 10000", c.SampleScale))
 	}
 	if c.DemoPassword != "" && len(c.DemoPassword) < 8 {
 		errs = append(errs, errors.New("DEMO_PASSWORD: must be at least 8 characters, the minimum the API accepts at login"))

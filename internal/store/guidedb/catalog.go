@@ -34,10 +34,32 @@ func scanExpert(s store.Scanner, x *guide.ExpertSummary, extra ...any) error {
 var expertSorts = map[string]string{"rating": "e.rating", "reviewCount": "e.review_count", "createdAt": "e.created_at"}
 
 // FindExperts returns a page of verified experts and the total.
+//
+// Plan (both engines): the inner query walks experts_public_<sort> (or
+// experts_public_country_<sort> under the country filter) backwards for
+// DESC, forwards for ASC, checking each entry's user (deleted_at) by
+// primary key and the city, language and specialty filters on the way,
+// and stops after offset+limit rows; no sort and no temporary B-tree. The
+// outer query joins only those ids to users and the translation.
 func (g *Guide) FindExperts(ctx context.Context, f guide.ExpertFilter) (_ []guide.ExpertSummary, _ int, err error) {
 	defer store.Wrap(&err, "find experts")
+	experts, total, err := catalogPage(ctx, g, expertsQuery(f), f.Page, func(s store.Scanner, version *int64) (guide.ExpertSummary, error) {
+		var x guide.ExpertSummary
+		err := scanExpert(s, &x, version)
+		return x, err
+	})
+	if err != nil {
+		return nil, 0, err
+	}
+	if err := g.loadExpertTags(ctx, experts); err != nil {
+		return nil, 0, err
+	}
+	return experts, total, nil
+}
+
+// expertsQuery is the list query of FindExperts.
+func expertsQuery(f guide.ExpertFilter) catalogQuery {
 	w := &store.Where{}
-	locale := w.Arg(f.Locale)
 	w.And(publicExpert)
 	if f.City != "" {
 		w.And(`lower(e.location) LIKE ` + w.Arg(store.LikePattern(f.City)) + ` ESCAPE '\'`)
@@ -51,25 +73,19 @@ func (g *Guide) FindExperts(ctx context.Context, f guide.ExpertFilter) (_ []guid
 	if f.Country != "" {
 		w.And("e.country_code = " + w.Arg(f.Country))
 	}
-	from := ` FROM experts e JOIN users u ON u.id = e.user_id
-		LEFT JOIN expert_translations t ON t.expert_id = e.id AND t.locale = ` + locale + w.String()
+	filterArgs := len(w.Args)
 	col, dir := expertSorts[f.Sort], store.Direction(f.Order)
 	if col == "" {
 		col = expertSorts["rating"]
 	}
-	experts, total, err := store.QueryPage(ctx, g.db, "", expertColumns, from, w, col+` `+dir+`, e.id `+dir, f.Page,
-		func(s store.Scanner, total *int) (guide.ExpertSummary, error) {
-			var x guide.ExpertSummary
-			err := scanExpert(s, &x, total)
-			return x, err
-		})
-	if err != nil {
-		return nil, 0, err
+	return catalogQuery{
+		list: "experts", id: "e.id", where: w, filterArgs: filterArgs,
+		filter:  ` FROM experts e JOIN users u ON u.id = e.user_id` + w.String(),
+		columns: expertColumns,
+		details: `JOIN experts e ON e.id = pg.id JOIN users u ON u.id = e.user_id
+			LEFT JOIN expert_translations t ON t.expert_id = e.id AND t.locale = ` + w.Arg(f.Locale),
+		orderBy: col + ` ` + dir + `, e.id ` + dir,
 	}
-	if err := g.loadExpertTags(ctx, experts); err != nil {
-		return nil, 0, err
-	}
-	return experts, total, nil
 }
 
 // loadExpertTags fills in the languages and specialties of experts.
@@ -173,10 +189,30 @@ func scanPackage(s store.Scanner, p *guide.PackageSummary, extra ...any) error {
 var packageSorts = map[string]string{"basePrice": "p.base_price", "duration": "p.duration", "createdAt": "p.created_at"}
 
 // FindPackages returns a page of active packages of verified experts.
+//
+// Plan (both engines): the inner query walks packages_active_<sort> (or
+// packages_active_category_<sort>, packages_active_country_<sort>) in the
+// sort's direction, checks each entry's expert and user by primary key
+// (verified, not deleted) and stops after offset+limit rows. With an
+// expert handle it reads that expert's packages by packages_expert and
+// sorts those few. The outer query joins the page's ids to their details.
 func (g *Guide) FindPackages(ctx context.Context, f guide.PackageFilter) (_ []guide.PackageSummary, _ int, err error) {
 	defer store.Wrap(&err, "find packages")
+	q, err := g.packagesQuery(ctx, f)
+	if err != nil {
+		return nil, 0, err
+	}
+	return catalogPage(ctx, g, q, f.Page, func(s store.Scanner, version *int64) (guide.PackageSummary, error) {
+		var p guide.PackageSummary
+		err := scanPackage(s, &p, version)
+		return p, err
+	})
+}
+
+// packagesQuery is the list query of FindPackages.
+// Errors: apperr.NotFound (no such expert).
+func (g *Guide) packagesQuery(ctx context.Context, f guide.PackageFilter) (catalogQuery, error) {
 	w := &store.Where{}
-	locale := w.Arg(f.Locale)
 	w.And("p.is_active = TRUE AND " + publicExpert)
 	if f.Category != "" {
 		w.And("lower(p.category) = " + w.Arg(strings.ToLower(f.Category)))
@@ -187,21 +223,23 @@ func (g *Guide) FindPackages(ctx context.Context, f guide.PackageFilter) (_ []gu
 	if f.ExpertHandle != "" {
 		id, _, err := g.publicExpertID(ctx, f.ExpertHandle)
 		if err != nil {
-			return nil, 0, err
+			return catalogQuery{}, err
 		}
 		w.And("p.expert_id = " + w.Arg(id))
 	}
-	from := packageFrom + locale + w.String()
+	filterArgs := len(w.Args)
 	col, dir := packageSorts[f.Sort], store.Direction(f.Order)
 	if col == "" {
 		col = packageSorts["createdAt"]
 	}
-	return store.QueryPage(ctx, g.db, "", packageColumns, from, w, col+` `+dir+`, p.id `+dir, f.Page,
-		func(s store.Scanner, total *int) (guide.PackageSummary, error) {
-			var p guide.PackageSummary
-			err := scanPackage(s, &p, total)
-			return p, err
-		})
+	return catalogQuery{
+		list: "packages", id: "p.id", where: w, filterArgs: filterArgs,
+		filter:  ` FROM packages p JOIN experts e ON e.id = p.expert_id JOIN users u ON u.id = e.user_id` + w.String(),
+		columns: packageColumns,
+		details: `JOIN packages p ON p.id = pg.id JOIN experts e ON e.id = p.expert_id JOIN users u ON u.id = e.user_id
+			LEFT JOIN package_translations t ON t.package_id = p.id AND t.locale = ` + w.Arg(f.Locale),
+		orderBy: col + ` ` + dir + `, p.id ` + dir,
+	}, nil
 }
 
 // FindPackageByID returns an active package of a verified expert.
@@ -298,25 +336,40 @@ var travelogueSorts = map[string]string{
 }
 
 // FindTravelogues returns a page of published travelogues and the total.
+//
+// Plan (both engines): the inner query reads travelogues_published_<sort>
+// (or travelogues_published_category_<sort>) alone, in the sort's
+// direction, offset+limit entries; the outer query joins the page's ids to
+// the travelogue, its author and the translation.
 func (g *Guide) FindTravelogues(ctx context.Context, f guide.TravelogueFilter) (_ []guide.TravelogueSummary, _ int, err error) {
 	defer store.Wrap(&err, "find travelogues")
+	return catalogPage(ctx, g, traveloguesQuery(f), f.Page, func(s store.Scanner, version *int64) (guide.TravelogueSummary, error) {
+		var x guide.TravelogueSummary
+		err := scanTravelogue(s, &x, version)
+		return x, err
+	})
+}
+
+// traveloguesQuery is the list query of FindTravelogues.
+func traveloguesQuery(f guide.TravelogueFilter) catalogQuery {
 	w := &store.Where{}
-	locale := w.Arg(f.Locale)
 	w.And("tr.status = 'published'")
 	if f.Category != "" {
 		w.And("lower(tr.category) = " + w.Arg(strings.ToLower(f.Category)))
 	}
-	from := travelogueFrom + locale + w.String()
+	filterArgs := len(w.Args)
 	col, dir := travelogueSorts[f.Sort], store.Direction(f.Order)
 	if col == "" {
 		col = travelogueSorts["hotScore"]
 	}
-	return store.QueryPage(ctx, g.db, "", travelogueColumns, from, w, col+` `+dir+`, tr.id `+dir, f.Page,
-		func(s store.Scanner, total *int) (guide.TravelogueSummary, error) {
-			var x guide.TravelogueSummary
-			err := scanTravelogue(s, &x, total)
-			return x, err
-		})
+	return catalogQuery{
+		list: "travelogues", id: "tr.id", where: w, filterArgs: filterArgs,
+		filter:  ` FROM travelogues tr` + w.String(),
+		columns: travelogueColumns,
+		details: `JOIN travelogues tr ON tr.id = pg.id JOIN users u ON u.id = tr.author_id
+			LEFT JOIN travelogue_translations t ON t.travelogue_id = tr.id AND t.locale = ` + w.Arg(f.Locale),
+		orderBy: col + ` ` + dir + `, tr.id ` + dir,
+	}
 }
 
 // FindTravelogueBySlug returns a published travelogue.

@@ -13,11 +13,13 @@ type Guide struct {
 	db    *store.DB
 	clock clock.Clock
 	jobs  *store.Jobs
+	// counts caches the totals of catalogue list filters (see catalogPage).
+	counts *countCache
 }
 
 // New returns the guide services on db.
 func New(db *store.DB, c clock.Clock) *Guide {
-	return &Guide{db: db, clock: c, jobs: store.NewJobs(db, c)}
+	return &Guide{db: db, clock: c, jobs: store.NewJobs(db, c), counts: &countCache{}}
 }
 
 var _ guide.CatalogService = (*Guide)(nil)

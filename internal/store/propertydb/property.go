@@ -79,30 +79,32 @@ var propertySorts = map[string]string{"price": "price", "rating": "p.rating", "n
 func (s *Property) FindProperties(ctx context.Context, f property.PropertyFilter) (_ []property.PropertySummary, _ int, err error) {
 	defer store.Wrap(&err, "find properties")
 	w := &store.Where{}
+	// The conditions on the property alone: the outer query applies them,
+	// and with a stay the calendar scan is confined to their properties.
+	var onProperty []string
+	and := func(cond string) {
+		onProperty = append(onProperty, cond)
+		w.And(cond)
+	}
+	if f.City != "" {
+		and(`lower(p.city) LIKE ` + w.Arg(store.LikePattern(f.City)) + ` ESCAPE '\'`)
+	}
+	if f.Country != "" {
+		and("p.country_code = " + w.Arg(f.Country))
+	}
+	if f.Type != "" {
+		and("p.type = " + w.Arg(f.Type))
+	}
+	if f.Currency != "" {
+		and("p.currency = " + w.Arg(f.Currency))
+	}
+	for _, a := range f.Amenities {
+		and("EXISTS (SELECT 1 FROM property_amenities pa WHERE pa.property_id = p.id AND pa.amenity = " + w.Arg(a) + ")")
+	}
 	var with, join string
 	priceCol := "p.from_price"
 	if f.Stay != nil {
 		nights := f.Stay.CheckIn.DaysUntil(f.Stay.CheckOut)
-		test, now := w.Arg(f.Test), w.Arg(s.clock.Now())
-		ci, co, n := w.Arg(f.Stay.CheckIn), w.Arg(f.Stay.CheckOut), w.Arg(nights)
-		guests := w.Arg(f.Stay.Guests)
-		// fit: room types open, available and bookable every night of the
-		// stay; lowest: the cheapest of them per property.
-		with = `WITH fit AS (
-			SELECT c.property_id, c.room_type_id, SUM(c.price) AS total
-			FROM calendar c JOIN room_types rt ON rt.id = c.room_type_id
-			WHERE rt.max_guests >= ` + guests + ` AND c.night >= ` + ci + ` AND c.night < ` + co + `
-			GROUP BY c.property_id, c.room_type_id
-			HAVING COUNT(*) = ` + n + `
-				AND SUM(CASE WHEN c.closed OR ` + propInventoryOf(f.Test).available(test, now) + ` <= 0 THEN 1 ELSE 0 END) = 0
-				AND SUM(CASE WHEN c.night = ` + ci + ` AND (c.closed_to_arrival OR c.min_stay > ` + n + `) THEN 1 ELSE 0 END) = 0
-		), lowest AS (
-			SELECT fit.property_id, MIN(fit.total) AS total FROM fit
-			WHERE NOT EXISTS (SELECT 1 FROM calendar d WHERE d.room_type_id = fit.room_type_id AND d.night = ` + co + ` AND d.closed_to_departure)
-			GROUP BY fit.property_id
-		) `
-		join = ` JOIN lowest ON lowest.property_id = p.id`
-		priceCol = "lowest.total"
 		// A check-in day already past in a property's time zone.
 		late, err := s.timezonesPast(ctx, f.Stay.CheckIn)
 		if err != nil {
@@ -113,8 +115,50 @@ func (s *Property) FindProperties(ctx context.Context, f property.PropertyFilter
 			for i, tz := range late {
 				in[i] = w.Arg(tz)
 			}
-			w.And("p.timezone NOT IN (" + strings.Join(in, ", ") + ")")
+			and("p.timezone NOT IN (" + strings.Join(in, ", ") + ")")
 		}
+		test, now := w.Arg(f.Test), w.Arg(s.clock.Now())
+		ci, co, n := w.Arg(f.Stay.CheckIn), w.Arg(f.Stay.CheckOut), w.Arg(nights)
+		guests := w.Arg(f.Stay.Guests)
+		inv := propInventoryOf(f.Test)
+		properties := ""
+		if len(onProperty) > 0 {
+			properties = ` AND ` + strings.Join(onProperty, " AND ")
+		}
+		// rooms: the room types with room for the guests in the filtered
+		// properties (room_types_property); then one pass over their
+		// calendar for the stay's nights and check-out day by the
+		// calendar's primary key (room_type_id, night), without a
+		// subquery per row:
+		// stale: the units held by quotes that have expired but are not
+		// released yet, per room type and night (few rows: the release
+		// job runs every 30 s);
+		// fit: room types open, available and bookable every night of the
+		// stay, departure allowed on the check-out day;
+		// lowest: the cheapest of them per property.
+		with = `WITH rooms AS (
+			SELECT rt.id FROM properties p JOIN room_types rt ON rt.property_id = p.id
+			WHERE rt.max_guests >= ` + guests + properties + `
+		), stale AS (
+			SELECT c.room_type_id, c.night, COUNT(*) AS units
+			FROM quotes q JOIN calendar c ON c.room_type_id = q.room_type_id AND c.night >= q.check_in AND c.night < q.check_out
+			WHERE q.status = 'held' AND q.test = ` + test + ` AND q.expires_at <= ` + now + ` AND c.night >= ` + ci + ` AND c.night < ` + co + `
+			GROUP BY c.room_type_id, c.night
+		), fit AS (
+			SELECT c.property_id, c.room_type_id, SUM(CASE WHEN c.night < ` + co + ` THEN c.price ELSE 0 END) AS total
+			FROM rooms JOIN calendar c ON c.room_type_id = rooms.id
+			LEFT JOIN stale ON stale.room_type_id = c.room_type_id AND stale.night = c.night
+			WHERE c.night >= ` + ci + ` AND c.night <= ` + co + `
+			GROUP BY c.property_id, c.room_type_id
+			HAVING SUM(CASE WHEN c.night < ` + co + ` THEN 1 ELSE 0 END) = ` + n + `
+				AND SUM(CASE WHEN c.night < ` + co + ` AND (c.closed OR c.total_units - c.` + inv.sold + ` - c.` + inv.held + ` + COALESCE(stale.units, 0) <= 0) THEN 1 ELSE 0 END) = 0
+				AND SUM(CASE WHEN c.night = ` + ci + ` AND (c.closed_to_arrival OR c.min_stay > ` + n + `) THEN 1 ELSE 0 END) = 0
+				AND SUM(CASE WHEN c.night = ` + co + ` AND c.closed_to_departure THEN 1 ELSE 0 END) = 0
+		), lowest AS (
+			SELECT property_id, MIN(total) AS total FROM fit GROUP BY property_id
+		) `
+		join = ` JOIN lowest ON lowest.property_id = p.id`
+		priceCol = "lowest.total"
 		if f.MinPrice != nil {
 			w.And("lowest.total >= " + w.Arg(*f.MinPrice*int64(nights)))
 		}
@@ -128,21 +172,6 @@ func (s *Property) FindProperties(ctx context.Context, f property.PropertyFilter
 		if f.MaxPrice != nil {
 			w.And("p.from_price <= " + w.Arg(*f.MaxPrice))
 		}
-	}
-	if f.City != "" {
-		w.And(`lower(p.city) LIKE ` + w.Arg(store.LikePattern(f.City)) + ` ESCAPE '\'`)
-	}
-	if f.Country != "" {
-		w.And("p.country_code = " + w.Arg(f.Country))
-	}
-	if f.Type != "" {
-		w.And("p.type = " + w.Arg(f.Type))
-	}
-	if f.Currency != "" {
-		w.And("p.currency = " + w.Arg(f.Currency))
-	}
-	for _, a := range f.Amenities {
-		w.And("EXISTS (SELECT 1 FROM property_amenities pa WHERE pa.property_id = p.id AND pa.amenity = " + w.Arg(a) + ")")
 	}
 	from := ` FROM properties p` + join + w.String()
 	sortCol := propertySorts[f.Sort]

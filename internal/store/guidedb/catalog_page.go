@@ -1,0 +1,147 @@
+package guidedb
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/wayfarer-asia/platform/internal/paging"
+	"github.com/wayfarer-asia/platform/internal/store"
+)
+
+// A catalogue list page (experts, packages, travelogues) costs the same
+// whatever the size of the catalogue:
+//
+//   - The page's ids come from an inner query that walks a partial index in
+//     the order of the sort (migration 00008: one index per sort, and per
+//     sort under the country or category filter) and stops after
+//     offset+limit matches; only those ids are joined to their details,
+//     translations and authors. Up to page 50 of 20 that is at most 1,000
+//     index entries plus the rows a filter rejects on the way.
+//   - meta.total comes from countCache, not from COUNT(*) OVER (), which
+//     visits every matching row. The count runs once per filter and version
+//     of the list (catalog_versions, bumped by triggers in the transaction
+//     of every write that can change which rows a list shows), so it stays
+//     exact: a cached count is used only at the version it was taken at.
+//     Chosen over a per-filter counts table maintained by the writes: the
+//     city filter is a substring match, so no finite table holds its
+//     counts, and the version costs a write one small row update.
+
+// countCacheSize bounds the cached filters; when full the cache starts
+// over, so a crawl of every filter cannot grow it without bound.
+const countCacheSize = 4096
+
+// countCache holds the totals of catalogue filters with the version of
+// the list they were counted at.
+type countCache struct {
+	mu sync.Mutex
+	m  map[string]countEntry
+}
+
+type countEntry struct {
+	version int64
+	total   int
+}
+
+func (c *countCache) get(key string, version int64) (int, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e, ok := c.m[key]
+	return e.total, ok && e.version == version
+}
+
+func (c *countCache) put(key string, version int64, total int) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.m == nil || len(c.m) >= countCacheSize {
+		c.m = make(map[string]countEntry)
+	}
+	if e, ok := c.m[key]; !ok || e.version <= version {
+		c.m[key] = countEntry{version, total}
+	}
+}
+
+// catalogQuery is one catalogue list query.
+type catalogQuery struct {
+	list    string // the catalog_versions name: "experts", "packages" or "travelogues"
+	id      string // the id column of the listed table, such as "e.id"
+	filter  string // FROM ... WHERE: the listed rows; placeholders are args[:filterArgs]
+	columns string // the columns of a row, read from the joins of details
+	details string // FROM (the page's ids) AS pg JOIN ...: pg.id is the page's id column
+	orderBy string
+	where   *store.Where
+	// filterArgs is how many of where.Args the filter uses; the rest (the
+	// locale) only the details.
+	filterArgs int
+}
+
+// pageSQL is the query of page p; it adds the limit and offset to q's
+// arguments.
+func (q catalogQuery) pageSQL(p paging.Page) string {
+	limit, offset := q.where.Arg(p.PageSize), q.where.Arg(p.Offset())
+	page := `SELECT ` + q.id + ` AS id` + q.filter + ` ORDER BY ` + q.orderBy + ` LIMIT ` + limit + ` OFFSET ` + offset
+	return `SELECT ` + q.columns + `, (SELECT version FROM catalog_versions WHERE name = '` + q.list + `')
+		FROM (` + page + `) pg ` + q.details + ` ORDER BY ` + q.orderBy
+}
+
+// countSQL is the query of the total and the list's version.
+func (q catalogQuery) countSQL() string {
+	return `SELECT COUNT(*), (SELECT version FROM catalog_versions WHERE name = '` + q.list + `')` + q.filter
+}
+
+// catalogPage runs q for page p: the rows of the page and the exact total.
+// scan reads one row; its last column is the list's version.
+func catalogPage[T any](ctx context.Context, g *Guide, q catalogQuery, p paging.Page,
+	scan func(s store.Scanner, version *int64) (T, error)) ([]T, int, error) {
+	args := q.where.Args
+	rows, err := g.db.QueryContext(ctx, q.pageSQL(p), q.where.Args...)
+	if err != nil {
+		return nil, 0, err
+	}
+	defer rows.Close()
+	out := []T{}
+	version := int64(-1)
+	for rows.Next() {
+		x, err := scan(rows, &version)
+		if err != nil {
+			return nil, 0, err
+		}
+		out = append(out, x)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, 0, err
+	}
+	rows.Close()
+	args = args[:q.filterArgs]
+	key := cacheKey(q.list, q.filter, args)
+	if version < 0 {
+		// An empty page carries no version: read it alone.
+		if err := g.db.QueryRowContext(ctx, `SELECT version FROM catalog_versions WHERE name = $1`, q.list).Scan(&version); err != nil {
+			return nil, 0, err
+		}
+	}
+	if total, ok := g.counts.get(key, version); ok {
+		return out, total, nil
+	}
+	var total int
+	// The count and the version it holds for come from one statement, so
+	// from one snapshot.
+	if err := g.db.QueryRowContext(ctx, q.countSQL(), args...).
+		Scan(&total, &version); err != nil {
+		return nil, 0, err
+	}
+	g.counts.put(key, version, total)
+	return out, total, nil
+}
+
+// cacheKey identifies a filter of a list.
+func cacheKey(list, filter string, args []any) string {
+	var b strings.Builder
+	b.WriteString(list)
+	b.WriteString(filter)
+	for _, a := range args {
+		fmt.Fprintf(&b, "\x00%q", a)
+	}
+	return b.String()
+}
