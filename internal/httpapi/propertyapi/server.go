@@ -55,6 +55,11 @@ type Config struct {
 	Metrics         *httpapi.Metrics    // may be nil
 	Gatherer        prometheus.Gatherer // served at /metrics; nil: an empty registry
 	ReadyChecks     []httpapi.Check     // dependencies /readyz asks
+	// CORSOrigins are the origins browsers may call every route from
+	// (PROPERTY_CORS_ALLOWED_ORIGINS); empty: only the OpenAPI document
+	// may be read from any origin. The portal's session cookie is never
+	// sent cross-origin: no answer allows credentials.
+	CORSOrigins []string
 }
 
 // Server is the property API's HTTP handler.
@@ -98,7 +103,10 @@ func New(cfg Config) *Server {
 	s.idem = &httpapi.Idempotency{Store: cfg.Idempotency, Account: idempotencyAccount, Render: json.Marshal, Logger: cfg.Logger}
 	s.routes()
 	outer := &httpapi.Outer{Logger: cfg.Logger, PublicURL: cfg.PublicURL, TrustedProxies: cfg.TrustedProxies, Server: "property", Metrics: cfg.Metrics}
-	s.handler = outer.Wrap(s.router)
+	cors := &httpapi.CORS{Origins: cfg.CORSOrigins, Public: func(method, path string) bool {
+		return s.router.Pattern(method, path) == "GET /api/v1/openapi.json"
+	}}
+	s.handler = outer.Wrap(cors.Wrap(s.router))
 	return s
 }
 
