@@ -81,6 +81,7 @@ type Server struct {
 	handler http.Handler
 	cache   *pageCache // nil when CatalogCacheTTL is 0
 	idem    *httpapi.Idempotency
+	openAPI *httpapi.Precompressed // cfg.OpenAPI, kept gzipped too
 	// publicReads are the patterns of the public reads, open to any
 	// origin when no CORS origin is configured.
 	publicReads map[string]bool
@@ -105,10 +106,11 @@ func New(cfg Config) *Server {
 	if cfg.CatalogCacheTTL > 0 {
 		s.cache = newPageCache(cfg.CatalogCacheTTL, 10000)
 	}
+	s.openAPI = &httpapi.Precompressed{Body: cfg.OpenAPI}
 	s.routes()
 	outer := &httpapi.Outer{Logger: cfg.Logger, PublicURL: cfg.PublicURL, TrustedProxies: cfg.TrustedProxies, Server: "guide", Metrics: cfg.Metrics}
 	cors := &httpapi.CORS{Origins: cfg.CORSOrigins, Public: s.publicRead}
-	s.handler = outer.Wrap(cors.Wrap(s.router))
+	s.handler = outer.Wrap(cors.Wrap(httpapi.Compress(s.router)))
 	return s
 }
 
@@ -210,7 +212,7 @@ func (s *Server) authKey(r *http.Request) (string, ratelimit.Limit) {
 
 func (s *Server) handleOpenAPI(w http.ResponseWriter, r *http.Request) error {
 	w.Header().Set("Cache-Control", "public, max-age=300")
-	httpapi.WriteJSONBytes(w, http.StatusOK, s.cfg.OpenAPI)
+	s.openAPI.Write(w, r)
 	return nil
 }
 

@@ -68,6 +68,7 @@ type Server struct {
 	router  *httpapi.Router
 	handler http.Handler
 	idem    *httpapi.Idempotency
+	openAPI *httpapi.Precompressed // cfg.OpenAPI, kept gzipped too
 	// portalAuthPaths are the portal paths counted against
 	// PortalAuthLimit: signup and login.
 	portalAuthPaths map[string]bool
@@ -101,12 +102,13 @@ func New(cfg Config) *Server {
 	}
 	s := &Server{cfg: cfg, router: httpapi.NewRouter(), portalAuthPaths: map[string]bool{}}
 	s.idem = &httpapi.Idempotency{Store: cfg.Idempotency, Account: idempotencyAccount, Render: json.Marshal, Logger: cfg.Logger}
+	s.openAPI = &httpapi.Precompressed{Body: cfg.OpenAPI}
 	s.routes()
 	outer := &httpapi.Outer{Logger: cfg.Logger, PublicURL: cfg.PublicURL, TrustedProxies: cfg.TrustedProxies, Server: "property", Metrics: cfg.Metrics}
 	cors := &httpapi.CORS{Origins: cfg.CORSOrigins, Public: func(method, path string) bool {
 		return s.router.Pattern(method, path) == "GET /api/v1/openapi.json"
 	}}
-	s.handler = outer.Wrap(cors.Wrap(s.router))
+	s.handler = outer.Wrap(cors.Wrap(httpapi.Compress(s.router)))
 	return s
 }
 
@@ -166,7 +168,7 @@ func (s *Server) Routes() []string { return s.router.Patterns() }
 
 func (s *Server) handleOpenAPI(w http.ResponseWriter, r *http.Request) error {
 	w.Header().Set("Cache-Control", "public, max-age=300")
-	httpapi.WriteJSONBytes(w, http.StatusOK, s.cfg.OpenAPI)
+	s.openAPI.Write(w, r)
 	return nil
 }
 
