@@ -10,14 +10,18 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 
 const PROPERTY = process.env.PROPERTY_URL;
 const GUIDE = process.env.GUIDE_URL;
+// APP_PORT: where the tests serve a browser app of another origin;
+// run.sh allows http://127.0.0.1:APP_PORT in PROPERTY_CORS_ALLOWED_ORIGINS.
+const APP_PORT = Number(process.env.APP_PORT);
 const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
 const SHOTS = process.env.SCREENSHOT_DIR || join(import.meta.dirname, 'screenshots');
-assert.ok(PROPERTY && GUIDE, 'PROPERTY_URL and GUIDE_URL must be set (use run.sh)');
+assert.ok(PROPERTY && GUIDE && APP_PORT, 'PROPERTY_URL, GUIDE_URL and APP_PORT must be set (use run.sh)');
 
 const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
   '--disable-component-update', '--disable-sync', '--no-first-run'];
@@ -26,6 +30,7 @@ const unique = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toSt
 const dev = { name: 'Ada Lovelace', email: `ada.${unique}@example.com`, password: 'analytical-engine-1843' };
 
 let browser;
+let app; // the other origin's web server
 let context;
 let page;
 const problems = []; // console errors, page errors, requests leaving the machine
@@ -84,6 +89,12 @@ async function keyCount() {
 
 before(async () => {
   mkdirSync(SHOTS, { recursive: true });
+  // A page of a browser app on another origin: no CSP, no cookies.
+  app = createServer((req, res) => {
+    res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
+    res.end('<!doctype html><title>Another app</title><h1>Another app</h1>');
+  });
+  await new Promise((resolve) => app.listen(APP_PORT, '127.0.0.1', resolve));
   browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: FLAGS });
   context = await browser.newContext({ viewport: { width: 1280, height: 860 }, deviceScaleFactor: 1, locale: 'en-GB' });
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: PROPERTY });
@@ -92,6 +103,7 @@ before(async () => {
 
 after(async () => {
   await browser?.close();
+  app?.close();
 });
 
 test('the portal opens on the sign-up form', async () => {
@@ -292,10 +304,10 @@ test('a cross-site page cannot use the session cookie', async () => {
   await page.click('#dismiss-key');
   assert.equal(await keyCount(), 1);
 
-  // A page of another origin (the guide server's port) posts to the
+  // A page of another origin (another app) posts to the
   // portal with the browser's cookies.
   const other = await newPage();
-  await other.goto(`${GUIDE}/docs/errors/`);
+  await other.goto(`http://localhost:${APP_PORT}/`);
   const outcome = await other.evaluate(async (url) => {
     const create = await fetch(`${url}/portal/api/keys`, {
       method: 'POST', credentials: 'include', mode: 'no-cors',
@@ -456,6 +468,54 @@ test('the reference fits a phone-width screen', async () => {
   assert.ok(await p.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), 'no sideways scrolling');
   await shot(p, 'phone-docs', false);
   await phone.close();
+});
+
+test('a browser app on another origin reads the catalogue and, once allowed, the property API', async () => {
+  // A key for the app, made through the portal API as a script would.
+  const login = await fetch(`${PROPERTY}/portal/api/login`, {
+    method: 'POST', headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ email: dev.email, password: dev.password }),
+  }).then((r) => r.json());
+  const made = await fetch(`${PROPERTY}/portal/api/keys`, {
+    method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${login.token}` },
+    body: JSON.stringify({ name: 'browser app', mode: 'test' }),
+  }).then((r) => r.json());
+  assert.match(made.key, /^pk_test_/);
+
+  const calls = async (p) => p.evaluate(async ({ guide, property, key }) => {
+    const out = {};
+    // The public catalogue: any origin, headers the client reads exposed.
+    const cat = await fetch(`${guide}/api/v1/packages?pageSize=1`, { headers: { 'X-Request-Id': 'browser-app-1' } });
+    out.catalogue = { status: cat.status, requestId: cat.headers.get('X-Request-Id'), policy: cat.headers.get('RateLimit-Policy'), etag: !!cat.headers.get('ETag') };
+    // The property API with a key: a preflight first (X-API-KEY).
+    out.property = await fetch(`${property}/api/v1/properties?pageSize=1`, { headers: { 'X-API-KEY': key } })
+      .then(async (r) => ({ status: r.status, remaining: r.headers.get('X-RateLimit-Remaining'), rateLimit: r.headers.get('RateLimit'), count: (await r.json()).data.length }),
+        (e) => ({ blocked: e.name }));
+    return out;
+  }, { guide: GUIDE, property: PROPERTY, key: made.key });
+
+  // The app's origin is in PROPERTY_CORS_ALLOWED_ORIGINS.
+  const allowed = await newPage();
+  await allowed.goto(`http://127.0.0.1:${APP_PORT}/`);
+  const ok = await calls(allowed);
+  assert.deepEqual(ok.catalogue, { status: 200, requestId: 'browser-app-1', policy: '"per-ip";q=60;w=60', etag: true });
+  assert.equal(ok.property.status, 200);
+  assert.equal(ok.property.count, 1);
+  assert.match(ok.property.remaining, /^\d+$/);
+  assert.match(ok.property.rateLimit, /^"per-key";r=\d+;t=\d+$/);
+  await shot(allowed, 'cross-origin-app');
+  await allowed.close();
+
+  // Another origin: the catalogue still, the property API not.
+  const other = await newPage();
+  await other.goto(`http://localhost:${APP_PORT}/`);
+  const refused = await calls(other);
+  assert.equal(refused.catalogue.status, 200);
+  assert.deepEqual(refused.property, { blocked: 'TypeError' });
+  await other.close();
+  // The browser logs the refused request; it is the point of the test.
+  const mine = (x) => x.includes(`localhost:${APP_PORT}`) && (x.includes('CORS') || x.includes('Failed to fetch') || x.includes('ERR_FAILED'));
+  for (let i = problems.length - 1; i >= 0; i -= 1) if (mine(problems[i])) problems.splice(i, 1);
 });
 
 test('no page failed, broke its CSP or reached outside this machine', () => {

@@ -42,6 +42,8 @@ free_port() {
 guide_port="$(free_port)"
 property_port="$(free_port)"
 while [ "$property_port" = "$guide_port" ]; do property_port="$(free_port)"; done
+app_port="$(free_port)" # a browser app of another origin, served by the tests
+while [ "$app_port" = "$guide_port" ] || [ "$app_port" = "$property_port" ]; do app_port="$(free_port)"; done
 
 echo "e2e: building the server"
 (cd .. && go build -o "$work/server" ./cmd/server)
@@ -51,6 +53,7 @@ GUIDE_ADDR="127.0.0.1:$guide_port" PROPERTY_ADDR="127.0.0.1:$property_port" \
 GUIDE_PUBLIC_URL="http://127.0.0.1:$guide_port" PROPERTY_PUBLIC_URL="http://127.0.0.1:$property_port" \
 GUIDE_DATABASE_URL="$work/guide.db" PROPERTY_DATABASE_URL="$work/property.db" \
 AVATAR_DIR="$work/avatars" SAMPLE_DATA=on LOG_LEVEL=warn PROPERTY_RATE_LIMIT=20 \
+PROPERTY_CORS_ALLOWED_ORIGINS="http://127.0.0.1:$app_port" \
   "$work/server" >"$work/server.log" 2>&1 &
 pid=$!
 
@@ -64,7 +67,7 @@ ready "$guide_port" && ready "$property_port" || { echo "e2e: the server did not
 
 rm -rf screenshots
 mkdir -p screenshots
-GUIDE_URL="http://127.0.0.1:$guide_port" PROPERTY_URL="http://127.0.0.1:$property_port" PROPERTY_RATE_LIMIT=20 \
+GUIDE_URL="http://127.0.0.1:$guide_port" PROPERTY_URL="http://127.0.0.1:$property_port" PROPERTY_RATE_LIMIT=20 APP_PORT="$app_port" \
 CHROMIUM="$CHROMIUM" SCREENSHOT_DIR="$PWD/screenshots" \
   node --test --test-concurrency=1 --test-reporter=spec ./*.test.mjs
 echo "e2e: screenshots in e2e/screenshots/"

@@ -271,6 +271,7 @@ func (a *app) guide(ctx context.Context) (http.Handler, error) {
 		TrustedProxies:  cfg.TrustedProxies,
 		Logger:          logger,
 		OpenAPI:         openAPI,
+		CORSOrigins:     cfg.GuideCORSOrigins,
 	}), nil
 }
 
@@ -346,6 +347,7 @@ func (a *app) property(ctx context.Context) (http.Handler, error) {
 		TrustedProxies: cfg.TrustedProxies,
 		Logger:         logger,
 		OpenAPI:        openAPI,
+		CORSOrigins:    cfg.PropertyCORSOrigins,
 	}), nil
 }
 

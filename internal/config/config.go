@@ -53,6 +53,11 @@ type Config struct {
 	PortalJWTSecret    string        // empty: generate one and keep it in the property database
 	CatalogCacheTTL    time.Duration // 0 disables the catalogue page cache
 	S3                 *S3           // nil: avatars are stored in AvatarDir
+	// GuideCORSOrigins and PropertyCORSOrigins are the origins browsers
+	// may call each API from (GUIDE_CORS_ALLOWED_ORIGINS,
+	// PROPERTY_CORS_ALLOWED_ORIGINS); empty: the public reads from any
+	// origin, nothing else.
+	GuideCORSOrigins, PropertyCORSOrigins []string
 }
 
 // S3 locates an S3-compatible bucket.
@@ -92,6 +97,8 @@ func load(getenv func(string) string) (*Config, error) {
 	c.PropertyAddr = listenAddr("PROPERTY_ADDR", c.PropertyAddr, &errs)
 	c.GuidePublicURL = publicURL("GUIDE_PUBLIC_URL", getenv("GUIDE_PUBLIC_URL"), c.GuideAddr, &errs)
 	c.PropertyPublicURL = publicURL("PROPERTY_PUBLIC_URL", getenv("PROPERTY_PUBLIC_URL"), c.PropertyAddr, &errs)
+	c.GuideCORSOrigins = origins("GUIDE_CORS_ALLOWED_ORIGINS", getenv("GUIDE_CORS_ALLOWED_ORIGINS"), &errs)
+	c.PropertyCORSOrigins = origins("PROPERTY_CORS_ALLOWED_ORIGINS", getenv("PROPERTY_CORS_ALLOWED_ORIGINS"), &errs)
 	if _, _, err := dburl.Parse(c.GuideDatabaseURL); err != nil {
 		errs = append(errs, fmt.Errorf("GUIDE_DATABASE_URL: %w", err))
 	}

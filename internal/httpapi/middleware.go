@@ -11,7 +11,6 @@ import (
 	"net/netip"
 	"regexp"
 	"runtime/debug"
-	"strconv"
 	"strings"
 	"time"
 
@@ -229,16 +228,13 @@ func RateLimitCounted(m *Metrics, l ratelimit.Limiter, keyFn func(*http.Request)
 			slog.WarnContext(r.Context(), "rate limiter unavailable", "err", err, "request_id", RequestID(r.Context()))
 			return &apperr.Error{Code: apperr.Unavailable, Message: "The rate limiter is unavailable; try again shortly.", RetryAfter: 1}
 		}
-		h := w.Header()
-		h.Set("X-RateLimit-Limit", strconv.Itoa(res.Limit))
-		h.Set("X-RateLimit-Remaining", strconv.Itoa(res.Remaining))
-		h.Set("X-RateLimit-Reset", strconv.FormatInt(int64(math.Ceil(float64(res.ResetAt.UnixNano())/1e9)), 10))
+		setRateLimitHeaders(w.Header(), key, limit, res)
 		if !res.Allowed {
 			m.LimiterDecision("denied")
 			secs := int(math.Ceil(res.RetryAfter.Seconds()))
 			return &apperr.Error{
 				Code:       apperr.RateLimited,
-				Message:    fmt.Sprintf("Rate limit of %d requests per %s exceeded; retry in %d s.", limit.Rate, period(limit.Period), secs),
+				Message:    fmt.Sprintf("Rate limit of %d requests per %s exceeded; retry in %s.", limit.Rate, period(limit.Period), HumanDuration(time.Duration(secs)*time.Second)),
 				RetryAfter: secs,
 			}
 		}
@@ -258,7 +254,7 @@ func period(d time.Duration) string {
 	case time.Hour:
 		return "hour"
 	}
-	return d.String()
+	return HumanDuration(d)
 }
 
 // Router is a ServeMux whose own answers for unknown paths (404) and wrong

@@ -252,19 +252,13 @@ func contentType(name string) string {
 // compressible tells whether f is worth sending gzipped: text of 1 KiB or
 // more.
 func (f *file) compressible() bool {
-	return len(f.body) >= 1024 &&
+	return len(f.body) >= httpapi.MinCompressSize &&
 		(strings.HasPrefix(f.contentType, "text/") || strings.Contains(f.contentType, "svg") || strings.Contains(f.contentType, "json"))
 }
 
 // gzip returns f compressed, made at the first request that accepts it.
 func (f *file) gzip() []byte {
-	f.gzipOnce.Do(func() {
-		var buf bytes.Buffer
-		zw, _ := gzip.NewWriterLevel(&buf, gzip.BestCompression)
-		zw.Write(f.body)
-		zw.Close()
-		f.gzipped = buf.Bytes()
-	})
+	f.gzipOnce.Do(func() { f.gzipped = httpapi.Gzip(f.body, gzip.BestCompression) })
 	return f.gzipped
 }
 
@@ -278,7 +272,7 @@ func serveFile(w http.ResponseWriter, r *http.Request, f *file, cache string) {
 	body, etag := f.body, f.etag
 	if f.compressible() {
 		h.Add("Vary", "Accept-Encoding")
-		if acceptsGzip(r.Header.Get("Accept-Encoding")) {
+		if httpapi.AcceptsGzip(r.Header.Get("Accept-Encoding")) {
 			body, etag = f.gzip(), `"`+f.version+`-gz"`
 			h.Set("Content-Encoding", "gzip")
 		}
@@ -294,34 +288,6 @@ func serveFile(w http.ResponseWriter, r *http.Request, f *file, cache string) {
 	if r.Method != http.MethodHead {
 		w.Write(body)
 	}
-}
-
-// acceptsGzip reports whether an Accept-Encoding header allows gzip: named
-// with a non-zero q, or else allowed through "*".
-func acceptsGzip(header string) bool {
-	gzipQ, starQ := -1.0, -1.0
-	for part := range strings.SplitSeq(header, ",") {
-		name, params, _ := strings.Cut(strings.TrimSpace(part), ";")
-		q := 1.0
-		for p := range strings.SplitSeq(params, ";") {
-			k, v, ok := strings.Cut(strings.TrimSpace(p), "=")
-			if ok && strings.EqualFold(strings.TrimSpace(k), "q") {
-				if f, err := strconv.ParseFloat(strings.TrimSpace(v), 64); err == nil {
-					q = f
-				}
-			}
-		}
-		switch strings.ToLower(strings.TrimSpace(name)) {
-		case "gzip", "x-gzip":
-			gzipQ = q
-		case "*":
-			starQ = q
-		}
-	}
-	if gzipQ >= 0 {
-		return gzipQ > 0
-	}
-	return starQ > 0
 }
 
 // etagMatch reports whether an If-None-Match header names etag (weakly

@@ -4,6 +4,7 @@ package apitest
 
 import (
 	"bytes"
+	"compress/gzip"
 	"context"
 	"encoding/json"
 	"errors"
@@ -74,7 +75,10 @@ type Response struct {
 	tb     testing.TB
 	Status int
 	Header http.Header
-	Body   []byte
+	// Body is the body as sent, decompressed when it was sent with
+	// Content-Encoding: gzip; Raw is the body as sent.
+	Body []byte
+	Raw  []byte
 }
 
 // Do sends a request with an optional JSON body (a string is sent as is)
@@ -110,7 +114,16 @@ func (c *Client) Do(method, path string, body any, headers ...string) *Response 
 	}
 	rec := httptest.NewRecorder()
 	c.handler.ServeHTTP(rec, req)
-	res := &Response{tb: c.tb, Status: rec.Code, Header: rec.Header(), Body: rec.Body.Bytes()}
+	res := &Response{tb: c.tb, Status: rec.Code, Header: rec.Header(), Body: rec.Body.Bytes(), Raw: rec.Body.Bytes()}
+	if res.Header.Get("Content-Encoding") == "gzip" {
+		zr, err := gzip.NewReader(bytes.NewReader(res.Raw))
+		if err != nil {
+			c.tb.Fatalf("%s %s: Content-Encoding gzip, but: %v", method, path, err)
+		}
+		if res.Body, err = io.ReadAll(zr); err != nil {
+			c.tb.Fatalf("%s %s: Content-Encoding gzip, but: %v", method, path, err)
+		}
+	}
 	c.validate(req, res)
 	if isJSON(res.Header) {
 		for _, f := range c.Forbidden {

@@ -209,7 +209,7 @@ func (s *Server) writePending(w http.ResponseWriter, r *http.Request, action, ta
 		ConfirmURL: confirm,
 		ExpiresIn:  int(s.cfg.ActionTTL / time.Second),
 		Message: why + " Nothing has happened yet. Confirm with POST " + confirm + " (your user token, or this same API key) within " +
-			s.cfg.ActionTTL.String() + "; the rules are checked again then.",
+			httpapi.HumanDuration(s.cfg.ActionTTL) + "; the rules are checked again then.",
 	})
 	return nil
 }

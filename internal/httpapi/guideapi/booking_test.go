@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http"
 	"sync"
+	"strings"
 	"testing"
 	"time"
 
@@ -238,7 +239,7 @@ func TestBookingAPIKeyCancel(t *testing.T) {
 				ExpiresIn                     int
 			}
 			b.Do("POST", "/api/v1/bookings/"+id+"/cancel", nil, bearer(key)...).Expect(202).Decode(&pending)
-			if pending.ConfirmURL != "/api/v1/actions/"+pending.ActionID+"/confirm" || pending.ExpiresIn != 600 || pending.Message == "" {
+			if pending.ConfirmURL != "/api/v1/actions/"+pending.ActionID+"/confirm" || pending.ExpiresIn != 600 || !strings.Contains(pending.Message, "within 10 minutes;") {
 				t.Fatalf("202: %+v", pending)
 			}
 			if s := b.status(t, id); s != "PENDING" {

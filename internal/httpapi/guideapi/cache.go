@@ -2,6 +2,7 @@ package guideapi
 
 import (
 	"bytes"
+	"compress/gzip"
 	"crypto/sha256"
 	"encoding/base64"
 	"net/http"
@@ -32,6 +33,17 @@ type page struct {
 	at      time.Time
 	etag    string
 	body    []byte
+	// gz is body gzipped, made at the first request that accepts gzip
+	// (pages under httpapi.MinCompressSize are never compressed), so that
+	// a cached page costs no compression either.
+	gzOnce sync.Once
+	gz     []byte
+}
+
+// gzipped returns the page's gzip form.
+func (p *page) gzipped() []byte {
+	p.gzOnce.Do(func() { p.gz = httpapi.Gzip(p.body, gzip.DefaultCompression) })
+	return p.gz
 }
 
 func newPageCache(ttl time.Duration, max int) *pageCache {
@@ -101,13 +113,26 @@ func (s *Server) cached(h httpapi.HandlerFunc) httpapi.HandlerFunc {
 	}
 }
 
+// writePage answers with p, gzipped from the cache when the client
+// accepts it. The gzip form has its own ETag (the page's, suffixed -gz);
+// If-None-Match matches either, the two being the same content.
 func writePage(w http.ResponseWriter, r *http.Request, p *page) error {
 	h := w.Header()
-	h.Set("ETag", p.etag)
 	h.Set("Cache-Control", "public, max-age=0, must-revalidate")
 	h.Set("Vary", "Accept-Encoding")
+	var gz []byte
+	etag := p.etag
+	if len(p.body) >= httpapi.MinCompressSize && httpapi.AcceptsGzip(r.Header.Get("Accept-Encoding")) {
+		gz, etag = p.gzipped(), strings.TrimSuffix(p.etag, `"`)+`-gz"`
+	}
+	h.Set("ETag", etag)
 	if match := r.Header.Get("If-None-Match"); match != "" && etagMatches(match, p.etag) {
 		w.WriteHeader(http.StatusNotModified)
+		return nil
+	}
+	if gz != nil {
+		h.Set("Content-Encoding", "gzip")
+		httpapi.WriteJSONBytes(w, http.StatusOK, gz)
 		return nil
 	}
 	httpapi.WriteJSONBytes(w, http.StatusOK, p.body)
@@ -115,9 +140,10 @@ func writePage(w http.ResponseWriter, r *http.Request, p *page) error {
 }
 
 func etagMatches(header, etag string) bool {
+	gz := strings.TrimSuffix(etag, `"`) + `-gz"`
 	for _, t := range strings.Split(header, ",") {
 		t = strings.TrimPrefix(strings.TrimSpace(t), "W/")
-		if t == etag || t == "*" {
+		if t == etag || t == gz || t == "*" {
 			return true
 		}
 	}

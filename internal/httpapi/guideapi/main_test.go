@@ -50,6 +50,7 @@ type options struct {
 	limiter        ratelimit.Limiter // strict limiter; a memory one when nil
 	readLimiter    ratelimit.Limiter
 	readyChecks    []httpapi.Check
+	corsOrigins    []string
 }
 
 func loadSample(ctx context.Context, db *store.DB) error {
@@ -145,6 +146,7 @@ func newEnv(t *testing.T, opts options, engine ...store.Engine) *env {
 		TrustedProxies:  opts.trustedProxies,
 		Logger:          slog.New(slog.NewTextHandler(io.Discard, nil)),
 		OpenAPI:         openAPI,
+		CORSOrigins:     opts.corsOrigins,
 	})
 	client := apitest.New(t, srv, doc)
 	client.Forbidden = append(client.Forbidden, "test-secret-test-secret-test-secret!", "realtime-secret-realtime-secret!")

@@ -68,6 +68,10 @@ type Config struct {
 	Metrics        *httpapi.Metrics    // may be nil
 	Gatherer       prometheus.Gatherer // served at /metrics; nil: not served
 	ReadyChecks    []httpapi.Check     // dependencies /readyz asks
+	// CORSOrigins are the origins browsers may call every route from
+	// (GUIDE_CORS_ALLOWED_ORIGINS); empty: the public catalogue reads
+	// from any origin, nothing else.
+	CORSOrigins []string
 }
 
 // Server is the guide API's HTTP handler.
@@ -77,6 +81,10 @@ type Server struct {
 	handler http.Handler
 	cache   *pageCache // nil when CatalogCacheTTL is 0
 	idem    *httpapi.Idempotency
+	openAPI *httpapi.Precompressed // cfg.OpenAPI, kept gzipped too
+	// publicReads are the patterns of the public reads, open to any
+	// origin when no CORS origin is configured.
+	publicReads map[string]bool
 }
 
 // New returns the guide API with every route registered.
@@ -93,14 +101,16 @@ func New(cfg Config) *Server {
 	if cfg.AvatarLimit.Rate == 0 {
 		cfg.AvatarLimit = ratelimit.Limit{Rate: 10, Period: time.Hour}
 	}
-	s := &Server{cfg: cfg, router: httpapi.NewRouter()}
+	s := &Server{cfg: cfg, router: httpapi.NewRouter(), publicReads: map[string]bool{"GET /api/v1/openapi.json": true}}
 	s.idem = &httpapi.Idempotency{Store: cfg.Idempotency, Account: idempotencyAccount, Render: renderItem, Logger: cfg.Logger}
 	if cfg.CatalogCacheTTL > 0 {
 		s.cache = newPageCache(cfg.CatalogCacheTTL, 10000)
 	}
+	s.openAPI = &httpapi.Precompressed{Body: cfg.OpenAPI}
 	s.routes()
 	outer := &httpapi.Outer{Logger: cfg.Logger, PublicURL: cfg.PublicURL, TrustedProxies: cfg.TrustedProxies, Server: "guide", Metrics: cfg.Metrics}
-	s.handler = outer.Wrap(s.router)
+	cors := &httpapi.CORS{Origins: cfg.CORSOrigins, Public: s.publicRead}
+	s.handler = outer.Wrap(cors.Wrap(httpapi.Compress(s.router)))
 	return s
 }
 
@@ -111,6 +121,7 @@ func (s *Server) Routes() []string { return s.router.Patterns() }
 
 func (s *Server) routes() {
 	public := func(pattern string, h httpapi.HandlerFunc) {
+		s.publicReads[pattern] = true
 		s.router.Handle(pattern, httpapi.Adapt(httpapi.RateLimitCounted(s.cfg.Metrics, s.cfg.ReadLimiter, s.publicKey, s.cached(h))))
 	}
 	public("GET /api/v1/experts", s.handleExpertList)
@@ -201,7 +212,7 @@ func (s *Server) authKey(r *http.Request) (string, ratelimit.Limit) {
 
 func (s *Server) handleOpenAPI(w http.ResponseWriter, r *http.Request) error {
 	w.Header().Set("Cache-Control", "public, max-age=300")
-	httpapi.WriteJSONBytes(w, http.StatusOK, s.cfg.OpenAPI)
+	s.openAPI.Write(w, r)
 	return nil
 }
 
@@ -223,4 +234,9 @@ func renderItem(result any) ([]byte, error) { return json.Marshal(item{result}) 
 // credentials carry the request.
 func idempotencyAccount(r *http.Request) (string, string) {
 	return caller(r.Context()).User.ID, ""
+}
+
+// publicRead reports whether method on path is a public catalogue read.
+func (s *Server) publicRead(method, path string) bool {
+	return s.publicReads[s.router.Pattern(method, path)]
 }

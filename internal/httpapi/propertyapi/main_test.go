@@ -43,6 +43,7 @@ type options struct {
 	keyLimit        int           // per minute; default 1000
 	portalAuthLimit int           // per 15 minutes; default 1000
 	quoteTTL        time.Duration // default 15m
+	corsOrigins     []string
 }
 
 // sampleDays is the calendar the tests load: enough for next month, and
@@ -104,6 +105,7 @@ func newEnv(t *testing.T, opts options, engine ...store.Engine) *env {
 		QuoteTTL:        opts.quoteTTL,
 		Logger:          slog.New(slog.NewTextHandler(io.Discard, nil)),
 		OpenAPI:         openAPI,
+		CORSOrigins:     opts.corsOrigins,
 	})
 	return &env{Client: apitest.New(t, srv, doc), db: db, clock: clk, store: ps, keys: keys, usage: usage, tokens: tokens}
 }

@@ -55,6 +55,11 @@ type Config struct {
 	Metrics         *httpapi.Metrics    // may be nil
 	Gatherer        prometheus.Gatherer // served at /metrics; nil: an empty registry
 	ReadyChecks     []httpapi.Check     // dependencies /readyz asks
+	// CORSOrigins are the origins browsers may call every route from
+	// (PROPERTY_CORS_ALLOWED_ORIGINS); empty: only the OpenAPI document
+	// may be read from any origin. The portal's session cookie is never
+	// sent cross-origin: no answer allows credentials.
+	CORSOrigins []string
 }
 
 // Server is the property API's HTTP handler.
@@ -63,6 +68,7 @@ type Server struct {
 	router  *httpapi.Router
 	handler http.Handler
 	idem    *httpapi.Idempotency
+	openAPI *httpapi.Precompressed // cfg.OpenAPI, kept gzipped too
 	// portalAuthPaths are the portal paths counted against
 	// PortalAuthLimit: signup and login.
 	portalAuthPaths map[string]bool
@@ -96,9 +102,13 @@ func New(cfg Config) *Server {
 	}
 	s := &Server{cfg: cfg, router: httpapi.NewRouter(), portalAuthPaths: map[string]bool{}}
 	s.idem = &httpapi.Idempotency{Store: cfg.Idempotency, Account: idempotencyAccount, Render: json.Marshal, Logger: cfg.Logger}
+	s.openAPI = &httpapi.Precompressed{Body: cfg.OpenAPI}
 	s.routes()
 	outer := &httpapi.Outer{Logger: cfg.Logger, PublicURL: cfg.PublicURL, TrustedProxies: cfg.TrustedProxies, Server: "property", Metrics: cfg.Metrics}
-	s.handler = outer.Wrap(s.router)
+	cors := &httpapi.CORS{Origins: cfg.CORSOrigins, Public: func(method, path string) bool {
+		return s.router.Pattern(method, path) == "GET /api/v1/openapi.json"
+	}}
+	s.handler = outer.Wrap(cors.Wrap(httpapi.Compress(s.router)))
 	return s
 }
 
@@ -158,7 +168,7 @@ func (s *Server) Routes() []string { return s.router.Patterns() }
 
 func (s *Server) handleOpenAPI(w http.ResponseWriter, r *http.Request) error {
 	w.Header().Set("Cache-Control", "public, max-age=300")
-	httpapi.WriteJSONBytes(w, http.StatusOK, s.cfg.OpenAPI)
+	s.openAPI.Write(w, r)
 	return nil
 }
 
