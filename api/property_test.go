@@ -30,6 +30,13 @@ var propertyEndpoints = []struct{ method, path, scope string }{
 	{"POST", "/api/v1/bookings", "bookings:write"},
 	{"GET", "/api/v1/bookings/{id}", "bookings:read"},
 	{"POST", "/api/v1/bookings/{id}/cancel", "bookings:write"},
+	// Issue 18: hosts manage their properties.
+	{"POST", "/api/v1/properties", "properties:write"},
+	{"PATCH", "/api/v1/properties/{id}", "properties:write"},
+	{"POST", "/api/v1/properties/{id}/room-types", "properties:write"},
+	{"PATCH", "/api/v1/properties/{id}/room-types/{roomTypeId}", "properties:write"},
+	{"DELETE", "/api/v1/properties/{id}/room-types/{roomTypeId}", "properties:write"},
+	{"PATCH", "/api/v1/properties/{id}/calendar", "calendar:write"},
 	{"GET", "/api/v1/openapi.json", "-"},
 	{"POST", "/portal/api/signup", "-"},
 	{"POST", "/portal/api/login", "-"},
@@ -354,9 +361,11 @@ func TestPropertySchemasMatchGoTypes(t *testing.T) {
 	nightly := []property.NightlyPrice{{Date: d, Price: jpy}}
 	cases := map[string]any{
 		"PropertySummary": property.PropertySummary{ID: id, Name: "n", Type: "hotel", City: "Tokyo", CountryCode: "JP", Timezone: "Asia/Tokyo",
-			Currency: "JPY", Amenities: []string{"wifi"}, FromPrice: jpy, LowestTotal: &jpy},
+			Currency: "JPY", Amenities: []string{"wifi"}, FromPrice: jpy, LowestTotal: &jpy, Status: "active"},
 		"Property": property.Property{ID: id, Type: "ryokan", CountryCode: "JP", Currency: "JPY", CheckInTime: "15:00", CheckOutTime: "10:00",
-			Amenities: []string{}, Images: []string{}, CancellationPolicy: policy, RoomTypes: []property.RoomType{{ID: id, MaxGuests: 2, Beds: []property.Bed{{Type: "futon", Count: 2}}, BasePrice: jpy}}},
+			Amenities: []string{}, Images: []string{}, CancellationPolicy: policy, RoomTypes: []property.RoomType{{ID: id, MaxGuests: 2, Beds: []property.Bed{{Type: "futon", Count: 2}}, BasePrice: jpy}}, Status: "draft"},
+		"CalendarResult":    property.CalendarResult{UpdatedNights: 3},
+		"InventoryConflict": property.InventoryConflict{RoomTypeID: id, Date: d, Units: 1, Booked: 1, Held: 1},
 		"Night":        property.Night{Date: d, Price: jpy, MinStay: 1},
 		"Availability": property.Availability{PropertyID: id, From: d, To: d.AddDays(1), Currency: "JPY", RoomTypes: []property.RoomTypeAvailability{{RoomTypeID: id, Nights: []property.Night{}}}},
 		"Quote": property.Quote{ID: id, PropertyID: id, RoomTypeID: id, CheckIn: d, CheckOut: d.AddDays(1), Nights: 1, Guests: 2, Nightly: nightly,
