@@ -334,6 +334,7 @@ func (a *app) property(ctx context.Context) (http.Handler, error) {
 		Catalog:        ps,
 		Bookings:       ps,
 		Accounts:       ps,
+		Supply:         ps,
 		Idempotency:    keys,
 		Usage:          usage,
 		PortalTokens:   portalTokens,

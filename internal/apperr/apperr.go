@@ -30,6 +30,7 @@ const (
 	Gone                  = "GONE"                    // the resource existed but has expired (a quote)
 	IdempotencyKeyReused  = "IDEMPOTENCY_KEY_REUSED"  // an Idempotency-Key sent again with another request
 	IdempotencyInProgress = "IDEMPOTENCY_IN_PROGRESS" // the first request with the Idempotency-Key still runs
+	InventoryConflict     = "INVENTORY_CONFLICT"      // a calendar update would offer fewer units than are booked and held
 )
 
 // Error is a failure the caller can act on: a code from the list above, a

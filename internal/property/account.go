@@ -12,11 +12,15 @@ const (
 	ScopePropertiesRead = "properties:read"
 	ScopeBookingsRead   = "bookings:read"
 	ScopeBookingsWrite  = "bookings:write"
+	// ScopePropertiesWrite and ScopeCalendarWrite let a host manage its
+	// own properties and room types, and their calendars.
+	ScopePropertiesWrite = "properties:write"
+	ScopeCalendarWrite   = "calendar:write"
 )
 
 // Scopes lists the scopes a key can hold; a key created without scopes
 // holds them all.
-var Scopes = []string{ScopePropertiesRead, ScopeBookingsRead, ScopeBookingsWrite}
+var Scopes = []string{ScopePropertiesRead, ScopeBookingsRead, ScopeBookingsWrite, ScopePropertiesWrite, ScopeCalendarWrite}
 
 // Key modes.
 const (

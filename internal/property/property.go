@@ -79,6 +79,7 @@ type Property struct {
 	LicenseNumber      *string            `json:"licenseNumber"`
 	CancellationPolicy CancellationPolicy `json:"cancellationPolicy"`
 	RoomTypes          []RoomType         `json:"roomTypes"`
+	Status             string             `json:"status"` // draft, active, inactive
 }
 
 // PropertySummary is a property as listed.
@@ -102,6 +103,7 @@ type PropertySummary struct {
 	// LowestTotal is, when the search names a stay, the lowest total of a
 	// room type that can be had for it; null otherwise.
 	LowestTotal *Money `json:"lowestTotal"`
+	Status      string `json:"status"` // draft, active, inactive
 }
 
 // StaySearch is the stay a property search asks for.
@@ -128,6 +130,11 @@ type PropertyFilter struct {
 	Stay *StaySearch
 	// Test selects the test inventory (test keys) instead of the live one.
 	Test bool
+	// Viewer is who asks: active properties are listed to everyone (test
+	// properties to test keys only), drafts and inactive ones to their
+	// owner's keys of their mode. Mine keeps only the viewer's own.
+	Viewer Account
+	Mine   bool
 }
 
 // Night is one night of a room type's calendar as an integrator sees it.
@@ -161,16 +168,18 @@ type Availability struct {
 type CatalogService interface {
 	// FindProperties returns a page of properties and the total.
 	FindProperties(ctx context.Context, f PropertyFilter) ([]PropertySummary, int, error)
-	// FindProperty returns a property with its room types.
-	// Errors: apperr.NotFound.
-	FindProperty(ctx context.Context, id string) (*Property, error)
+	// FindProperty returns a property with its room types, if viewer may
+	// see it (see PropertyFilter.Viewer). Errors: apperr.NotFound.
+	FindProperty(ctx context.Context, viewer Account, id string) (*Property, error)
 	// FindAvailability returns the calendar of the property's room types
 	// (or of one, when roomTypeID is not empty) for the nights from from up
 	// to, not including, to, as the test or live inventory stands. Nights
 	// the property does not sell (outside its calendar, or already past in
-	// its time zone) are closed with no unit available.
-	// Errors: apperr.NotFound (property or room type).
-	FindAvailability(ctx context.Context, propertyID, roomTypeID string, from, to Date, test bool) (*Availability, error)
+	// its time zone) are closed with no unit available. The inventory is
+	// the test one for a test viewer.
+	// Errors: apperr.NotFound (property or room type, or a property viewer
+	// may not see).
+	FindAvailability(ctx context.Context, viewer Account, propertyID, roomTypeID string, from, to Date) (*Availability, error)
 }
 
 // LocalToday returns the calendar day it is now in the time zone tz (UTC

@@ -29,16 +29,25 @@ func TestAuthorizationMatrix(t *testing.T) {
 	}
 	e.Get("/portal/api/keys", bearer(owner.token)...).Expect(200).Decode(&keys)
 
+	hosted := e.hostRoom(t, ownerKey, 2)
+	keyNoWrite := map[string][]string{"another account's key": xkey(otherKey), "the owner's test key": xkey(ownerTest), "a key without the scope": xkey(readOnly)}
 	rules := map[string]struct {
 		id          string
 		credentials map[string][]string
+		body        any
 	}{
+		"PATCH /api/v1/properties/{id}":                          {hosted.propertyID, keyNoWrite, map[string]any{"name": "Taken"}},
+		"POST /api/v1/properties/{id}/room-types":                {hosted.propertyID, keyNoWrite, newRoomType},
+		"PATCH /api/v1/properties/{id}/room-types/{roomTypeId}":  {hosted.propertyID, keyNoWrite, map[string]any{"name": "Taken"}},
+		"DELETE /api/v1/properties/{id}/room-types/{roomTypeId}": {hosted.propertyID, keyNoWrite, nil},
+		"PATCH /api/v1/properties/{id}/calendar": {hosted.propertyID, keyNoWrite, calendar(map[string]any{"roomTypeId": hosted.roomTypeID,
+			"from": day(1).String(), "to": day(2).String(), "units": 0})},
 		"GET /api/v1/bookings/{id}": {booking.ID, map[string][]string{
-			"another account's key": xkey(otherKey), "the owner's test key": xkey(ownerTest), "a key without the scope": xkey(readOnly)}},
+			"another account's key": xkey(otherKey), "the owner's test key": xkey(ownerTest), "a key without the scope": xkey(readOnly)}, nil},
 		"POST /api/v1/bookings/{id}/cancel": {booking.ID, map[string][]string{
-			"another account's key": xkey(otherKey), "the owner's test key": xkey(ownerTest), "a key without the scope": xkey(readOnly)}},
-		"DELETE /portal/api/keys/{id}":      {keys.Data[0].ID, map[string][]string{"another developer": bearer(other.token), "an API key": bearer(ownerKey)}},
-		"POST /portal/api/keys/{id}/rotate": {keys.Data[0].ID, map[string][]string{"another developer": bearer(other.token), "an API key": bearer(ownerKey)}},
+			"another account's key": xkey(otherKey), "the owner's test key": xkey(ownerTest), "a key without the scope": xkey(readOnly)}, nil},
+		"DELETE /portal/api/keys/{id}":      {keys.Data[0].ID, map[string][]string{"another developer": bearer(other.token), "an API key": bearer(ownerKey)}, nil},
+		"POST /portal/api/keys/{id}/rotate": {keys.Data[0].ID, map[string][]string{"another developer": bearer(other.token), "an API key": bearer(ownerKey)}, nil},
 	}
 	public := map[string]bool{"GET /api/v1/properties/{id}": true, "GET /api/v1/properties/{id}/availability": true}
 
@@ -46,6 +55,9 @@ func TestAuthorizationMatrix(t *testing.T) {
 		var out strings.Builder
 		for _, q := range []string{
 			`SELECT id || status FROM bookings ORDER BY id`,
+			`SELECT id || name || status FROM properties ORDER BY id`,
+			`SELECT id || name || COALESCE(CAST(deleted_at AS TEXT), '') FROM room_types ORDER BY id`,
+			`SELECT CAST(SUM(total_units) AS TEXT) FROM calendar`,
 			`SELECT id || COALESCE(CAST(revoked_at AS TEXT), '') || COALESCE(CAST(expires_at AS TEXT), '') FROM api_keys ORDER BY id`,
 		} {
 			rows, err := e.db.Query(q)
@@ -74,8 +86,9 @@ func TestAuthorizationMatrix(t *testing.T) {
 		}
 		method, path, _ := strings.Cut(pattern, " ")
 		path = strings.Replace(path, "{id}", rule.id, 1)
+		path = strings.Replace(path, "{roomTypeId}", hosted.roomTypeID, 1)
 		for who, cred := range rule.credentials {
-			if res := e.Do(method, path, nil, cred...); res.Status != 401 && res.Status != 403 && res.Status != 404 {
+			if res := e.Do(method, path, rule.body, cred...); res.Status != 401 && res.Status != 403 && res.Status != 404 {
 				t.Errorf("%s as %s: %d %s", pattern, who, res.Status, res.Body)
 			}
 		}

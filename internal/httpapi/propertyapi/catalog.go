@@ -78,6 +78,8 @@ func (s *Server) handlePropertyList(w http.ResponseWriter, r *http.Request) erro
 		MinPrice: moneyParam(q, "minPrice"),
 		MaxPrice: moneyParam(q, "maxPrice"),
 		Test:     callerKey(r.Context()).Test(),
+		Viewer:   account(r.Context()),
+		Mine:     q.Enum("mine", "false", []string{"true", "false"}) == "true",
 	}
 	if a := q.String("amenities", 500); a != "" {
 		for _, v := range strings.Split(a, ",") {
@@ -138,7 +140,7 @@ func (s *Server) handlePropertyGet(w http.ResponseWriter, r *http.Request) error
 	if err != nil {
 		return err
 	}
-	p, err := s.cfg.Catalog.FindProperty(r.Context(), id)
+	p, err := s.cfg.Catalog.FindProperty(r.Context(), account(r.Context()), id)
 	if err != nil {
 		return err
 	}
@@ -169,7 +171,7 @@ func (s *Server) handleAvailability(w http.ResponseWriter, r *http.Request) erro
 	case n > property.MaxCalendarNights:
 		return apperr.Field("to", "the range is at most "+strconv.Itoa(property.MaxCalendarNights)+" nights")
 	}
-	a, err := s.cfg.Catalog.FindAvailability(r.Context(), id, roomTypeID, from, to, callerKey(r.Context()).Test())
+	a, err := s.cfg.Catalog.FindAvailability(r.Context(), account(r.Context()), id, roomTypeID, from, to)
 	if err != nil {
 		return err
 	}

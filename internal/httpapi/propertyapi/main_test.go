@@ -94,6 +94,7 @@ func newEnv(t *testing.T, opts options, engine ...store.Engine) *env {
 		Catalog:         ps,
 		Bookings:        ps,
 		Accounts:        ps,
+		Supply:          ps,
 		Idempotency:     keys,
 		Usage:           usage,
 		PortalTokens:    tokens,

@@ -32,6 +32,7 @@ type Config struct {
 	Catalog     property.CatalogService
 	Bookings    property.BookingService
 	Accounts    property.AccountService
+	Supply      property.SupplyService
 	Idempotency idempotency.Store
 	Usage       *property.Usage // requests and 429s per key and day, flushed by the server
 	// PortalTokens issues and verifies the portal's tokens; give it a
@@ -120,6 +121,7 @@ func (s *Server) routes() {
 	s.open("GET /api/v1/properties", property.ScopePropertiesRead, s.handlePropertyList)
 	s.open("GET /api/v1/properties/{id}", property.ScopePropertiesRead, s.handlePropertyGet)
 	s.open("GET /api/v1/properties/{id}/availability", property.ScopePropertiesRead, s.handleAvailability)
+	s.supplyRoutes() // hosts: supply.go
 	s.open("POST /api/v1/quotes", property.ScopeBookingsWrite, s.idem.Wrap(http.StatusCreated, nil, s.handleQuoteCreate))
 	s.open("GET /api/v1/bookings", property.ScopeBookingsRead, s.handleBookingList)
 	s.open("POST /api/v1/bookings", property.ScopeBookingsWrite, s.idem.Wrap(http.StatusCreated, nil, s.handleBookingCreate))

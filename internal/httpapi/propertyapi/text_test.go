@@ -23,7 +23,8 @@ func TestTextAtTheDoor(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	fill := map[string]string{"id": "0193a4f5-3c4d-7e5f-8a6b-7c8d9e0f1a2b", "kind": "properties", "name": "a.jpg", "code": "NOT_FOUND"}
+	fill := map[string]string{"id": "0193a4f5-3c4d-7e5f-8a6b-7c8d9e0f1a2b", "kind": "properties", "name": "a.jpg", "code": "NOT_FOUND",
+		"roomTypeId": "0193a4f5-3c4d-7e5f-8a6b-7c8d9e0f1a2c"}
 	routes := propertyapi.New(propertyapi.Config{}).Routes()
 	probes := apitest.BadTextProbes(doc, routes, func(p string) string {
 		v, ok := fill[p]

@@ -67,12 +67,12 @@ type propStay struct {
 
 // loadPropStay checks that the property and room type exist and that the
 // dates are acceptable in the property's time zone.
-func (s *Property) loadPropStay(ctx context.Context, req property.StayRequest) (*propStay, error) {
-	p, err := s.loadProperty(ctx, s.db, req.PropertyID)
+func (s *Property) loadPropStay(ctx context.Context, acct property.Account, req property.StayRequest) (*propStay, error) {
+	p, err := s.loadProperty(ctx, s.db, acct, req.PropertyID, true)
 	if err != nil {
 		return nil, err
 	}
-	rts, err := s.roomTypes(ctx, s.db, p.id, req.RoomTypeID)
+	rts, err := roomTypes(ctx, s.db, p.id, req.RoomTypeID)
 	if err != nil {
 		return nil, err
 	}
@@ -159,7 +159,7 @@ func propJSON(v any) (string, error) {
 // CreateQuote prices the stay and holds one unit for every night.
 func (s *Property) CreateQuote(ctx context.Context, acct property.Account, req property.StayRequest, ttl time.Duration) (_ *property.Quote, err error) {
 	defer store.Wrap(&err, "quote room type %s", req.RoomTypeID)
-	st, err := s.loadPropStay(ctx, req)
+	st, err := s.loadPropStay(ctx, acct, req)
 	if err != nil {
 		return nil, err
 	}
@@ -206,7 +206,7 @@ func (s *Property) CreateBooking(ctx context.Context, acct property.Account, nb 
 	if nb.Stay == nil {
 		return nil, apperr.Field("quoteId", "quoteId or the stay (propertyId, roomTypeId, checkIn, checkOut, guests) is required")
 	}
-	st, err := s.loadPropStay(ctx, *nb.Stay)
+	st, err := s.loadPropStay(ctx, acct, *nb.Stay)
 	if err != nil {
 		return nil, err
 	}

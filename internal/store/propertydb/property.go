@@ -20,10 +20,15 @@ import (
 type Property struct {
 	db    *store.DB
 	clock clock.Clock
+	// events records the change events of the supply side, in the
+	// transaction of each change.
+	events *store.Events
 }
 
 // New returns the property platform services on db.
-func New(db *store.DB, c clock.Clock) *Property { return &Property{db: db, clock: c} }
+func New(db *store.DB, c clock.Clock) *Property {
+	return &Property{db: db, clock: c, events: store.NewEvents(db, c)}
+}
 
 var (
 	_ property.CatalogService = (*Property)(nil)
@@ -54,12 +59,12 @@ func (inv propInventory) available(testArg, nowArg string) string {
 }
 
 const propertySummaryColumns = `p.id, p.name, p.type, p.city, p.country_code, p.address, p.latitude, p.longitude,
-	p.timezone, p.currency, p.amenities, p.images, p.rating, p.review_count, p.from_price`
+	p.timezone, p.currency, p.amenities, p.images, p.rating, p.review_count, p.from_price, p.status`
 
 func scanPropertySummary(s interface{ Scan(...any) error }, x *property.PropertySummary, extra ...any) error {
 	var amenities, images []byte
 	dest := append([]any{&x.ID, &x.Name, &x.Type, &x.City, &x.CountryCode, &x.Address, &x.Latitude, &x.Longitude,
-		&x.Timezone, &x.Currency, &amenities, &images, &x.Rating, &x.ReviewCount, &x.FromPrice.Amount}, extra...)
+		&x.Timezone, &x.Currency, &amenities, &images, &x.Rating, &x.ReviewCount, &x.FromPrice.Amount, &x.Status}, extra...)
 	if err := s.Scan(dest...); err != nil {
 		return err
 	}
@@ -85,6 +90,10 @@ func (s *Property) FindProperties(ctx context.Context, f property.PropertyFilter
 	and := func(cond string) {
 		onProperty = append(onProperty, cond)
 		w.And(cond)
+	}
+	and(propVisible(w, f.Viewer))
+	if f.Mine {
+		and(propOwned(w, f.Viewer))
 	}
 	if f.City != "" {
 		and(`lower(p.city) LIKE ` + w.Arg(store.LikePattern(f.City)) + ` ESCAPE '\'`)
@@ -226,14 +235,53 @@ func (s *Property) timezonesPast(ctx context.Context, day property.Date) ([]stri
 	return out, rows.Err()
 }
 
+// propMode is the inventory of the account's key: "test" or "live".
+func propMode(acct property.Account) string {
+	if acct.Test {
+		return property.ModeTest
+	}
+	return property.ModeLive
+}
+
+// propOwned is the condition that property p belongs to the account and
+// its mode.
+func propOwned(w *store.Where, acct property.Account) string {
+	return "(p.owner_id = " + w.Arg(acct.DeveloperID) + " AND p.mode = " + w.Arg(propMode(acct)) + ")"
+}
+
+// propSold is the condition that property p is sold to the account: it is
+// active, and live or the account's key a test key (test keys see the live
+// inventory through its test copy, and the test properties).
+func propSold(acct property.Account) string {
+	if acct.Test {
+		return "p.status = 'active'"
+	}
+	return "(p.status = 'active' AND p.mode = 'live')"
+}
+
+// propVisible is the condition that the account may see property p: it is
+// sold to it, or it is its own.
+func propVisible(w *store.Where, acct property.Account) string {
+	return "(" + propSold(acct) + " OR " + propOwned(w, acct) + ")"
+}
+
 // propertyRow is what the booking rules need of a property.
 type propertyRow struct {
 	id, timezone, currency, checkInTime, policy string
 }
 
-func (s *Property) loadProperty(ctx context.Context, q store.Querier, id string) (*propertyRow, error) {
+// loadProperty returns a property the account may see (sold: one sold to
+// it), or apperr.NotFound.
+func (s *Property) loadProperty(ctx context.Context, q store.Querier, acct property.Account, id string, sold bool) (*propertyRow, error) {
 	var p propertyRow
-	err := q.QueryRowContext(ctx, `SELECT id, timezone, currency, check_in_time, cancellation_policy FROM properties WHERE id = $1`, id).
+	w := &store.Where{}
+	w.And("p.id = " + w.Arg(id))
+	if sold {
+		w.And(propSold(acct))
+	} else {
+		w.And(propVisible(w, acct))
+	}
+	err := q.QueryRowContext(ctx, `SELECT p.id, p.timezone, p.currency, p.check_in_time, p.cancellation_policy FROM properties p`+w.String(), w.Args...).
 		Scan(&p.id, &p.timezone, &p.currency, &p.checkInTime, &p.policy)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, apperr.Errorf(apperr.NotFound, "No property with id %q.", id)
@@ -242,17 +290,26 @@ func (s *Property) loadProperty(ctx context.Context, q store.Querier, id string)
 }
 
 // FindProperty returns a property with its room types.
-func (s *Property) FindProperty(ctx context.Context, id string) (_ *property.Property, err error) {
+func (s *Property) FindProperty(ctx context.Context, viewer property.Account, id string) (_ *property.Property, err error) {
 	defer store.Wrap(&err, "find property %s", id)
+	w := &store.Where{}
+	w.And("p.id = " + w.Arg(id))
+	w.And(propVisible(w, viewer))
+	return findProperty(ctx, s.db, id, w)
+}
+
+// findProperty returns the property selected by w (on properties p).
+func findProperty(ctx context.Context, q store.Querier, id string, w *store.Where) (_ *property.Property, err error) {
 	var p property.Property
 	var amenities, images []byte
 	var licence sql.NullString
 	var policy string
-	err = s.db.QueryRowContext(ctx, `SELECT id, name, type, description, address, city, country_code, latitude, longitude,
-			timezone, currency, check_in_time, check_out_time, amenities, images, rating, review_count, license_number, cancellation_policy
-		FROM properties WHERE id = $1`, id).Scan(&p.ID, &p.Name, &p.Type, &p.Description, &p.Address, &p.City, &p.CountryCode,
+	err = q.QueryRowContext(ctx, `SELECT p.id, p.name, p.type, p.description, p.address, p.city, p.country_code, p.latitude, p.longitude,
+			p.timezone, p.currency, p.check_in_time, p.check_out_time, p.amenities, p.images, p.rating, p.review_count, p.license_number,
+			p.cancellation_policy, p.status
+		FROM properties p`+w.String(), w.Args...).Scan(&p.ID, &p.Name, &p.Type, &p.Description, &p.Address, &p.City, &p.CountryCode,
 		&p.Latitude, &p.Longitude, &p.Timezone, &p.Currency, &p.CheckInTime, &p.CheckOutTime, &amenities, &images,
-		&p.Rating, &p.ReviewCount, &licence, &policy)
+		&p.Rating, &p.ReviewCount, &licence, &policy, &p.Status)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, apperr.Errorf(apperr.NotFound, "No property with id %q.", id)
 	} else if err != nil {
@@ -263,15 +320,16 @@ func (s *Property) FindProperty(ctx context.Context, id string) (_ *property.Pro
 	if p.CancellationPolicy, ok = property.Policy(policy); !ok {
 		return nil, fmt.Errorf("property %s: unknown cancellation policy %q", id, policy)
 	}
-	p.RoomTypes, err = s.roomTypes(ctx, s.db, id, "")
+	p.RoomTypes, err = roomTypes(ctx, q, id, "")
 	return &p, err
 }
 
 // roomTypes returns the property's room types (or the one with id
 // roomTypeID) in their order.
-func (s *Property) roomTypes(ctx context.Context, q store.Querier, propertyID, roomTypeID string) ([]property.RoomType, error) {
+func roomTypes(ctx context.Context, q store.Querier, propertyID, roomTypeID string) ([]property.RoomType, error) {
 	w := &store.Where{}
 	w.And("r.property_id = " + w.Arg(propertyID))
+	w.And("r.deleted_at IS NULL")
 	if roomTypeID != "" {
 		w.And("r.id = " + w.Arg(roomTypeID))
 	}
@@ -300,13 +358,14 @@ func (s *Property) roomTypes(ctx context.Context, q store.Querier, propertyID, r
 }
 
 // FindAvailability returns the calendar of the property's room types.
-func (s *Property) FindAvailability(ctx context.Context, propertyID, roomTypeID string, from, to property.Date, test bool) (_ *property.Availability, err error) {
+func (s *Property) FindAvailability(ctx context.Context, viewer property.Account, propertyID, roomTypeID string, from, to property.Date) (_ *property.Availability, err error) {
 	defer store.Wrap(&err, "find availability of property %s", propertyID)
-	p, err := s.loadProperty(ctx, s.db, propertyID)
+	p, err := s.loadProperty(ctx, s.db, viewer, propertyID, false)
 	if err != nil {
 		return nil, err
 	}
-	rts, err := s.roomTypes(ctx, s.db, propertyID, roomTypeID)
+	test := viewer.Test
+	rts, err := roomTypes(ctx, s.db, propertyID, roomTypeID)
 	if err != nil {
 		return nil, err
 	}

@@ -154,7 +154,7 @@ func TestPropertyNeverOversells(t *testing.T) {
 			// The hold expires: availability no longer counts it, and of 50
 			// direct bookings exactly one gets the unit.
 			f.clk.Advance(15*time.Minute + time.Second)
-			a, err := f.s.FindAvailability(ctx, f.propertyID, f.roomTypeID, f.lastNight, f.lastNight.AddDays(1), false)
+			a, err := f.s.FindAvailability(ctx, property.Account{}, f.propertyID, f.roomTypeID, f.lastNight, f.lastNight.AddDays(1))
 			if err != nil || a.RoomTypes[0].Nights[0].AvailableUnits != 1 {
 				t.Fatalf("availability after expiry: %+v %v", a, err)
 			}
