@@ -200,6 +200,8 @@ type conn struct {
 	nextID int
 	mu     sync.Mutex
 	frames chan frame
+	// pending are pushes that came before a reply that call awaited.
+	pending []frame
 	closed chan *websocket.CloseError // receives once, when the server closes
 }
 
@@ -320,6 +322,13 @@ func (c *conn) send(cmd map[string]any) int {
 // next returns the next frame; pushes that skip(f) reports are passed over.
 func (c *conn) next(skip func(frame) bool) frame {
 	c.t.Helper()
+	for len(c.pending) > 0 {
+		f := c.pending[0]
+		c.pending = c.pending[1:]
+		if skip == nil || !skip(f) {
+			return f
+		}
+	}
 	timeout := time.After(10 * time.Second)
 	for {
 		select {
@@ -337,11 +346,20 @@ func (c *conn) next(skip func(frame) bool) frame {
 	}
 }
 
-// call sends a command and returns its reply, passing over pushes.
+// call sends a command and returns its reply; pushes that come first are
+// kept for next.
 func (c *conn) call(cmd map[string]any) frame {
 	c.t.Helper()
 	id := c.send(cmd)
-	return c.next(func(f frame) bool { return f.ID != id })
+	var pushes []frame
+	f := c.next(func(f frame) bool {
+		if f.ID != id && f.Push != nil {
+			pushes = append(pushes, f)
+		}
+		return f.ID != id
+	})
+	c.pending = append(c.pending, pushes...)
+	return f
 }
 
 // connect authenticates the connection; it returns the error reply, if any.

@@ -25,6 +25,7 @@ import (
 	"net/url"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/centrifugal/centrifuge"
 	"github.com/golang-jwt/jwt/v5"
@@ -367,6 +368,10 @@ func (e *Engine) publish(c *centrifuge.Client, ev centrifuge.PublishEvent) (cent
 		return centrifuge.PublishReply{}, centrifuge.ErrorPermissionDenied
 	}
 	var in ClientPublication
+	// Text is UTF-8 without NUL, as the REST API takes it.
+	if !utf8.Valid(ev.Data) {
+		return centrifuge.PublishReply{}, centrifuge.ErrorBadRequest
+	}
 	if err := json.Unmarshal(ev.Data, &in); err != nil {
 		return centrifuge.PublishReply{}, centrifuge.ErrorBadRequest
 	}
@@ -417,6 +422,9 @@ func checkDraft(in ClientPublication) (Draft, error) {
 		d.MessageType = *in.MessageType
 	}
 	httpapi.CheckString(errs, "ref", in.Ref, false, 1, 200)
+	if strings.IndexByte(d.Content, 0) >= 0 || (in.Ref != nil && strings.IndexByte(*in.Ref, 0) >= 0) {
+		errs.Add("content", "must not contain NUL")
+	}
 	return d, errs.Err()
 }
 
