@@ -36,7 +36,9 @@ func TestClientFirst(t *testing.T) {
 				t.Fatal(string(f.Raw))
 			}
 			// Online: the traveller sees the expert join; presence lists both.
-			if f := tc.next(func(f frame) bool { return f.Push == nil || f.Push.Join == nil || f.Push.Join.Info.User == traveller.id }); f.Push.Join.Info.User != expert.id {
+			if f := tc.next(func(f frame) bool {
+				return f.Push == nil || f.Push.Join == nil || f.Push.Join.Info.User == traveller.id
+			}); f.Push.Join.Info.User != expert.id {
 				t.Errorf("join: %s", f.Raw)
 			}
 			p := tc.call(map[string]any{"presence": map[string]any{"channel": ch}})

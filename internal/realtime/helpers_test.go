@@ -202,7 +202,7 @@ type conn struct {
 	frames chan frame
 	// pending are pushes that came before a reply that call awaited.
 	pending []frame
-	closed chan *websocket.CloseError // receives once, when the server closes
+	closed  chan *websocket.CloseError // receives once, when the server closes
 }
 
 // frame is a reply (ID set) or a push of the protocol.
