@@ -35,6 +35,7 @@ import (
 	propertysample "github.com/wayfarer-asia/platform/internal/property/sample"
 	"github.com/wayfarer-asia/platform/internal/push"
 	"github.com/wayfarer-asia/platform/internal/ratelimit"
+	"github.com/wayfarer-asia/platform/internal/realtime"
 	"github.com/wayfarer-asia/platform/internal/store"
 	"github.com/wayfarer-asia/platform/internal/store/guidedb"
 	"github.com/wayfarer-asia/platform/internal/store/propertydb"
@@ -195,7 +196,7 @@ func (a *app) guide(ctx context.Context) (http.Handler, error) {
 	if err != nil {
 		return nil, err
 	}
-	realtime, err := realtimeIssuer(cfg, clk, logger)
+	realtimeCreds, err := realtimeIssuer(cfg, clk, logger)
 	if err != nil {
 		return nil, err
 	}
@@ -229,8 +230,18 @@ func (a *app) guide(ctx context.Context) (http.Handler, error) {
 		}
 		return float64(n)
 	}))
+	live, err := realtime.New(realtime.Config{Credentials: realtimeCreds, Directory: gs, RedisURL: cfg.RedisURL, Logger: logger})
+	if err != nil {
+		return nil, err
+	}
+	a.closers = append(a.closers, func() error {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		return live.Shutdown(ctx)
+	})
 	a.runner = worker.NewRunner(queue, gs, clk, sender, aiClient)
 	a.runner.Blobs, a.runner.Logger = avatars, logger
+	a.runner.Realtime, a.runner.PublicURL = live, cfg.GuidePublicURL
 	idpA, err := identityProvider(ctx, "idp-a", cfg.IdpA, clk)
 	if err != nil {
 		return nil, err
@@ -254,7 +265,8 @@ func (a *app) guide(ctx context.Context) (http.Handler, error) {
 		AIReplies:       aiClient != nil,
 		Notify:          a.runner.Wake,
 		CatalogCacheTTL: cfg.CatalogCacheTTL,
-		Realtime:        realtime,
+		Realtime:        realtimeCreds,
+		Live:            live,
 		Tokens:          tokens,
 		IdpA:            idpA,
 		IdpB:            idpB,

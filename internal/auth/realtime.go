@@ -1,6 +1,8 @@
 package auth
 
 import (
+	"errors"
+	"fmt"
 	"time"
 
 	"github.com/golang-jwt/jwt/v5"
@@ -36,4 +38,25 @@ func (r *Realtime) Issue(userID string) (string, time.Time, error) {
 		ExpiresAt: jwt.NewNumericDate(exp),
 	}).SignedString(r.secret)
 	return s, exp, err
+}
+
+// ErrRealtimeToken reports a realtime credential that is not valid: badly
+// signed, for another app, or expired.
+var ErrRealtimeToken = errors.New("invalid realtime credential")
+
+// Verify checks a credential that Issue made (HS256 only, signed with the
+// secret, audience the app id, not expired by the clock) and returns its
+// user and expiry. Errors wrap ErrRealtimeToken.
+func (r *Realtime) Verify(token string) (userID string, exp time.Time, err error) {
+	var claims jwt.RegisteredClaims
+	_, err = jwt.ParseWithClaims(token, &claims, func(*jwt.Token) (any, error) { return r.secret, nil },
+		jwt.WithValidMethods([]string{jwt.SigningMethodHS256.Alg()}), jwt.WithAudience(r.AppID),
+		jwt.WithExpirationRequired(), jwt.WithTimeFunc(r.clock.Now))
+	if err != nil {
+		return "", time.Time{}, fmt.Errorf("%w: %w", ErrRealtimeToken, err)
+	}
+	if claims.Subject == "" {
+		return "", time.Time{}, fmt.Errorf("%w: no subject", ErrRealtimeToken)
+	}
+	return claims.Subject, claims.ExpiresAt.Time, nil
 }

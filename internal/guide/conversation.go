@@ -99,12 +99,14 @@ type ConversationService interface {
 	// apperr.Validation (unknown cursor).
 	FindMessages(ctx context.Context, user *User, conversationID, cursor string, limit int) (*MessagePage, error)
 	// SendMessage stores a message and, in the same transaction, the jobs
-	// that notify the recipient (when they have a registered device) and,
+	// that publish it on the realtime channel, notify the recipient (when
+	// they have a registered device) and,
 	// when aiReply is set and the expert has auto-reply, ask for an AI reply. A RealtimeMessageID already recorded
 	// returns the stored message with created false.
 	// Errors: apperr.NotFound, apperr.Forbidden.
 	SendMessage(ctx context.Context, user *User, conversationID string, m NewMessage, aiReply bool) (*Message, bool, error)
-	// MarkRead marks every message from the other party as read.
+	// MarkRead marks every message from the other party as read and, in
+	// the same transaction, the job that publishes the read receipt.
 	// Errors: apperr.NotFound, apperr.Forbidden.
 	MarkRead(ctx context.Context, user *User, conversationID string) (int, error)
 	// UnreadCount counts unread messages from others across the user's

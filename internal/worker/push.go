@@ -9,7 +9,8 @@ import (
 )
 
 // fanOut turns a message's push job into one job per device of the
-// recipient, so that each device is retried, deferred for its quiet hours
+// recipient (none when the recipient is subscribed to the conversation's
+// realtime channel: they see the message there), so that each device is retried, deferred for its quiet hours
 // and delivered on its own, exactly once.
 func (r *Runner) fanOut(ctx context.Context, j store.Job) error {
 	var p struct {
@@ -17,6 +18,10 @@ func (r *Runner) fanOut(ctx context.Context, j store.Job) error {
 	}
 	if err := decode(j, &p); err != nil {
 		return err
+	}
+	if r.liveRecipient(ctx, p.MessageID) {
+		r.logger().DebugContext(ctx, "worker: recipient follows the conversation live; no push", "message", p.MessageID)
+		return nil
 	}
 	n, err := r.Guide.FanOutPushMessage(ctx, j.ID, p.MessageID)
 	if err != nil {

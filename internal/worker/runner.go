@@ -62,10 +62,13 @@ type Guide interface {
 	DeletePushToken(ctx context.Context, token string) error
 	LoadAIReplyContext(ctx context.Context, conversationID, messageID string) (*guidedb.AIReplyContext, error)
 	PostAIReply(ctx context.Context, conversationID, messageID, text string) (string, error)
+	FindLiveMessage(ctx context.Context, messageID string) (*guidedb.LiveMessage, error)
+	MessageRecipient(ctx context.Context, messageID string) (conversationID, recipientID string, err error)
+	UnreadCountOf(ctx context.Context, userID string) (int, error)
 }
 
-// Runner works through the guide's jobs: push notifications and AI
-// replies. Any number of runners, in one process or many, may share a
+// Runner works through the guide's jobs: push notifications, AI replies
+// and realtime publications. Any number of runners, in one process or many, may share a
 // database: each job is claimed by one of them at a time.
 type Runner struct {
 	Jobs  Queue
@@ -78,8 +81,16 @@ type Runner struct {
 	AI *ai.Client
 	// Blobs holds files that jobs may remove (a closed account's avatar);
 	// nil leaves blob jobs queued.
-	Blobs  blob.Store
-	Logger *slog.Logger // nil: slog.Default()
+	Blobs blob.Store
+	// Realtime publishes recorded messages, read receipts and unread
+	// counts on the realtime channel, and tells who follows a
+	// conversation live (no push for them); nil completes realtime jobs
+	// without publishing.
+	Realtime Publisher
+	// PublicURL is the guide API's external base URL, for the absolute
+	// image URLs of published messages.
+	PublicURL string
+	Logger    *slog.Logger // nil: slog.Default()
 
 	PollInterval  time.Duration // how long Run waits when no job is due
 	Concurrency   int           // jobs claimed and handled at once
@@ -104,7 +115,7 @@ func NewRunner(jobs Queue, g Guide, c clock.Clock, sender push.Sender, aiClient 
 
 // kinds are the jobs a Runner handles.
 func (r *Runner) kinds() []string {
-	k := []string{guidedb.JobPushMessage, guidedb.JobPushDevice, guidedb.JobAIReply}
+	k := []string{guidedb.JobPushMessage, guidedb.JobPushDevice, guidedb.JobAIReply, guidedb.JobRealtimeMessage, guidedb.JobRealtimeRead}
 	if r.Blobs != nil {
 		k = append(k, guidedb.JobBlobDelete)
 	}
@@ -255,6 +266,10 @@ func (r *Runner) handle(ctx context.Context, j store.Job) error {
 		err = r.aiReply(hctx, j)
 	case guidedb.JobBlobDelete:
 		err = r.deleteBlob(hctx, j)
+	case guidedb.JobRealtimeMessage:
+		err = r.publishMessage(hctx, j)
+	case guidedb.JobRealtimeRead:
+		err = r.publishRead(hctx, j)
 	default:
 		err = &permanent{fmt.Errorf("unknown job kind %q", j.Kind)}
 	}

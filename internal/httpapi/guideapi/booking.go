@@ -238,6 +238,7 @@ func (s *Server) handleActionConfirm(w http.ResponseWriter, r *http.Request) err
 	}
 	if a.Action == guide.ActionAccountDelete {
 		s.catalogChanged()
+		s.accountClosed(r, caller(r.Context()).User.ID)
 	}
 	httpapi.WriteJSON(w, http.StatusOK, item{a})
 	return nil
@@ -281,6 +282,7 @@ func (s *Server) handleAccountDelete(w http.ResponseWriter, r *http.Request) err
 		return err
 	}
 	s.catalogChanged()
+	s.accountClosed(r, c.User.ID)
 	httpapi.WriteJSON(w, http.StatusOK, item{struct {
 		Deleted   bool      `json:"deleted"`
 		DeletedAt time.Time `json:"deletedAt"`

@@ -40,6 +40,7 @@ type Config struct {
 	Conversations guide.ConversationService
 	Avatars       blob.Store
 	Realtime      *auth.Realtime
+	Live          Live // the realtime channel; nil: its routes answer 503
 	// AIReplies tells whether an AI model is configured, so that messages
 	// to experts with auto-reply ask it for an answer.
 	AIReplies bool
@@ -170,6 +171,7 @@ func (s *Server) routes() {
 	s.authed("POST /api/v1/conversations/{id}/messages", userOnly, s.handleMessageSend)
 	s.authed("POST /api/v1/conversations/{id}/read", userOnly, s.handleConversationRead)
 	s.authed("GET /api/realtime/token", userOnly, s.handleRealtimeToken)
+	s.realtimeRoutes()
 	s.authed("GET /api/expert/availability", userOnly, s.handleAvailability)
 	s.authed("POST /api/push/register", userOrSession, s.handlePushRegister)
 	s.authed("POST /api/push/unregister", userOnly, s.handlePushUnregister)

@@ -226,6 +226,9 @@ func (g *Guide) SendMessage(ctx context.Context, user *guide.User, id string, nm
 				id, *nm.RealtimeMessageID), &out)
 		}
 		created = true
+		if err := g.jobs.Enqueue(ctx, tx, JobRealtimeMessage, map[string]string{"messageId": msgID}, now); err != nil {
+			return err
+		}
 		preview := nm.Content
 		if nm.MessageType == guide.MessageImage {
 			preview = "[image]"
@@ -279,17 +282,26 @@ func (g *Guide) SendMessage(ctx context.Context, user *guide.User, id string, nm
 	return &out, created, nil
 }
 
-// MarkRead marks every message from the other party as read.
+// MarkRead marks every message from the other party as read and, when
+// any was unread, enqueues the read receipt's publication in the same
+// transaction.
 func (g *Guide) MarkRead(ctx context.Context, user *guide.User, id string) (_ int, err error) {
 	defer store.Wrap(&err, "mark conversation %s read", id)
 	if _, _, _, err := participants(ctx, g.db, user, id); err != nil {
 		return 0, err
 	}
-	res, err := g.db.ExecContext(ctx, `UPDATE messages SET is_read = TRUE WHERE conversation_id = $1 AND sender_id <> $2 AND is_read = FALSE`, id, user.ID)
-	if err != nil {
-		return 0, err
-	}
-	n, err := res.RowsAffected()
+	var n int64
+	err = g.db.InTx(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `UPDATE messages SET is_read = TRUE WHERE conversation_id = $1 AND sender_id <> $2 AND is_read = FALSE`, id, user.ID)
+		if err != nil {
+			return err
+		}
+		if n, err = res.RowsAffected(); err != nil || n == 0 {
+			return err
+		}
+		now := g.clock.Now()
+		return g.jobs.Enqueue(ctx, tx, JobRealtimeRead, ReadReceipt{ConversationID: id, ReaderID: user.ID, MarkedCount: int(n), ReadAt: now.UTC()}, now)
+	})
 	return int(n), err
 }
 

@@ -360,7 +360,8 @@ func (g *Guide) LoadAIReplyContext(ctx context.Context, conversationID, messageI
 
 // PostAIReply writes the assistant's answer to the traveller's message as a
 // TEXT message from the expert with is_ai_generated set, makes it the
-// conversation's last message and enqueues its push notification, all in
+// conversation's last message and enqueues its publication on the realtime
+// channel and its push notification, all in
 // one transaction, and returns the new message's id. The reasons for no
 // reply are checked again inside the transaction, and a message is never
 // answered twice. Errors: ErrNoAIReply (wrapped), as LoadAIReplyContext.
@@ -396,6 +397,9 @@ func (g *Guide) PostAIReply(ctx context.Context, conversationID, messageID, text
 		}
 		if _, err := tx.ExecContext(ctx, `UPDATE conversations SET last_message = $2, last_message_at = $3, updated_at = $4
 			WHERE id = $1`, conversationID, text, at, now); err != nil {
+			return err
+		}
+		if err := g.jobs.Enqueue(ctx, tx, JobRealtimeMessage, map[string]string{"messageId": id}, now); err != nil {
 			return err
 		}
 		return g.jobs.Enqueue(ctx, tx, JobPushMessage, map[string]string{"messageId": id}, now)

@@ -1,0 +1,102 @@
+package guidedb
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"time"
+
+	"github.com/wayfarer-asia/platform/internal/guide"
+	"github.com/wayfarer-asia/platform/internal/store"
+)
+
+// This file is the guide's side of the realtime channel: the jobs that
+// publish what a transaction committed (an outbox: a job is enqueued in the
+// transaction, so a publication exists if and only if the change does, and
+// survives a crash between the commit and the publish), and the reads the
+// channel's access rules need.
+
+// Job kinds of the realtime channel.
+const (
+	// JobRealtimeMessage publishes a recorded message to its conversation's
+	// channel and the recipient's unread count to their personal channel.
+	// Payload: {"messageId": "..."}.
+	JobRealtimeMessage = "realtime.message"
+	// JobRealtimeRead publishes a read receipt to the conversation's channel
+	// and the reader's unread count to their personal channel. Payload: a
+	// ReadReceipt.
+	JobRealtimeRead = "realtime.read"
+)
+
+// ReadReceipt says that a participant read the other party's messages.
+type ReadReceipt struct {
+	ConversationID string    `json:"conversationId"`
+	ReaderID       string    `json:"readerId"`
+	MarkedCount    int       `json:"markedCount"`
+	ReadAt         time.Time `json:"readAt"`
+}
+
+// LiveMessage is a recorded message as the realtime channel publishes it.
+type LiveMessage struct {
+	Message guide.Message
+	// RealtimeMessageID is the id of the draft the message was recorded
+	// from (nil when none), so that clients can replace the draft.
+	RealtimeMessageID *string
+	// RecipientID is the other participant; "" when the sender is neither.
+	RecipientID string
+}
+
+// FindLiveMessage returns the message to publish, or nil when it no longer
+// exists.
+func (g *Guide) FindLiveMessage(ctx context.Context, messageID string) (_ *LiveMessage, err error) {
+	defer store.Wrap(&err, "find live message %s", messageID)
+	var lm LiveMessage
+	err = scanMessage(g.db.QueryRowContext(ctx, messageSelect+` WHERE m.id = $1`, messageID), &lm.Message)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, nil
+	} else if err != nil {
+		return nil, err
+	}
+	var rtID sql.NullString
+	var tourist, expertUser string
+	if err := g.db.QueryRowContext(ctx, `SELECT m.realtime_message_id, c.tourist_id, e.user_id
+		FROM messages m JOIN conversations c ON c.id = m.conversation_id JOIN experts e ON e.id = c.expert_id
+		WHERE m.id = $1`, messageID).Scan(&rtID, &tourist, &expertUser); err != nil {
+		return nil, err
+	}
+	if rtID.Valid && !lm.Message.IsAIGenerated {
+		lm.RealtimeMessageID = &rtID.String // an AI reply's tag is internal
+	}
+	switch lm.Message.SenderID {
+	case tourist:
+		lm.RecipientID = expertUser
+	case expertUser:
+		lm.RecipientID = tourist
+	}
+	return &lm, nil
+}
+
+// MessageRecipient returns the conversation of a message and who receives
+// it; both "" when there is no such message.
+func (g *Guide) MessageRecipient(ctx context.Context, messageID string) (conversationID, recipientID string, err error) {
+	defer store.Wrap(&err, "find recipient of message %s", messageID)
+	p, err := loadMessageParties(ctx, g.db, messageID)
+	if err != nil || p == nil {
+		return "", "", err
+	}
+	return p.conversationID, p.recipientID, nil
+}
+
+// CheckParticipant tells whether an open account takes part in the
+// conversation. Errors: apperr.NotFound (no such conversation),
+// apperr.Forbidden (not a participant).
+func (g *Guide) CheckParticipant(ctx context.Context, userID, conversationID string) (err error) {
+	defer store.Wrap(&err, "check participant %s of conversation %s", userID, conversationID)
+	_, _, _, err = participants(ctx, g.db, &guide.User{ID: userID}, conversationID)
+	return err
+}
+
+// UnreadCountOf counts the unread messages of a user by id.
+func (g *Guide) UnreadCountOf(ctx context.Context, userID string) (int, error) {
+	return g.UnreadCount(ctx, &guide.User{ID: userID})
+}
