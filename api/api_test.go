@@ -82,12 +82,15 @@ var extraRows = []struct{ method, path string }{
 	{"GET", "/healthz"},
 	{"GET", "/readyz"},
 	{"GET", "/metrics"},
+	{"POST", "/mcp"},
+	{"GET", "/.well-known/oauth-protected-resource"},
 }
 
 // requiredScopes is the API key scope of each operation that accepts API
 // keys (spec section 5, rule 4); the three booking transitions the spec
 // does not name take bookings:write like the other booking writes.
 var requiredScopes = map[string]string{
+	"postMcp":              "", // any key; each tool needs its own scope
 	"listBookings":         "bookings:read",
 	"getBooking":           "bookings:read",
 	"createBooking":        "bookings:write",

@@ -15,6 +15,7 @@ type Metrics struct {
 	requests *prometheus.CounterVec
 	latency  *prometheus.HistogramVec
 	limiter  *prometheus.CounterVec
+	tools    *prometheus.CounterVec
 }
 
 // NewMetrics registers the HTTP metrics in reg.
@@ -30,8 +31,11 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 		limiter: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "rate_limiter_decisions_total", Help: "Rate limiter decisions: allowed, denied, fallback (shared limiter down, local count used) or error (refused with 503).",
 		}, []string{"decision"}),
+		tools: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "mcp_tool_calls_total", Help: "MCP tool calls by server, tool and outcome (ok, input_required, or the error code).",
+		}, []string{"server", "tool", "outcome"}),
 	}
-	reg.MustRegister(m.requests, m.latency, m.limiter)
+	reg.MustRegister(m.requests, m.latency, m.limiter, m.tools)
 	return m
 }
 
@@ -50,6 +54,13 @@ func (m *Metrics) observe(server, route, method string, status int, d time.Durat
 func (m *Metrics) LimiterDecision(decision string) {
 	if m != nil {
 		m.limiter.WithLabelValues(decision).Inc()
+	}
+}
+
+// ToolCall counts one MCP tool call.
+func (m *Metrics) ToolCall(server, tool, outcome string) {
+	if m != nil {
+		m.tools.WithLabelValues(server, tool, outcome).Inc()
 	}
 }
 

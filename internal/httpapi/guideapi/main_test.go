@@ -38,6 +38,7 @@ type env struct {
 	tokens   *auth.Tokens
 	keyUsage *auth.KeyUsage
 	idp      *testIdP
+	srv      *guideapi.Server
 }
 
 type options struct {
@@ -150,7 +151,7 @@ func newEnv(t *testing.T, opts options, engine ...store.Engine) *env {
 	})
 	client := apitest.New(t, srv, doc)
 	client.Forbidden = append(client.Forbidden, "test-secret-test-secret-test-secret!", "realtime-secret-realtime-secret!")
-	return &env{Client: client, db: db, clock: clk, store: gs, keys: keys, tokens: tokens, keyUsage: keyUsage, idp: idp}
+	return &env{Client: client, db: db, clock: clk, store: gs, keys: keys, tokens: tokens, keyUsage: keyUsage, idp: idp, srv: srv}
 }
 
 // count runs a COUNT query.

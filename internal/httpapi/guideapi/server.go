@@ -176,6 +176,8 @@ func (s *Server) routes() {
 	s.authed("POST /api/push/register", userOrSession, s.handlePushRegister)
 	s.authed("POST /api/push/unregister", userOnly, s.handlePushUnregister)
 
+	s.mcpRoutes()
+
 	s.router.Handle("GET /healthz", httpapi.Adapt(httpapi.HandleHealth))
 	s.router.Handle("GET /readyz", httpapi.Adapt(httpapi.HandleReady(s.cfg.ReadyChecks)))
 	s.router.Handle("GET /metrics", httpapi.HandleMetrics(s.cfg.Gatherer))

@@ -1,0 +1,368 @@
+package guideapi_test
+
+import (
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/wayfarer-asia/platform/internal/store"
+	"github.com/wayfarer-asia/platform/internal/store/storetest"
+)
+
+// mcpSession connects the SDK's own client to the guide API's /mcp over
+// HTTP with key as the bearer token.
+func mcpSession(t *testing.T, e *env, key string) *mcp.ClientSession {
+	t.Helper()
+	ts := httptest.NewServer(e.srv)
+	t.Cleanup(ts.Close)
+	return mcpConnect(t, ts.URL+"/mcp", key)
+}
+
+func mcpConnect(t *testing.T, url, key string) *mcp.ClientSession {
+	t.Helper()
+	client := mcp.NewClient(&mcp.Implementation{Name: "test-agent", Version: "1"}, nil)
+	cs, err := client.Connect(t.Context(), &mcp.StreamableClientTransport{
+		Endpoint:             url,
+		HTTPClient:           &http.Client{Transport: bearerTransport{key}},
+		DisableStandaloneSSE: true,
+	}, nil)
+	if err != nil {
+		t.Fatalf("connect: %v", err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	return cs
+}
+
+type bearerTransport struct{ key string }
+
+func (b bearerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set("Authorization", "Bearer "+b.key)
+	return http.DefaultTransport.RoundTrip(r)
+}
+
+// callTool calls a tool and decodes its structured result into out; it
+// returns the result, which IsError when the API refused.
+func callTool(t *testing.T, cs *mcp.ClientSession, name string, args any, out any) *mcp.CallToolResult {
+	t.Helper()
+	res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: name, Arguments: args})
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	if !res.IsError && out != nil {
+		b, err := json.Marshal(res.StructuredContent)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Unmarshal(b, out); err != nil {
+			t.Fatalf("%s: %v in %s", name, err, b)
+		}
+	}
+	return res
+}
+
+// toolError returns the REST error envelope a failed tool call carries.
+func toolError(t *testing.T, res *mcp.CallToolResult) (code string, details map[string]any) {
+	t.Helper()
+	if !res.IsError || len(res.Content) != 1 {
+		t.Fatalf("want a tool error, got %+v", res)
+	}
+	var env struct {
+		Error struct {
+			Code    string
+			Details map[string]any
+			DocURL  string `json:"doc_url"`
+		}
+		RequestID string
+	}
+	text := res.Content[0].(*mcp.TextContent).Text
+	if err := json.Unmarshal([]byte(text), &env); err != nil {
+		t.Fatalf("error text is not the REST envelope: %s", text)
+	}
+	if !strings.HasPrefix(env.Error.DocURL, publicURL+"/docs/errors/") || env.RequestID == "" {
+		t.Errorf("envelope without doc_url or requestId: %s", text)
+	}
+	return env.Error.Code, env.Error.Details
+}
+
+func toolNames(t *testing.T, cs *mcp.ClientSession) []string {
+	t.Helper()
+	res, err := cs.ListTools(t.Context(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, tool := range res.Tools {
+		names = append(names, tool.Name)
+		if tool.InputSchema == nil || tool.OutputSchema == nil || tool.Annotations == nil || tool.Description == "" {
+			t.Errorf("%s: schema, annotations or description missing", tool.Name)
+		}
+	}
+	slices.Sort(names)
+	return names
+}
+
+func TestMCPToolsFollowScopes(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, options{})
+	u := e.register(t, "agent-owner@example.com", "TOURIST")
+	for _, tc := range []struct {
+		scopes []string
+		want   []string
+	}{
+		{[]string{"bookings:read"}, []string{"get_booking", "get_pending_action", "list_my_bookings"}},
+		{[]string{"experts:read"}, []string{"get_expert", "get_pending_action", "search_experts"}},
+		{[]string{"bookings:read", "bookings:write"}, []string{"cancel_booking", "create_booking", "get_booking", "get_pending_action", "list_my_bookings"}},
+		{[]string{"profile:read", "profile:write"}, []string{"close_account", "get_my_profile", "get_pending_action", "update_my_profile"}},
+		{[]string{"experts:read", "packages:read", "travelogues:read", "bookings:read", "bookings:write", "profile:read", "profile:write"}, []string{
+			"cancel_booking", "close_account", "create_booking", "get_booking", "get_expert", "get_my_profile", "get_package",
+			"get_pending_action", "get_travelogue", "list_my_bookings", "list_travelogues", "search_experts", "search_packages", "update_my_profile"}},
+	} {
+		cs := mcpSession(t, e, e.apiKey(t, u, tc.scopes...))
+		if got := toolNames(t, cs); !slices.Equal(got, tc.want) {
+			t.Errorf("scopes %v: tools %v, want %v", tc.scopes, got, tc.want)
+		}
+	}
+	// The annotations say what a tool does.
+	cs := mcpSession(t, e, e.apiKey(t, u, "bookings:read", "bookings:write"))
+	res, err := cs.ListTools(t.Context(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tool := range res.Tools {
+		a := tool.Annotations
+		destructive := a.DestructiveHint != nil && *a.DestructiveHint
+		switch tool.Name {
+		case "list_my_bookings", "get_booking", "get_pending_action":
+			if !a.ReadOnlyHint {
+				t.Errorf("%s is not read-only", tool.Name)
+			}
+		case "cancel_booking":
+			if a.ReadOnlyHint || !destructive {
+				t.Errorf("%s: %+v", tool.Name, a)
+			}
+		case "create_booking":
+			if a.ReadOnlyHint || destructive || a.IdempotentHint {
+				t.Errorf("%s: %+v", tool.Name, a)
+			}
+		}
+	}
+}
+
+func TestMCPAuthentication(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, options{})
+	u := e.register(t, "mcp-auth@example.com", "TOURIST")
+	ts := httptest.NewServer(e.srv)
+	defer ts.Close()
+	initialize := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"x","version":"1"}}}`
+	for name, authz := range map[string]string{
+		"no credentials": "",
+		"unknown key":    "Bearer pk_live_" + strings.Repeat("a", 40),
+		"user token":     "Bearer " + u.token,
+	} {
+		req, _ := http.NewRequest("POST", ts.URL+"/mcp", strings.NewReader(initialize))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		if authz != "" {
+			req.Header.Set("Authorization", authz)
+		}
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		if res.StatusCode != 401 || !strings.Contains(string(body), `"code":"UNAUTHORIZED"`) {
+			t.Errorf("%s: %d %s", name, res.StatusCode, body)
+		}
+		if got, want := res.Header.Get("WWW-Authenticate"), `Bearer resource_metadata="`+publicURL+`/.well-known/oauth-protected-resource"`; got != want {
+			t.Errorf("%s: WWW-Authenticate %q, want %q", name, got, want)
+		}
+	}
+
+	// The metadata names the resource on the configured URL, whatever the Host.
+	req, _ := http.NewRequest("GET", ts.URL+"/.well-known/oauth-protected-resource", nil)
+	req.Host = "evil.example"
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var meta struct {
+		Resource        string   `json:"resource"`
+		ScopesSupported []string `json:"scopes_supported"`
+		BearerMethods   []string `json:"bearer_methods_supported"`
+	}
+	json.NewDecoder(res.Body).Decode(&meta)
+	res.Body.Close()
+	if res.StatusCode != 200 || meta.Resource != publicURL+"/mcp" || !slices.Contains(meta.ScopesSupported, "bookings:write") || !slices.Equal(meta.BearerMethods, []string{"header"}) {
+		t.Errorf("metadata: %d %+v", res.StatusCode, meta)
+	}
+
+	// A tool outside the key's scopes is not listed, and calling it answers
+	// the REST API's INSUFFICIENT_SCOPE.
+	cs := mcpSession(t, e, e.apiKey(t, u, "bookings:read"))
+	for tool, c := range map[string]struct {
+		scope string
+		args  map[string]any
+	}{
+		"create_booking": {"bookings:write", map[string]any{"scheduledDate": "2027-01-15T09:00:00Z"}},
+		"search_experts": {"experts:read", map[string]any{}},
+		"close_account":  {"profile:write", map[string]any{}},
+	} {
+		scope := c.scope
+		code, details := toolError(t, callTool(t, cs, tool, c.args, nil))
+		if code != "INSUFFICIENT_SCOPE" || details["requiredScope"] != scope {
+			t.Errorf("%s: %s %v", tool, code, details)
+		}
+	}
+	// Another user's booking is forbidden, as over REST.
+	other := e.register(t, "mcp-other@example.com", "TOURIST")
+	var pkg string
+	if err := e.db.QueryRow(`SELECT id FROM packages WHERE is_active = TRUE ORDER BY id LIMIT 1`).Scan(&pkg); err != nil {
+		t.Fatal(err)
+	}
+	var created struct{ Data struct{ ID string } }
+	e.Do("POST", "/api/v1/bookings", map[string]any{"packageId": pkg, "scheduledDate": e.clock.Now().Add(72 * time.Hour).Format(time.RFC3339)},
+		bearer(other.token)...).Expect(201).Decode(&created)
+	if code, _ := toolError(t, callTool(t, cs, "get_booking", map[string]any{"id": created.Data.ID}, nil)); code != "FORBIDDEN" {
+		t.Errorf("another's booking: %s", code)
+	}
+}
+
+func TestMCPBookingFlow(t *testing.T) {
+	t.Parallel()
+	for _, engine := range storetest.Engines() {
+		t.Run(string(engine), func(t *testing.T) {
+			t.Parallel()
+			mcpBookingFlow(t, engine)
+		})
+	}
+}
+
+func mcpBookingFlow(t *testing.T, engine store.Engine) {
+	{
+		e := newEnv(t, options{}, engine)
+		u := e.register(t, "mcp-traveller@example.com", "TOURIST")
+		cs := mcpSession(t, e, e.apiKey(t, u, "packages:read", "experts:read", "bookings:read", "bookings:write"))
+
+		var pkgs struct {
+			Data []struct{ ID, Title string }
+			Meta struct{ Total int }
+		}
+		res := callTool(t, cs, "search_packages", map[string]any{"pageSize": 3}, &pkgs)
+		if res.IsError || len(pkgs.Data) != 3 || pkgs.Meta.Total < 3 {
+			t.Fatalf("search_packages: %+v %+v", res, pkgs)
+		}
+		// Text written by people comes back as delimited data.
+		text := res.Content[0].(*mcp.TextContent).Text
+		if !strings.Contains(text, "\n<api-data>\n{") || !strings.HasSuffix(text, "}\n</api-data>") || !strings.Contains(text, pkgs.Data[0].ID) {
+			t.Errorf("text content: %.300s", text)
+		}
+
+		args := map[string]any{"packageId": pkgs.Data[0].ID, "participants": 2,
+			"scheduledDate": e.clock.Now().Add(96 * time.Hour).Format(time.RFC3339), "idempotencyKey": "mcp-book-1"}
+		var booked struct{ Data struct{ ID, Status string } }
+		if res := callTool(t, cs, "create_booking", args, &booked); res.IsError || booked.Data.Status != "PENDING" || res.Meta["idempotentReplayed"] != nil {
+			t.Fatalf("create_booking: %+v %+v", res, booked)
+		}
+		// A retry with the same key answers the first booking again.
+		var again struct{ Data struct{ ID string } }
+		if res := callTool(t, cs, "create_booking", args, &again); res.IsError || again.Data.ID != booked.Data.ID || res.Meta["idempotentReplayed"] != true {
+			t.Fatalf("retry: %+v %+v", res, again)
+		}
+		args["participants"] = 3
+		if code, _ := toolError(t, callTool(t, cs, "create_booking", args, nil)); code != "IDEMPOTENCY_KEY_REUSED" {
+			t.Errorf("same key, other arguments: %s", code)
+		}
+		if n := e.count(t, `SELECT COUNT(*) FROM bookings WHERE tourist_id = $1`, u.id); n != 1 {
+			t.Fatalf("%d bookings, want 1", n)
+		}
+
+		// Cancelling only asks; the booking stays as it is.
+		var pending struct {
+			ActionID, Action, Status, ConfirmURL, Message string
+			ExpiresAt                                     time.Time
+		}
+		if res := callTool(t, cs, "cancel_booking", map[string]any{"id": booked.Data.ID}, &pending); res.IsError {
+			t.Fatalf("cancel_booking: %+v", res)
+		}
+		if pending.Status != "pending" || pending.Action != "booking.cancel" || pending.ConfirmURL != publicURL+"/api/v1/actions/"+pending.ActionID+"/confirm" ||
+			!pending.ExpiresAt.Equal(e.clock.Now().Add(10*time.Minute)) {
+			t.Fatalf("pending: %+v", pending)
+		}
+		var status string
+		if err := e.db.QueryRow(`SELECT status FROM bookings WHERE id = $1`, booked.Data.ID).Scan(&status); err != nil || status != "PENDING" {
+			t.Fatalf("booking %s before confirmation (%v)", status, err)
+		}
+		var polled struct{ Status string }
+		if callTool(t, cs, "get_pending_action", map[string]any{"id": pending.ActionID}, &polled); polled.Status != "pending" {
+			t.Fatalf("poll: %+v", polled)
+		}
+
+		// The person confirms over REST with their own token; the agent sees it.
+		e.Do("POST", "/api/v1/actions/"+pending.ActionID+"/confirm", nil, bearer(u.token)...).Expect(200)
+		var done struct {
+			Status string
+			Result struct{ ID, Status string }
+		}
+		if res := callTool(t, cs, "get_pending_action", map[string]any{"id": pending.ActionID}, &done); res.IsError ||
+			done.Status != "confirmed" || done.Result.ID != booked.Data.ID || done.Result.Status != "CANCELLED" {
+			t.Fatalf("after confirmation: %+v %+v", res, done)
+		}
+		var detail struct{ Data struct{ Status string } }
+		if callTool(t, cs, "get_booking", map[string]any{"id": booked.Data.ID}, &detail); detail.Data.Status != "CANCELLED" {
+			t.Errorf("booking after confirmation: %+v", detail)
+		}
+
+		// An unknown action, and one of another key, are not found.
+		other := mcpSession(t, e, e.apiKey(t, u, "bookings:read"))
+		if code, _ := toolError(t, callTool(t, other, "get_pending_action", map[string]any{"id": pending.ActionID}, nil)); code != "NOT_FOUND" {
+			t.Errorf("another key's action: %s", code)
+		}
+
+		// Every call was counted by tool and outcome.
+		metrics := string(e.Get("/metrics").Expect(200).Body)
+		for _, want := range []string{
+			`mcp_tool_calls_total{outcome="ok",server="guide",tool="create_booking"} 2`,
+			`mcp_tool_calls_total{outcome="IDEMPOTENCY_KEY_REUSED",server="guide",tool="create_booking"} 1`,
+			`mcp_tool_calls_total{outcome="ok",server="guide",tool="cancel_booking"} 1`,
+			`mcp_tool_calls_total{outcome="NOT_FOUND",server="guide",tool="get_pending_action"} 1`,
+		} {
+			if !strings.Contains(metrics, want) {
+				t.Errorf("metrics lack %s", want)
+			}
+		}
+	}
+}
+
+func TestMCPCloseAccountNeedsConfirmation(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, options{})
+	u := e.register(t, "mcp-closer@example.com", "TOURIST")
+	cs := mcpSession(t, e, e.apiKey(t, u, "profile:read", "profile:write"))
+	var pending struct{ ActionID, Action, Status string }
+	if res := callTool(t, cs, "close_account", map[string]any{}, &pending); res.IsError || pending.Action != "account.delete" || pending.Status != "pending" {
+		t.Fatalf("close_account: %+v %+v", res, pending)
+	}
+	if n := e.count(t, `SELECT COUNT(*) FROM users WHERE id = $1 AND deleted_at IS NULL`, u.id); n != 1 {
+		t.Fatal("the account was closed without confirmation")
+	}
+	// The pending action expires unconfirmed; nothing happens.
+	e.clock.Advance(11 * time.Minute)
+	var expired struct{ Status string }
+	if callTool(t, cs, "get_pending_action", map[string]any{"id": pending.ActionID}, &expired); expired.Status != "expired" {
+		t.Errorf("after expiry: %+v", expired)
+	}
+	var profile struct{ Data struct{ ID string } }
+	if res := callTool(t, cs, "get_my_profile", nil, &profile); res.IsError || profile.Data.ID != u.id {
+		t.Errorf("profile: %+v", res)
+	}
+}
