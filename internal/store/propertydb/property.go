@@ -136,6 +136,10 @@ func (s *Property) FindProperties(ctx context.Context, f property.PropertyFilter
 		// fit: room types open, available and bookable every night of the
 		// stay, departure allowed on the check-out day;
 		// lowest: the cheapest of them per property.
+		// The CROSS JOIN keeps SQLite's join order: rooms outside, the
+		// calendar probed by its primary key inside; left to itself it
+		// drove the join from the calendar, skip-scanning
+		// calendar_property_night over every property.
 		with = `WITH rooms AS (
 			SELECT rt.id FROM properties p JOIN room_types rt ON rt.property_id = p.id
 			WHERE rt.max_guests >= ` + guests + properties + `
@@ -146,9 +150,9 @@ func (s *Property) FindProperties(ctx context.Context, f property.PropertyFilter
 			GROUP BY c.room_type_id, c.night
 		), fit AS (
 			SELECT c.property_id, c.room_type_id, SUM(CASE WHEN c.night < ` + co + ` THEN c.price ELSE 0 END) AS total
-			FROM rooms JOIN calendar c ON c.room_type_id = rooms.id
+			FROM rooms CROSS JOIN calendar c
 			LEFT JOIN stale ON stale.room_type_id = c.room_type_id AND stale.night = c.night
-			WHERE c.night >= ` + ci + ` AND c.night <= ` + co + `
+			WHERE c.room_type_id = rooms.id AND c.night >= ` + ci + ` AND c.night <= ` + co + `
 			GROUP BY c.property_id, c.room_type_id
 			HAVING SUM(CASE WHEN c.night < ` + co + ` THEN 1 ELSE 0 END) = ` + n + `
 				AND SUM(CASE WHEN c.night < ` + co + ` AND (c.closed OR c.total_units - c.` + inv.sold + ` - c.` + inv.held + ` + COALESCE(stale.units, 0) <= 0) THEN 1 ELSE 0 END) = 0
