@@ -136,13 +136,13 @@ func (s *Property) FindProperties(ctx context.Context, f property.PropertyFilter
 		// fit: room types open, available and bookable every night of the
 		// stay, departure allowed on the check-out day;
 		// lowest: the cheapest of them per property.
-		// The CROSS JOIN keeps SQLite's join order: rooms outside, the
-		// calendar probed by its primary key inside; left to itself it
-		// drove the join from the calendar, skip-scanning
-		// calendar_property_night over every property.
+		// The CROSS JOINs keep SQLite's join order: properties, then their
+		// room types by room_types_property, then the calendar by its
+		// primary key; left to itself it drove the join from the calendar,
+		// skip-scanning calendar_property_night over every property.
 		with = `WITH rooms AS (
-			SELECT rt.id FROM properties p JOIN room_types rt ON rt.property_id = p.id
-			WHERE rt.max_guests >= ` + guests + properties + `
+			SELECT rt.id FROM properties p CROSS JOIN room_types rt
+			WHERE rt.property_id = p.id AND rt.max_guests >= ` + guests + properties + `
 		), stale AS (
 			SELECT c.room_type_id, c.night, COUNT(*) AS units
 			FROM quotes q JOIN calendar c ON c.room_type_id = q.room_type_id AND c.night >= q.check_in AND c.night < q.check_out
