@@ -50,6 +50,10 @@ WITH_CEILING=${WITH_CEILING:-1}
 WITH_POSTGRES=${WITH_POSTGRES:-1}
 PIN_POSTGRES=${PIN_POSTGRES:-1}      # move the PostgreSQL backends of our database to SERVER_CPU
 WITH_PEER=${WITH_PEER:-1}
+SCALE=${SCALE:-1}                    # SAMPLE_SCALE of our server: N× the sample catalogue and property inventory
+SCALE_BENCH=${SCALE_BENCH:-1}        # also run the store-level scale benchmarks (catalogue growth curve, property date search) and draw bench/scale.png
+SCALE_LIST=${SCALE_LIST:-1,10,100}   # the catalogue scales of the growth curve
+PROPERTY_SCALE=${PROPERTY_SCALE:-80} # the property date search's inventory: 80× is about 10,000 properties
 PG_URL_BASE=${PG_URL_BASE:-postgres://postgres@127.0.0.1:5432}
 PG_URL_PARAMS=${PG_URL_PARAMS:-?sslmode=disable}
 OURS_PORT=${OURS_PORT:-28080}        # and OURS_PORT+1 for the property API
@@ -196,6 +200,12 @@ measure() {
     "$BIN/benchtool" cpu -pid "$pid" -extra "$extra" -core "$SERVER_CPU" -save "$dir/cpu.json"; w0=$(date +%s%N)
     attack "$t" "$res" "$duration" "$rate"
     w1=$(date +%s%N); read -r cpu busy tot < <("$BIN/benchtool" cpu -pid "$pid" -extra "$extra" -core "$SERVER_CPU" -since "$dir/cpu.json")
+    if [ "$db" = postgres ] && [ "$(pg_backends)" != "$extra" ]; then
+      # A backend that came or went during the run is missing from the
+      # count: the per-CPU-second figure of this run is overstated.
+      echo "pg-backends-changed $workload $phase $run: $extra -> $(pg_backends)" >>"$WORK/notes"
+      echo "   warning: PostgreSQL backends changed during $workload $phase run $run; its CPU figure is overstated" >&2
+    fi
     l1=$(locked_lines "$logf")
     "$BIN/benchtool" summarize -results "$res" -system "$system" -db "$db" -workload "$workload" -phase "$phase" \
       -run "$run" -workers "$WORKERS" -rate "${rate%/s}" -cpu-ticks "$cpu" -clk-tck "$CLK_TCK" \
@@ -229,7 +239,7 @@ start_ours() {
   env -u REDIS_URL -u S3_BUCKET -u IDP_A_ISSUER -u IDP_B_ISSUER \
     GOMAXPROCS=1 GUIDE_ADDR="127.0.0.1:$OURS_PORT" PROPERTY_ADDR="127.0.0.1:$((OURS_PORT + 1))" \
     GUIDE_DATABASE_URL="$url" PROPERTY_DATABASE_URL="$dir/property.db" AVATAR_DIR="$dir/avatars" \
-    SAMPLE_DATA=on DEMO_PASSWORD=bench-demo-password LOG_LEVEL="$BENCH_LOG_LEVEL" \
+    SAMPLE_DATA=on SAMPLE_SCALE="$SCALE" DEMO_PASSWORD=bench-demo-password LOG_LEVEL="$BENCH_LOG_LEVEL" \
     GUIDE_PUBLIC_RATE_LIMIT=1000000000 GUIDE_AUTH_RATE_LIMIT=1000000000 \
     JWT_SECRET="$(head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n')" \
     REALTIME_SECRET="$(head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n')" \
@@ -334,6 +344,28 @@ if [ "$WITH_POSTGRES" = 1 ]; then
   psql "$PG_URL_BASE/postgres$PG_URL_PARAMS" -qc "CREATE DATABASE $PG_DB" >/dev/null
   ours_phase postgres "$PG_URL_BASE/$PG_DB$PG_URL_PARAMS"
   psql "$PG_URL_BASE/postgres$PG_URL_PARAMS" -qc "DROP DATABASE $PG_DB" >/dev/null && PG_DB=""
+fi
+
+# ---- 5. scale: catalogue growth curve and property date search ------------------------------------
+# Store-level Go benchmarks (uncached queries, no HTTP), pinned to the
+# server core; results in $OUT_DIR/scale.txt, the plot in bench/scale.png.
+if [ "$SCALE_BENCH" = 1 ]; then
+  log "scale: catalogue pages at x${SCALE_LIST//,/, x}; property date search at x$PROPERTY_SCALE"
+  scale_env=()
+  if [ "$WITH_POSTGRES" = 1 ]; then
+    PG_DB="wayfarer_scale_$$"
+    psql "$PG_URL_BASE/postgres$PG_URL_PARAMS" -qc "CREATE DATABASE $PG_DB" >/dev/null
+    scale_env=(TEST_POSTGRES_URL="$PG_URL_BASE/$PG_DB$PG_URL_PARAMS")
+  fi
+  (cd "$REPO" && go test -c -o "$BIN/guidedb.test" ./internal/store/guidedb && go test -c -o "$BIN/propertydb.test" ./internal/store/propertydb)
+  (cd "$REPO/internal/store/guidedb" && env "${scale_env[@]}" BENCH_CATALOG_SCALES="$SCALE_LIST" GOMAXPROCS=1 \
+    taskset -c "$SERVER_CPU" "$BIN/guidedb.test" -test.run '^$' -test.bench CatalogScale -test.benchtime 300x) | tee "$OUT_DIR/scale.txt"
+  (cd "$REPO/internal/store/propertydb" && env "${scale_env[@]}" BENCH_PROPERTY_SCALE="$PROPERTY_SCALE" GOMAXPROCS=1 \
+    taskset -c "$SERVER_CPU" "$BIN/propertydb.test" -test.run '^$' -test.bench PropertyDateSearch -test.benchtime 200x) | tee -a "$OUT_DIR/scale.txt"
+  "$BIN/benchtool" scaleplot -in "$OUT_DIR/scale.txt" -out "$REPO/bench/scale.png"
+  if [ -n "$PG_DB" ]; then
+    psql "$PG_URL_BASE/postgres$PG_URL_PARAMS" -qc "DROP DATABASE $PG_DB" >/dev/null && PG_DB=""
+  fi
 fi
 
 # ---- report -------------------------------------------------------------------------------------

@@ -21,7 +21,7 @@ import (
 
 func main() {
 	if len(os.Args) < 2 {
-		fmt.Fprintln(os.Stderr, "usage: benchtool setup|targets|summarize|report|rss|cpu [flags]")
+		fmt.Fprintln(os.Stderr, "usage: benchtool setup|targets|summarize|report|scaleplot|rss|cpu [flags]")
 		os.Exit(2)
 	}
 	var err error
@@ -34,6 +34,8 @@ func main() {
 		err = summarize(args)
 	case "report":
 		err = report(args)
+	case "scaleplot":
+		err = scalePlot(args)
 	case "rss":
 		err = printProc(args, "rss")
 	case "cpu":

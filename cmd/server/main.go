@@ -96,6 +96,9 @@ func run() error {
 	jobs.Go(func() { a.runner.Run(jobsCtx) })
 
 	servers := []*http.Server{newServer(cfg.GuideAddr, guideHandler), newServer(cfg.PropertyAddr, propertyHandler)}
+	if cfg.PprofAddr != "" {
+		servers = append(servers, newPprofServer(cfg.PprofAddr))
+	}
 	errc := make(chan error, len(servers))
 	for _, srv := range servers {
 		go func() {
@@ -155,6 +158,9 @@ func (a *app) openDB(ctx context.Context, setting, url, service string) (*store.
 		return nil, fmt.Errorf("%s: %w", setting, err)
 	}
 	a.closers = append(a.closers, db.Close)
+	if a.cfg.DatabaseMaxConns > 0 {
+		db.SetPool(a.cfg.DatabaseMaxConns)
+	}
 	if err := db.Migrate(ctx, service); err != nil {
 		return nil, fmt.Errorf("%s: %w", setting, err)
 	}

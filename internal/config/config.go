@@ -26,7 +26,9 @@ type Config struct {
 	GuideDatabaseURL    string
 	PropertyDatabaseURL string
 	SampleData          bool
-	SampleScale         int // the sample is loaded with SampleScale-1 replicas of its catalogue and inventory
+	SampleScale         int    // the sample is loaded with SampleScale-1 replicas of its catalogue and inventory
+	DatabaseMaxConns    int    // PostgreSQL pool size per database; 0: store.DefaultMaxConns
+	PprofAddr           string // empty: no profiling listener
 	DemoPassword        string
 	PublicRateLimit     int // requests per minute per client IP on public reads
 	TrustedProxies      []netip.Prefix
@@ -114,6 +116,12 @@ func load(getenv func(string) string) (*Config, error) {
 	}
 	if c.SampleScale = positiveInt(get("SAMPLE_SCALE", "1"), "SAMPLE_SCALE", &errs); c.SampleScale > 10000 {
 		errs = append(errs, fmt.Errorf("SAMPLE_SCALE=%d: at most 10000", c.SampleScale))
+	}
+	if v := strings.TrimSpace(getenv("PPROF_ADDR")); v != "" {
+		c.PprofAddr = listenAddr("PPROF_ADDR", v, &errs)
+	}
+	if v := getenv("DATABASE_MAX_CONNS"); v != "" {
+		c.DatabaseMaxConns = positiveInt(v, "DATABASE_MAX_CONNS", &errs)
 	}
 	if c.DemoPassword != "" && len(c.DemoPassword) < 8 {
 		errs = append(errs, errors.New("DEMO_PASSWORD: must be at least 8 characters, the minimum the API accepts at login"))

@@ -37,7 +37,7 @@ func TestLoadValues(t *testing.T) {
 
 func TestLoadRejects(t *testing.T) {
 	_, err := load(env(map[string]string{
-		"SAMPLE_DATA": "maybe", "SAMPLE_SCALE": "0", "GUIDE_PUBLIC_RATE_LIMIT": "0", "TRUSTED_PROXIES": "nope", "LOG_LEVEL": "loud", "DEMO_PASSWORD": "short",
+		"SAMPLE_DATA": "maybe", "SAMPLE_SCALE": "0", "DATABASE_MAX_CONNS": "none", "PPROF_ADDR": "6060", "GUIDE_PUBLIC_RATE_LIMIT": "0", "TRUSTED_PROXIES": "nope", "LOG_LEVEL": "loud", "DEMO_PASSWORD": "short",
 		"JWT_SECRET": "too-short", "PENDING_ACTION_TTL": "10", "GUIDE_AUTH_RATE_LIMIT": "x", "IDP_A_ISSUER": "https://a.example", "IDP_B_ISSUER": "https://b",
 		"IDP_B_AUDIENCE": "app", "IDP_B_JWKS_URL": "ftp://b/keys", "AI_BASE_URL": "http://ai.local/v1", "QUOTE_TTL": "5s",
 		"S3_BUCKET": "avatars", "S3_ENDPOINT": "http://minio.local:9000/prefix", "S3_REGION": "r", "S3_ACCESS_KEY": "a", "S3_SECRET_KEY": "s",
@@ -45,7 +45,7 @@ func TestLoadRejects(t *testing.T) {
 	if err == nil {
 		t.Fatal("bad settings accepted")
 	}
-	for _, name := range []string{"SAMPLE_DATA", "SAMPLE_SCALE", "GUIDE_PUBLIC_RATE_LIMIT", "TRUSTED_PROXIES", "LOG_LEVEL", "DEMO_PASSWORD", "JWT_SECRET", "GUIDE_AUTH_RATE_LIMIT", "IDP_A_", "IDP_B_JWKS_URL", "PENDING_ACTION_TTL", "AI_MODEL", "QUOTE_TTL", "S3_ENDPOINT"} {
+	for _, name := range []string{"SAMPLE_DATA", "SAMPLE_SCALE", "DATABASE_MAX_CONNS", "PPROF_ADDR", "GUIDE_PUBLIC_RATE_LIMIT", "TRUSTED_PROXIES", "LOG_LEVEL", "DEMO_PASSWORD", "JWT_SECRET", "GUIDE_AUTH_RATE_LIMIT", "IDP_A_", "IDP_B_JWKS_URL", "PENDING_ACTION_TTL", "AI_MODEL", "QUOTE_TTL", "S3_ENDPOINT"} {
 		if !strings.Contains(err.Error(), name) {
 			t.Errorf("error does not name %s: %v", name, err)
 		}

@@ -145,9 +145,13 @@ func (s *Property) FindProperties(ctx context.Context, f property.PropertyFilter
 		// fit: room types open, available and bookable every night of the
 		// stay, departure allowed on the check-out day;
 		// lowest: the cheapest of them per property.
+		// The CROSS JOINs keep SQLite's join order: properties, then their
+		// room types by room_types_property, then the calendar by its
+		// primary key; left to itself it drove the join from the calendar,
+		// skip-scanning calendar_property_night over every property.
 		with = `WITH rooms AS (
-			SELECT rt.id FROM properties p JOIN room_types rt ON rt.property_id = p.id
-			WHERE rt.max_guests >= ` + guests + properties + `
+			SELECT rt.id FROM properties p CROSS JOIN room_types rt
+			WHERE rt.property_id = p.id AND rt.max_guests >= ` + guests + properties + `
 		), stale AS (
 			SELECT c.room_type_id, c.night, COUNT(*) AS units
 			FROM quotes q JOIN calendar c ON c.room_type_id = q.room_type_id AND c.night >= q.check_in AND c.night < q.check_out
@@ -155,9 +159,9 @@ func (s *Property) FindProperties(ctx context.Context, f property.PropertyFilter
 			GROUP BY c.room_type_id, c.night
 		), fit AS (
 			SELECT c.property_id, c.room_type_id, SUM(CASE WHEN c.night < ` + co + ` THEN c.price ELSE 0 END) AS total
-			FROM rooms JOIN calendar c ON c.room_type_id = rooms.id
+			FROM rooms CROSS JOIN calendar c
 			LEFT JOIN stale ON stale.room_type_id = c.room_type_id AND stale.night = c.night
-			WHERE c.night >= ` + ci + ` AND c.night <= ` + co + `
+			WHERE c.room_type_id = rooms.id AND c.night >= ` + ci + ` AND c.night <= ` + co + `
 			GROUP BY c.property_id, c.room_type_id
 			HAVING SUM(CASE WHEN c.night < ` + co + ` THEN 1 ELSE 0 END) = ` + n + `
 				AND SUM(CASE WHEN c.night < ` + co + ` AND (c.closed OR c.total_units - c.` + inv.sold + ` - c.` + inv.held + ` + COALESCE(stale.units, 0) <= 0) THEN 1 ELSE 0 END) = 0
