@@ -25,3 +25,17 @@ func TestCORSOrigins(t *testing.T) {
 		t.Fatalf("bad origins: %v", err)
 	}
 }
+
+func TestMetricsAddr(t *testing.T) {
+	if c, err := load(env(nil)); err != nil || c.MetricsAddr != "" {
+		t.Fatalf("unset: %q %v", c.MetricsAddr, err)
+	}
+	if c, err := load(env(map[string]string{"METRICS_ADDR": "127.0.0.1:9090"})); err != nil || c.MetricsAddr != "127.0.0.1:9090" {
+		t.Fatalf("set: %v", err)
+	}
+	for _, bad := range []string{"9090", ":8080"} {
+		if _, err := load(env(map[string]string{"METRICS_ADDR": bad})); err == nil || !strings.Contains(err.Error(), "METRICS_ADDR") {
+			t.Errorf("METRICS_ADDR=%s: %v", bad, err)
+		}
+	}
+}

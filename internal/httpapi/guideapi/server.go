@@ -66,8 +66,11 @@ type Config struct {
 	Logger         *slog.Logger
 	OpenAPI        []byte              // the OpenAPI document as JSON
 	Metrics        *httpapi.Metrics    // may be nil
-	Gatherer       prometheus.Gatherer // served at /metrics; nil: not served
-	ReadyChecks    []httpapi.Check     // dependencies /readyz asks
+	Gatherer       prometheus.Gatherer // served at /metrics; nil: an empty registry
+	// MetricsElsewhere leaves /metrics out: it is served on a listener of
+	// its own (METRICS_ADDR).
+	MetricsElsewhere bool
+	ReadyChecks      []httpapi.Check // dependencies /readyz asks
 	// CORSOrigins are the origins browsers may call every route from
 	// (GUIDE_CORS_ALLOWED_ORIGINS); empty: the public catalogue reads
 	// from any origin, nothing else.
@@ -174,9 +177,12 @@ func (s *Server) routes() {
 	s.authed("POST /api/push/register", userOrSession, s.handlePushRegister)
 	s.authed("POST /api/push/unregister", userOnly, s.handlePushUnregister)
 
+	s.router.Handle("GET /{$}", httpapi.Home("/docs/"))
 	s.router.Handle("GET /healthz", httpapi.Adapt(httpapi.HandleHealth))
 	s.router.Handle("GET /readyz", httpapi.Adapt(httpapi.HandleReady(s.cfg.ReadyChecks)))
-	s.router.Handle("GET /metrics", httpapi.HandleMetrics(s.cfg.Gatherer))
+	if !s.cfg.MetricsElsewhere {
+		s.router.Handle("GET /metrics", httpapi.HandleMetrics(s.cfg.Gatherer))
+	}
 	s.router.Handle("GET /api/v1/openapi.json", httpapi.Adapt(s.handleOpenAPI))
 	s.router.Handle("GET /docs/errors/{$}", httpapi.Adapt(httpapi.HandleErrorIndex))
 	s.router.Handle("GET /docs/errors/{code}", httpapi.Adapt(httpapi.HandleErrorDoc))

@@ -54,7 +54,10 @@ type Config struct {
 	OpenAPI         []byte              // the OpenAPI document as JSON
 	Metrics         *httpapi.Metrics    // may be nil
 	Gatherer        prometheus.Gatherer // served at /metrics; nil: an empty registry
-	ReadyChecks     []httpapi.Check     // dependencies /readyz asks
+	// MetricsElsewhere leaves /metrics out: it is served on a listener of
+	// its own (METRICS_ADDR).
+	MetricsElsewhere bool
+	ReadyChecks      []httpapi.Check // dependencies /readyz asks
 	// CORSOrigins are the origins browsers may call every route from
 	// (PROPERTY_CORS_ALLOWED_ORIGINS); empty: only the OpenAPI document
 	// may be read from any origin. The portal's session cookie is never
@@ -132,9 +135,12 @@ func (s *Server) routes() {
 	// portal's per-IP count.
 	s.router.HandleTree("/api/v1/", s.keyed(""))
 	s.router.HandleTree("/portal/api/", s.portalLimited)
+	s.router.Handle("GET /{$}", httpapi.Home("/portal/"))
 	s.router.Handle("GET /healthz", httpapi.Adapt(httpapi.HandleHealth))
 	s.router.Handle("GET /readyz", httpapi.Adapt(httpapi.HandleReady(s.cfg.ReadyChecks)))
-	s.router.Handle("GET /metrics", httpapi.HandleMetrics(s.cfg.Gatherer))
+	if !s.cfg.MetricsElsewhere {
+		s.router.Handle("GET /metrics", httpapi.HandleMetrics(s.cfg.Gatherer))
+	}
 
 	// The developer portal.
 	s.portalAuth("POST /portal/api/signup", s.handleSignup)
