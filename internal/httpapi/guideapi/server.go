@@ -184,9 +184,9 @@ func (s *Server) routes() {
 		s.router.Handle("GET /metrics", httpapi.HandleMetrics(s.cfg.Gatherer))
 	}
 	s.router.Handle("GET /api/v1/openapi.json", httpapi.Adapt(s.handleOpenAPI))
-	s.router.Handle("GET /docs/errors/{$}", httpapi.Adapt(httpapi.HandleErrorIndex))
-	s.router.Handle("GET /docs/errors/{code}", httpapi.Adapt(httpapi.HandleErrorDoc))
-	webui.Docs(webui.DocsConfig{Title: "Guide Marketplace API"}).Register(s.router) // the API reference: GET /docs/ and /docs/assets/
+	// The API reference: GET /docs/, /docs/assets/ and the error-code
+	// pages /docs/errors/.
+	webui.Docs(webui.DocsConfig{Title: "Guide Marketplace API", API: httpapi.GuideAPI}).Register(s.router)
 	portrait, landscape := httpapi.Size{Width: 320, Height: 320}, httpapi.Size{Width: 640, Height: 420}
 	s.router.Handle("GET /media/sample/{kind}/{name}", httpapi.Adapt(httpapi.RateLimitCounted(s.cfg.Metrics, s.cfg.ReadLimiter, s.publicKey,
 		httpapi.SampleImages(map[string]httpapi.Size{

@@ -152,8 +152,6 @@ func (s *Server) routes() {
 	s.portal("POST /portal/api/keys/{id}/rotate", s.idem.Wrap(http.StatusCreated, recordCreatedKey, s.handleKeyRotate))
 	s.portal("GET /portal/api/usage", s.handleUsage)
 
-	s.router.Handle("GET /docs/errors/{$}", httpapi.Adapt(httpapi.HandleErrorIndex))
-	s.router.Handle("GET /docs/errors/{code}", httpapi.Adapt(httpapi.HandleErrorDoc))
 	// Counted against the client IP's budget, as API requests without a key.
 	s.router.Handle("GET /media/sample/{kind}/{name}", httpapi.Adapt(httpapi.RateLimit(s.cfg.Limiter, s.ipLimit,
 		httpapi.SampleImages(map[string]httpapi.Size{"properties": {Width: 640, Height: 420}}))))
