@@ -190,6 +190,9 @@ func (a *app) guide(ctx context.Context) (http.Handler, error) {
 	if err := loadGuideSample(ctx, cfg, db, gs, logger); err != nil {
 		return nil, err
 	}
+	if err := gs.SetCurrencyRates(ctx, cfg.CurrencyRates); err != nil {
+		return nil, err
+	}
 	openAPI, err := api.GuideJSON()
 	if err != nil {
 		return nil, err

@@ -60,6 +60,10 @@ type Config struct {
 	// MetricsAddr is where /metrics is served on a listener of its own
 	// (METRICS_ADDR), off the public ports; empty: on both API ports.
 	MetricsAddr string
+	// CurrencyRates are US dollars per unit of each currency (CURRENCY_RATES),
+	// written to the guide database at start: sort=basePrice compares
+	// package prices converted with them.
+	CurrencyRates map[string]float64
 }
 
 // S3 locates an S3-compatible bucket.
@@ -207,6 +211,7 @@ func load(getenv func(string) string) (*Config, error) {
 	if err := c.LogLevel.UnmarshalText([]byte(get("LOG_LEVEL", "info"))); err != nil {
 		errs = append(errs, fmt.Errorf("LOG_LEVEL: want debug, info, warn or error"))
 	}
+	c.CurrencyRates = currencyRates(get("CURRENCY_RATES", DefaultCurrencyRates), &errs)
 	if v := get("METRICS_ADDR", ""); v != "" {
 		c.MetricsAddr = listenAddr("METRICS_ADDR", v, &errs)
 		if c.MetricsAddr != "" && (c.MetricsAddr == c.GuideAddr || c.MetricsAddr == c.PropertyAddr) {
