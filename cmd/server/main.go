@@ -99,6 +99,13 @@ func run() error {
 	if cfg.PprofAddr != "" {
 		servers = append(servers, newPprofServer(cfg.PprofAddr))
 	}
+	if cfg.MetricsAddr != "" {
+		// Operators keep this port private; the API ports then have no
+		// /metrics.
+		metrics := http.NewServeMux()
+		metrics.Handle("GET /metrics", httpapi.HandleMetrics(a.registry))
+		servers = append(servers, newServer(cfg.MetricsAddr, metrics))
+	}
 	errc := make(chan error, len(servers))
 	for _, srv := range servers {
 		go func() {
@@ -190,6 +197,9 @@ func (a *app) guide(ctx context.Context) (http.Handler, error) {
 	if err := loadGuideSample(ctx, cfg, db, gs, logger); err != nil {
 		return nil, err
 	}
+	if err := gs.SetCurrencyRates(ctx, cfg.CurrencyRates); err != nil {
+		return nil, err
+	}
 	openAPI, err := api.GuideJSON()
 	if err != nil {
 		return nil, err
@@ -257,39 +267,40 @@ func (a *app) guide(ctx context.Context) (http.Handler, error) {
 		return nil, err
 	}
 	return guideapi.New(guideapi.Config{
-		PublicURL:       cfg.GuidePublicURL,
-		Catalog:         gs,
-		Accounts:        gs,
-		Idempotency:     keys,
-		Profiles:        gs,
-		Bookings:        gs,
-		Actions:         gs,
-		Closure:         gs,
-		ActionTTL:       cfg.PendingActionTTL,
-		Conversations:   gs,
-		Avatars:         avatars,
-		AIReplies:       aiClient != nil,
-		Notify:          a.runner.Wake,
-		CatalogCacheTTL: cfg.CatalogCacheTTL,
-		Realtime:        realtimeCreds,
-		Live:            live,
-		Tokens:          tokens,
-		IdpA:            idpA,
-		IdpB:            idpB,
-		KeyUsage:        keyUsage,
-		Clock:           clk,
-		Limiter:         a.limiter,
-		ReadLimiter:     a.readLimiter,
-		Metrics:         a.metrics,
-		Gatherer:        a.registry,
-		ReadyChecks:     a.readyChecks(db),
-		PublicLimit:     ratelimit.PerMinute(cfg.PublicRateLimit),
-		AuthLimit:       ratelimit.Limit{Rate: cfg.AuthRateLimit, Period: 15 * time.Minute},
-		AvatarLimit:     ratelimit.Limit{Rate: cfg.AvatarRateLimit, Period: time.Hour},
-		TrustedProxies:  cfg.TrustedProxies,
-		Logger:          logger,
-		OpenAPI:         openAPI,
-		CORSOrigins:     cfg.GuideCORSOrigins,
+		PublicURL:        cfg.GuidePublicURL,
+		Catalog:          gs,
+		Accounts:         gs,
+		Idempotency:      keys,
+		Profiles:         gs,
+		Bookings:         gs,
+		Actions:          gs,
+		Closure:          gs,
+		ActionTTL:        cfg.PendingActionTTL,
+		Conversations:    gs,
+		Avatars:          avatars,
+		AIReplies:        aiClient != nil,
+		Notify:           a.runner.Wake,
+		CatalogCacheTTL:  cfg.CatalogCacheTTL,
+		Realtime:         realtimeCreds,
+		Live:             live,
+		Tokens:           tokens,
+		IdpA:             idpA,
+		IdpB:             idpB,
+		KeyUsage:         keyUsage,
+		Clock:            clk,
+		Limiter:          a.limiter,
+		ReadLimiter:      a.readLimiter,
+		Metrics:          a.metrics,
+		Gatherer:         a.registry,
+		ReadyChecks:      a.readyChecks(db),
+		PublicLimit:      ratelimit.PerMinute(cfg.PublicRateLimit),
+		AuthLimit:        ratelimit.Limit{Rate: cfg.AuthRateLimit, Period: 15 * time.Minute},
+		AvatarLimit:      ratelimit.Limit{Rate: cfg.AvatarRateLimit, Period: time.Hour},
+		TrustedProxies:   cfg.TrustedProxies,
+		Logger:           logger,
+		OpenAPI:          openAPI,
+		CORSOrigins:      cfg.GuideCORSOrigins,
+		MetricsElsewhere: cfg.MetricsAddr != "",
 	}), nil
 }
 
@@ -327,7 +338,7 @@ func (a *app) property(ctx context.Context) (http.Handler, error) {
 	if err != nil {
 		return nil, err
 	}
-	portalTokens, err := auth.NewTokens(secret, clk)
+	portalTokens, err := auth.NewPortalTokens(secret, clk)
 	if err != nil {
 		return nil, err
 	}
@@ -348,25 +359,26 @@ func (a *app) property(ctx context.Context) (http.Handler, error) {
 		}},
 	)
 	return propertyapi.New(propertyapi.Config{
-		PublicURL:      cfg.PropertyPublicURL,
-		Catalog:        ps,
-		Bookings:       ps,
-		Accounts:       ps,
-		Supply:         ps,
-		Idempotency:    keys,
-		Usage:          usage,
-		PortalTokens:   portalTokens,
-		Clock:          clk,
-		Limiter:        a.limiter,
-		KeyLimit:       ratelimit.PerMinute(cfg.PropertyRateLimit),
-		QuoteTTL:       cfg.QuoteTTL,
-		Metrics:        a.metrics,
-		Gatherer:       a.registry,
-		ReadyChecks:    a.readyChecks(db),
-		TrustedProxies: cfg.TrustedProxies,
-		Logger:         logger,
-		OpenAPI:        openAPI,
-		CORSOrigins:    cfg.PropertyCORSOrigins,
+		PublicURL:        cfg.PropertyPublicURL,
+		Catalog:          ps,
+		Bookings:         ps,
+		Accounts:         ps,
+		Supply:           ps,
+		Idempotency:      keys,
+		Usage:            usage,
+		PortalTokens:     portalTokens,
+		Clock:            clk,
+		Limiter:          a.limiter,
+		KeyLimit:         ratelimit.PerMinute(cfg.PropertyRateLimit),
+		QuoteTTL:         cfg.QuoteTTL,
+		Metrics:          a.metrics,
+		Gatherer:         a.registry,
+		ReadyChecks:      a.readyChecks(db),
+		TrustedProxies:   cfg.TrustedProxies,
+		Logger:           logger,
+		OpenAPI:          openAPI,
+		CORSOrigins:      cfg.PropertyCORSOrigins,
+		MetricsElsewhere: cfg.MetricsAddr != "",
 	}), nil
 }
 

@@ -25,3 +25,33 @@ func TestCORSOrigins(t *testing.T) {
 		t.Fatalf("bad origins: %v", err)
 	}
 }
+
+func TestMetricsAddr(t *testing.T) {
+	if c, err := load(env(nil)); err != nil || c.MetricsAddr != "" {
+		t.Fatalf("unset: %q %v", c.MetricsAddr, err)
+	}
+	if c, err := load(env(map[string]string{"METRICS_ADDR": "127.0.0.1:9090"})); err != nil || c.MetricsAddr != "127.0.0.1:9090" {
+		t.Fatalf("set: %v", err)
+	}
+	for _, bad := range []string{"9090", ":8080"} {
+		if _, err := load(env(map[string]string{"METRICS_ADDR": bad})); err == nil || !strings.Contains(err.Error(), "METRICS_ADDR") {
+			t.Errorf("METRICS_ADDR=%s: %v", bad, err)
+		}
+	}
+}
+
+func TestCurrencyRates(t *testing.T) {
+	c, err := load(env(nil))
+	if err != nil || len(c.CurrencyRates) != 5 || c.CurrencyRates["JPY"] != 0.0067 {
+		t.Fatalf("defaults: %v %v", c.CurrencyRates, err)
+	}
+	c, err = load(env(map[string]string{"CURRENCY_RATES": "jpy=0.007, USD=1"}))
+	if err != nil || len(c.CurrencyRates) != 2 || c.CurrencyRates["JPY"] != 0.007 || c.CurrencyRates["USD"] != 1 {
+		t.Fatalf("set: %v %v", c.CurrencyRates, err)
+	}
+	for _, bad := range []string{"JPY", "JPY=0", "JPYX=0.007", "JPY=-1", "JPY=x"} {
+		if _, err := load(env(map[string]string{"CURRENCY_RATES": bad})); err == nil || !strings.Contains(err.Error(), "CURRENCY_RATES") {
+			t.Errorf("CURRENCY_RATES=%s: %v", bad, err)
+		}
+	}
+}

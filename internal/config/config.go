@@ -60,6 +60,13 @@ type Config struct {
 	// PROPERTY_CORS_ALLOWED_ORIGINS); empty: the public reads from any
 	// origin, nothing else.
 	GuideCORSOrigins, PropertyCORSOrigins []string
+	// MetricsAddr is where /metrics is served on a listener of its own
+	// (METRICS_ADDR), off the public ports; empty: on both API ports.
+	MetricsAddr string
+	// CurrencyRates are US dollars per unit of each currency (CURRENCY_RATES),
+	// written to the guide database at start: sort=basePrice compares
+	// package prices converted with them.
+	CurrencyRates map[string]float64
 }
 
 // S3 locates an S3-compatible bucket.
@@ -215,6 +222,13 @@ func load(getenv func(string) string) (*Config, error) {
 	c.IdpB = identityProvider("IDP_B_", getenv, &errs)
 	if err := c.LogLevel.UnmarshalText([]byte(get("LOG_LEVEL", "info"))); err != nil {
 		errs = append(errs, fmt.Errorf("LOG_LEVEL: want debug, info, warn or error"))
+	}
+	c.CurrencyRates = currencyRates(get("CURRENCY_RATES", DefaultCurrencyRates), &errs)
+	if v := get("METRICS_ADDR", ""); v != "" {
+		c.MetricsAddr = listenAddr("METRICS_ADDR", v, &errs)
+		if c.MetricsAddr != "" && (c.MetricsAddr == c.GuideAddr || c.MetricsAddr == c.PropertyAddr) {
+			errs = append(errs, fmt.Errorf("METRICS_ADDR %q is an API's address; give the metrics a port of their own", c.MetricsAddr))
+		}
 	}
 	if c.GuideAddr != "" && c.GuideAddr == c.PropertyAddr {
 		errs = append(errs, fmt.Errorf("GUIDE_ADDR and PROPERTY_ADDR are both %q", c.GuideAddr))

@@ -1,59 +1,64 @@
 package httpapi
 
 import (
-	"bytes"
-	"html/template"
-	"net/http"
+	"sort"
 
 	"github.com/wayfarer-asia/platform/internal/apperr"
 )
 
-var docsPage = template.Must(template.New("doc").Parse(`<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{{if .One}}{{.One.Code}} · {{end}}API error codes</title>
-<style>
-body{font:16px/1.55 system-ui,-apple-system,"Segoe UI",sans-serif;max-width:46rem;margin:2rem auto;padding:0 1rem;color:#1d2330}
-h1{font-size:1.6rem}code{background:#f1f3f7;padding:.1rem .35rem;border-radius:4px}
-.code{border:1px solid #e2e6ee;border-radius:8px;padding:.8rem 1rem;margin:.8rem 0}
-.code h2{font-size:1.05rem;margin:0 0 .3rem}.meta{color:#5b6477;font-size:.9rem}a{color:#1f5fbf}
-</style></head><body>
-{{if .One}}<p><a href="./">All error codes</a></p>
-<h1><code>{{.One.Code}}</code> — {{.One.Title}}</h1>
-<p class="meta">HTTP status {{.One.Status}} · {{if .One.Retriable}}retriable{{else}}not retriable without a change{{end}}</p>
-<p>{{.One.Help}}</p>
-<p>Every error answers with <code>{"error": {"code", "message", "details", "doc_url", "is_retriable", "retry_after"}, "requestId"}</code>. Quote the <code>requestId</code> (also in the <code>X-Request-Id</code> header) when you report a problem.</p>
-{{else}}<h1>API error codes</h1>
-<p>Every error answers with a JSON body <code>{"error": {...}, "requestId": "..."}</code> whose <code>error.code</code> is one of these stable values and whose <code>error.doc_url</code> links here.</p>
-{{range .All}}<div class="code" id="{{.Code}}"><h2><a href="{{.Code}}"><code>{{.Code}}</code></a> — {{.Title}}</h2>
-<div class="meta">HTTP {{.Status}}{{if .Retriable}} · retriable{{end}}</div><p>{{.Help}}</p></div>{{end}}
-{{end}}</body></html>`))
+// The APIs whose error codes are documented apart: each server's pages
+// under /docs/errors/ list the codes it answers with, in its own words.
+const (
+	GuideAPI    = "guide"
+	PropertyAPI = "property"
+)
 
-type docsData struct {
-	One *CodeInfo
-	All []CodeInfo
+// propertyHelp words the shared codes for the property API: API keys in
+// X-API-KEY, developers' accounts, properties and quotes rather than
+// travellers, experts and avatars.
+var propertyHelp = map[string]string{
+	apperr.Unauthorized: "The API key is missing, malformed, revoked or expired: send it in the X-API-KEY header (or as \"Authorization: Bearer <key>\"). On the portal API, the session or portal token is missing or expired, or a login failed.",
+	apperr.Forbidden:    "The key or account is authenticated but the resource or action is not its own: for example a booking made with another developer's keys, or a cross-site request to the portal.",
+	apperr.Scope:        "The API key lacks the scope this endpoint needs (x-required-scope in the reference). error.details.requiredScope names it; create a key with that scope in the developer portal.",
+	apperr.NotFound:     "No resource exists at this path or with this id, or this key may not see it: a property that is not on sale, a booking of another account or of the other mode (test or live), a revoked key.",
+	apperr.Conflict:     "The request conflicts with the resource's current state, for example booking a quote that is already booked.",
+	apperr.EmailTaken:   "A developer account with this e-mail address exists. Sign in to the portal instead, or sign up with another address.",
+	apperr.MediaType:    "The request body is not of a type this endpoint accepts: send JSON (application/json).",
+	apperr.InvalidState: "The action is not allowed in the resource's current state, for example cancelling a booking that is already cancelled.",
+	apperr.RateLimited:  "Too many requests with this API key (or from this client IP without a valid key, or to the portal). Wait the number of seconds in the Retry-After header (also error.retry_after) and try again; the X-RateLimit-* and RateLimit-Policy/RateLimit headers tell the budget.",
 }
 
-func renderDocs(w http.ResponseWriter, d docsData) error {
-	var buf bytes.Buffer
-	if err := docsPage.Execute(&buf, d); err != nil {
-		return err
+// guideHelp words for the guide API the codes first written for the
+// property API that the guide API answers with too.
+var guideHelp = map[string]string{
+	apperr.Gone:                 "The resource existed but has expired. Ask for a new one.",
+	apperr.IdempotencyKeyReused: "This Idempotency-Key was first sent with another request (another method, path or body). Use a new Idempotency-Key for a different request; keys are remembered for 24 hours per user.",
+}
+
+// ErrorCodes returns the codes api answers with, in its words, ordered by
+// status, then name: for the guide API the shared codes and those of
+// idempotency and expiry; for the property API every code.
+func ErrorCodes(api string) []CodeInfo {
+	out := append([]CodeInfo(nil), Codes...)
+	for _, c := range PropertyCodes {
+		if api == PropertyAPI || c.Code != apperr.StayUnavailable {
+			out = append(out, c)
+		}
 	}
-	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	w.Header().Set("Cache-Control", "public, max-age=3600")
-	w.Write(buf.Bytes())
-	return nil
-}
-
-// HandleErrorIndex serves the page listing every error code.
-func HandleErrorIndex(w http.ResponseWriter, r *http.Request) error {
-	return renderDocs(w, docsData{All: SortedCodes()})
-}
-
-// HandleErrorDoc serves the page of one error code, the target of doc_url.
-func HandleErrorDoc(w http.ResponseWriter, r *http.Request) error {
-	c, ok := LookupCode(r.PathValue("code"))
-	if !ok {
-		return apperr.Errorf(apperr.NotFound, "No error code %q.", r.PathValue("code"))
+	words := guideHelp
+	if api == PropertyAPI {
+		words = propertyHelp
 	}
-	return renderDocs(w, docsData{One: &c})
+	for i, c := range out {
+		if h, ok := words[c.Code]; ok {
+			out[i].Help = h
+		}
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Status != out[j].Status {
+			return out[i].Status < out[j].Status
+		}
+		return out[i].Code < out[j].Code
+	})
+	return out
 }

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
-	"sort"
 	"strconv"
 
 	"github.com/wayfarer-asia/platform/internal/apperr"
@@ -38,7 +37,7 @@ var Codes = []CodeInfo{
 	{apperr.TooLarge, 413, "Payload too large", false, "The request body is larger than this endpoint accepts. Send a smaller body."},
 	{apperr.MediaType, 415, "Unsupported media type", false, "The request body is not of a type this endpoint accepts (JSON, or for the avatar a JPEG, PNG or WebP image)."},
 	{apperr.InvalidState, 422, "Invalid state", false, "The action is not allowed in the resource's current state, for example cancelling a booking that is already cancelled or completed, or confirming an expired action."},
-	{apperr.RateLimited, 429, "Rate limited", true, "Too many requests from this client or key. Wait the number of seconds in the Retry-After header (also error.retry_after) and try again; X-RateLimit-* headers tell the budget."},
+	{apperr.RateLimited, 429, "Rate limited", true, "Too many requests from this client or key. Wait the number of seconds in the Retry-After header (also error.retry_after) and try again; the X-RateLimit-* and RateLimit-Policy/RateLimit headers tell the budget."},
 	{apperr.Internal, 500, "Internal error", true, "The server failed unexpectedly. The failure is logged under the requestId of the response; retrying later may succeed."},
 	{apperr.Unavailable, 503, "Service unavailable", true, "A dependency of the service is unreachable. Retry after a short wait."},
 }
@@ -61,12 +60,6 @@ var codeIndex = func() map[string]CodeInfo {
 	}
 	return m
 }()
-
-// LookupCode returns the documentation of code.
-func LookupCode(code string) (CodeInfo, bool) {
-	c, ok := codeIndex[code]
-	return c, ok
-}
 
 type errorBody struct {
 	Error     errorDetail `json:"error"`
@@ -124,16 +117,4 @@ func Adapt(h HandlerFunc) http.Handler {
 			WriteError(w, r, err)
 		}
 	})
-}
-
-// SortedCodes returns the codes ordered by status, then name.
-func SortedCodes() []CodeInfo {
-	out := append(append([]CodeInfo(nil), Codes...), PropertyCodes...)
-	sort.Slice(out, func(i, j int) bool {
-		if out[i].Status != out[j].Status {
-			return out[i].Status < out[j].Status
-		}
-		return out[i].Code < out[j].Code
-	})
-	return out
 }

@@ -75,6 +75,9 @@ type DocsConfig struct {
 	// Links are added to the page's navigation (the property server links
 	// its developer portal).
 	Links []Link
+	// API selects the wording of the error-code pages: httpapi.GuideAPI
+	// (when empty) or httpapi.PropertyAPI.
+	API string
 }
 
 // Site is one set of pages under a path prefix: its page at prefix/ and its
@@ -84,6 +87,7 @@ type Site struct {
 	csp    string
 	page   *file
 	assets map[string]*file
+	docs   *DocsConfig // the reference's: its error-code pages are registered too
 }
 
 // Portal returns the developer portal: a page that signs up, signs in and
@@ -94,21 +98,30 @@ func Portal() *Site {
 }
 
 // Docs returns the API reference of one server: its OpenAPI document
-// rendered in the browser, with links to the error-code pages that doc_url
-// points to (/docs/errors/, served by httpapi).
+// rendered in the browser, and the error-code pages that doc_url points
+// to (/docs/errors/).
 func Docs(cfg DocsConfig) *Site {
 	if cfg.SpecURL == "" {
 		cfg.SpecURL = "/api/v1/openapi.json"
 	}
-	return newSite("/docs", DocsCSP, "docs", cfg, "docs", "common", "vendor")
+	if cfg.API == "" {
+		cfg.API = httpapi.GuideAPI
+	}
+	s := newSite("/docs", DocsCSP, "docs", cfg, "docs", "common", "vendor")
+	s.docs = &cfg
+	return s
 }
 
 // Register adds the site's routes to m: GET prefix (a redirect to prefix/),
-// GET prefix/ (the page) and GET prefix/assets/{name}.
+// GET prefix/ (the page) and GET prefix/assets/{name}; for the reference,
+// the error-code pages GET /docs/errors/ and /docs/errors/{code} too.
 func (s *Site) Register(m Mux) {
 	m.Handle("GET "+s.prefix, http.RedirectHandler(s.prefix+"/", http.StatusMovedPermanently))
 	m.Handle("GET "+s.prefix+"/{$}", s.Page())
 	m.Handle("GET "+s.prefix+"/assets/{name}", s.Assets())
+	if s.docs != nil {
+		s.registerErrors(m, *s.docs)
+	}
 }
 
 // Page serves the site's HTML page.

@@ -314,7 +314,7 @@ func TestGuideServer(t *testing.T) {
 			t.Errorf("GET %s: %d", ref[1], rec.Code)
 		}
 	}
-	for _, c := range httpapi.SortedCodes() {
+	for _, c := range httpapi.ErrorCodes(httpapi.GuideAPI) {
 		if rec := get(t, srv, "/docs/errors/"+c.Code); rec.Code != 200 {
 			t.Errorf("GET /docs/errors/%s: %d", c.Code, rec.Code)
 		}

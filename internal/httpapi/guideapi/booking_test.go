@@ -3,8 +3,8 @@ package guideapi_test
 import (
 	"fmt"
 	"net/http"
-	"sync"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 

@@ -378,7 +378,7 @@ func TestCatalogBadInput(t *testing.T) {
 	}
 
 	for _, path := range []string{"/api/v1/experts/nobody", "/api/v1/experts/nobody/packages", "/api/v1/experts/nobody/reviews",
-		"/api/v1/packages/not-a-uuid", "/api/v1/travelogues/no-such-story", "/api/v1/nothing-here", "/"} {
+		"/api/v1/packages/not-a-uuid", "/api/v1/travelogues/no-such-story", "/api/v1/nothing-here", "/nothing-here"} {
 		if res := e.Get(path).Expect(404); res.ErrorCode() != "NOT_FOUND" {
 			t.Errorf("%s: code %s", path, res.ErrorCode())
 		}

@@ -67,8 +67,11 @@ type Config struct {
 	Logger         *slog.Logger
 	OpenAPI        []byte              // the OpenAPI document as JSON
 	Metrics        *httpapi.Metrics    // may be nil
-	Gatherer       prometheus.Gatherer // served at /metrics; nil: not served
-	ReadyChecks    []httpapi.Check     // dependencies /readyz asks
+	Gatherer       prometheus.Gatherer // served at /metrics; nil: an empty registry
+	// MetricsElsewhere leaves /metrics out: it is served on a listener of
+	// its own (METRICS_ADDR).
+	MetricsElsewhere bool
+	ReadyChecks      []httpapi.Check // dependencies /readyz asks
 	// CORSOrigins are the origins browsers may call every route from
 	// (GUIDE_CORS_ALLOWED_ORIGINS); empty: the public catalogue reads
 	// from any origin, nothing else.
@@ -178,13 +181,16 @@ func (s *Server) routes() {
 
 	s.mcpRoutes()
 
+	s.router.Handle("GET /{$}", httpapi.Home("/docs/"))
 	s.router.Handle("GET /healthz", httpapi.Adapt(httpapi.HandleHealth))
 	s.router.Handle("GET /readyz", httpapi.Adapt(httpapi.HandleReady(s.cfg.ReadyChecks)))
-	s.router.Handle("GET /metrics", httpapi.HandleMetrics(s.cfg.Gatherer))
+	if !s.cfg.MetricsElsewhere {
+		s.router.Handle("GET /metrics", httpapi.HandleMetrics(s.cfg.Gatherer))
+	}
 	s.router.Handle("GET /api/v1/openapi.json", httpapi.Adapt(s.handleOpenAPI))
-	s.router.Handle("GET /docs/errors/{$}", httpapi.Adapt(httpapi.HandleErrorIndex))
-	s.router.Handle("GET /docs/errors/{code}", httpapi.Adapt(httpapi.HandleErrorDoc))
-	webui.Docs(webui.DocsConfig{Title: "Guide Marketplace API"}).Register(s.router) // the API reference: GET /docs/ and /docs/assets/
+	// The API reference: GET /docs/, /docs/assets/ and the error-code
+	// pages /docs/errors/.
+	webui.Docs(webui.DocsConfig{Title: "Guide Marketplace API", API: httpapi.GuideAPI}).Register(s.router)
 	portrait, landscape := httpapi.Size{Width: 320, Height: 320}, httpapi.Size{Width: 640, Height: 420}
 	s.router.Handle("GET /media/sample/{kind}/{name}", httpapi.Adapt(httpapi.RateLimitCounted(s.cfg.Metrics, s.cfg.ReadLimiter, s.publicKey,
 		httpapi.SampleImages(map[string]httpapi.Size{

@@ -74,7 +74,7 @@ func newEnv(t *testing.T, opts options, engine ...store.Engine) *env {
 	if opts.quoteTTL == 0 {
 		opts.quoteTTL = 15 * time.Minute
 	}
-	tokens, err := auth.NewTokens([]byte("portal-secret-portal-secret-portal!!"), clk)
+	tokens, err := auth.NewPortalTokens([]byte("portal-secret-portal-secret-portal!!"), clk)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -27,7 +27,7 @@ func TestRouteInventory(t *testing.T) {
 	// of /docs and /portal to their pages).
 	isPage := func(p string) bool {
 		_, path, _ := strings.Cut(p, " ")
-		return path == "/docs" || path == "/portal" ||
+		return path == "/docs" || path == "/portal" || path == "/{$}" ||
 			slices.ContainsFunc([]string{"/docs/", "/media/"}, func(prefix string) bool { return strings.HasPrefix(path, prefix) }) ||
 			(strings.HasPrefix(path, "/portal/") && !strings.HasPrefix(path, "/portal/api/"))
 	}

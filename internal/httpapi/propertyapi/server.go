@@ -55,7 +55,10 @@ type Config struct {
 	OpenAPI         []byte              // the OpenAPI document as JSON
 	Metrics         *httpapi.Metrics    // may be nil
 	Gatherer        prometheus.Gatherer // served at /metrics; nil: an empty registry
-	ReadyChecks     []httpapi.Check     // dependencies /readyz asks
+	// MetricsElsewhere leaves /metrics out: it is served on a listener of
+	// its own (METRICS_ADDR).
+	MetricsElsewhere bool
+	ReadyChecks      []httpapi.Check // dependencies /readyz asks
 	// CORSOrigins are the origins browsers may call every route from
 	// (PROPERTY_CORS_ALLOWED_ORIGINS); empty: only the OpenAPI document
 	// may be read from any origin. The portal's session cookie is never
@@ -134,9 +137,12 @@ func (s *Server) routes() {
 	// portal's per-IP count.
 	s.router.HandleTree("/api/v1/", s.keyed(""))
 	s.router.HandleTree("/portal/api/", s.portalLimited)
+	s.router.Handle("GET /{$}", httpapi.Home("/portal/"))
 	s.router.Handle("GET /healthz", httpapi.Adapt(httpapi.HandleHealth))
 	s.router.Handle("GET /readyz", httpapi.Adapt(httpapi.HandleReady(s.cfg.ReadyChecks)))
-	s.router.Handle("GET /metrics", httpapi.HandleMetrics(s.cfg.Gatherer))
+	if !s.cfg.MetricsElsewhere {
+		s.router.Handle("GET /metrics", httpapi.HandleMetrics(s.cfg.Gatherer))
+	}
 
 	// The developer portal.
 	s.portalAuth("POST /portal/api/signup", s.handleSignup)
@@ -148,8 +154,6 @@ func (s *Server) routes() {
 	s.portal("POST /portal/api/keys/{id}/rotate", s.idem.Wrap(http.StatusCreated, recordCreatedKey, s.handleKeyRotate))
 	s.portal("GET /portal/api/usage", s.handleUsage)
 
-	s.router.Handle("GET /docs/errors/{$}", httpapi.Adapt(httpapi.HandleErrorIndex))
-	s.router.Handle("GET /docs/errors/{code}", httpapi.Adapt(httpapi.HandleErrorDoc))
 	// Counted against the client IP's budget, as API requests without a key.
 	s.router.Handle("GET /media/sample/{kind}/{name}", httpapi.Adapt(httpapi.RateLimit(s.cfg.Limiter, s.ipLimit,
 		httpapi.SampleImages(map[string]httpapi.Size{"properties": {Width: 640, Height: 420}}))))

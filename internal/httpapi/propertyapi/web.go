@@ -24,6 +24,7 @@ func (s *Server) webRoutes() {
 	webui.Portal().Register(s.router)
 	webui.Docs(webui.DocsConfig{
 		Title: "Property Platform Open API",
+		API:   httpapi.PropertyAPI,
 		Links: []webui.Link{{Text: "Developer portal", Href: "/portal/"}},
 	}).Register(s.router)
 	s.router.Handle("POST /portal/session", s.sessionLimited(s.handleSessionCreate))

@@ -224,7 +224,7 @@ func TestPortalPages(t *testing.T) {
 		t.Errorf("GET /portal: %d %s", res.Status, res.Header.Get("Location"))
 	}
 	e.Get("/docs/errors/").Expect(200)
-	for _, c := range httpapi.SortedCodes() {
+	for _, c := range httpapi.ErrorCodes(httpapi.PropertyAPI) {
 		e.Get("/docs/errors/" + c.Code).Expect(200)
 	}
 	// doc_url of a real error resolves here, on the configured public URL

@@ -1,0 +1,58 @@
+package guidedb_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/wayfarer-asia/platform/internal/clock"
+	"github.com/wayfarer-asia/platform/internal/guide"
+	"github.com/wayfarer-asia/platform/internal/guide/sample"
+	"github.com/wayfarer-asia/platform/internal/paging"
+	"github.com/wayfarer-asia/platform/internal/store"
+	"github.com/wayfarer-asia/platform/internal/store/guidedb"
+	"github.com/wayfarer-asia/platform/internal/store/storetest"
+)
+
+// TestPackagesSortByConvertedPrice: sort=basePrice compares prices in one
+// currency, so a ¥9,000 tour sorts below a HK$1,000 one.
+func TestPackagesSortByConvertedPrice(t *testing.T) {
+	t.Parallel()
+	for _, engine := range storetest.Engines() {
+		t.Run(string(engine), func(t *testing.T) {
+			ctx := t.Context()
+			db := storetest.MustOpenSample(t, engine, "guide", func(ctx context.Context, db *store.DB) error {
+				return guidedb.LoadSample(ctx, db, sample.Generate())
+			})
+			g := guidedb.New(db, clock.NewFake(time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC)))
+			rates := map[string]float64{"CNY": 0.14, "HKD": 0.128, "JPY": 0.0067, "KRW": 0.00072, "TWD": 0.031}
+			if err := g.SetCurrencyRates(ctx, map[string]float64{"JPY": 1}); err != nil {
+				t.Fatal(err)
+			}
+			if err := g.SetCurrencyRates(ctx, rates); err != nil { // replaces, not adds
+				t.Fatal(err)
+			}
+			var n int
+			if err := db.QueryRow(`SELECT COUNT(*) FROM currency_rates WHERE currency = 'JPY' AND usd_rate < 1`).Scan(&n); err != nil || n != 1 {
+				t.Fatalf("JPY rate rows: %d %v", n, err)
+			}
+			for _, order := range []string{"asc", "desc"} {
+				pkgs, total, err := g.FindPackages(ctx, guide.PackageFilter{Sort: "basePrice", Locale: "en", Page: paging.Page{Page: 1, PageSize: 100, Order: order}})
+				if err != nil || total == 0 {
+					t.Fatal(total, err)
+				}
+				currencies := map[string]bool{}
+				for i := 1; i < len(pkgs); i++ {
+					a, b := pkgs[i-1].BasePrice*rates[pkgs[i-1].Currency], pkgs[i].BasePrice*rates[pkgs[i].Currency]
+					if (order == "asc" && a > b+1e-9) || (order == "desc" && a < b-1e-9) {
+						t.Fatalf("%s: %v %s (%.2f USD) before %v %s (%.2f USD)", order, pkgs[i-1].BasePrice, pkgs[i-1].Currency, a, pkgs[i].BasePrice, pkgs[i].Currency, b)
+					}
+					currencies[pkgs[i].Currency] = true
+				}
+				if len(currencies) < 3 {
+					t.Fatalf("the test proves nothing: currencies %v", currencies)
+				}
+			}
+		})
+	}
+}
