@@ -82,6 +82,10 @@ var extraRows = []struct{ method, path string }{
 	{"GET", "/healthz"},
 	{"GET", "/readyz"},
 	{"GET", "/metrics"},
+	// Issue 18: experts manage their packages and availability.
+	{"PUT", "/api/expert/availability"},
+	{"POST", "/api/v1/packages"},
+	{"PATCH", "/api/v1/packages/{id}"},
 }
 
 // requiredScopes is the API key scope of each operation that accepts API

@@ -38,6 +38,7 @@ type Config struct {
 	Closure       guide.ClosureService
 	ActionTTL     time.Duration // lifetime of a pending action
 	Conversations guide.ConversationService
+	Supply        guide.SupplyService // experts' packages and availability
 	Avatars       blob.Store
 	Realtime      *auth.Realtime
 	// AIReplies tells whether an AI model is configured, so that messages
@@ -160,6 +161,7 @@ func (s *Server) routes() {
 	s.authed("POST /api/v1/conversations/{id}/read", userOnly, s.handleConversationRead)
 	s.authed("GET /api/realtime/token", userOnly, s.handleRealtimeToken)
 	s.authed("GET /api/expert/availability", userOnly, s.handleAvailability)
+	s.supplyRoutes() // experts: supply.go
 	s.authed("POST /api/push/register", userOrSession, s.handlePushRegister)
 	s.authed("POST /api/push/unregister", userOnly, s.handlePushUnregister)
 

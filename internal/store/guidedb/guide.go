@@ -13,11 +13,14 @@ type Guide struct {
 	db    *store.DB
 	clock clock.Clock
 	jobs  *store.Jobs
+	// events records the change events of the experts' supply side, in
+	// the transaction of each change.
+	events *store.Events
 }
 
 // New returns the guide services on db.
 func New(db *store.DB, c clock.Clock) *Guide {
-	return &Guide{db: db, clock: c, jobs: store.NewJobs(db, c)}
+	return &Guide{db: db, clock: c, jobs: store.NewJobs(db, c), events: store.NewEvents(db, c)}
 }
 
 var _ guide.CatalogService = (*Guide)(nil)
