@@ -137,6 +137,7 @@ func (s *Server) routes() {
 	s.portal("DELETE /portal/api/keys/{id}", s.handleKeyRevoke)
 	s.portal("POST /portal/api/keys/{id}/rotate", s.idem.Wrap(http.StatusCreated, recordCreatedKey, s.handleKeyRotate))
 	s.portal("GET /portal/api/usage", s.handleUsage)
+	s.supplyPortalRoutes() // the Properties page: supply_portal.go
 
 	s.router.Handle("GET /docs/errors/{$}", httpapi.Adapt(httpapi.HandleErrorIndex))
 	s.router.Handle("GET /docs/errors/{code}", httpapi.Adapt(httpapi.HandleErrorDoc))
