@@ -84,6 +84,10 @@ var extraRows = []struct{ method, path string }{
 	{"GET", "/metrics"},
 	{"POST", "/mcp"},
 	{"GET", "/.well-known/oauth-protected-resource"},
+	// Issue 18: experts manage their packages and availability.
+	{"PUT", "/api/expert/availability"},
+	{"POST", "/api/v1/packages"},
+	{"PATCH", "/api/v1/packages/{id}"},
 }
 
 // requiredScopes is the API key scope of each operation that accepts API

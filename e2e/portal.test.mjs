@@ -246,6 +246,66 @@ test('the chart draws a month of traffic, 429s and each key apart', async () => 
   await page.click('#usage-refresh');
 });
 
+test('a host sees its property calendar and edits a range', async () => {
+  // A key that may manage properties, made through the portal API as the page would.
+  const made = await page.evaluate(async () => {
+    const res = await fetch('/portal/api/keys', { method: 'POST', headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ name: 'e2e host', mode: 'live', scopes: ['properties:read', 'properties:write', 'calendar:write'] }) });
+    return res.json();
+  });
+  assert.match(made.key, /^pk_live_/);
+  const host = async (method, path, body) => {
+    const res = await fetch(PROPERTY + path, { method, headers: { 'X-API-KEY': made.key, 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+    const out = { status: res.status, body: await res.json() };
+    assert.ok(res.ok, `${method} ${path}: ${res.status} ${JSON.stringify(out.body).slice(0, 300)}`);
+    return out.body;
+  };
+  const p = await host('POST', '/api/v1/properties', { name: 'Canal House', type: 'guesthouse', address: '1-2-3 Asakusa', city: 'Tokyo',
+    countryCode: 'JP', latitude: 35.71, longitude: 139.79, timezone: 'Asia/Tokyo', currency: 'JPY', checkInTime: '15:00',
+    checkOutTime: '10:00', cancellationPolicy: 'moderate' });
+  const rooms = [];
+  for (const name of ['Tatami Twin', 'Garden Suite']) {
+    rooms.push(await host('POST', `/api/v1/properties/${p.id}/room-types`, { name, maxGuests: 2, totalUnits: 3, basePrice: { amount: 12000 } }));
+  }
+  await host('PATCH', `/api/v1/properties/${p.id}`, { status: 'active' });
+  const day = (n) => { const d = new Date(); d.setUTCDate(d.getUTCDate() + n); return d.toISOString().slice(0, 10); };
+  await host('PATCH', `/api/v1/properties/${p.id}/calendar`, { updates: [
+    { roomTypeId: rooms[0].id, from: day(1), to: day(70), units: 3, price: { amount: 15000 } },
+    { roomTypeId: rooms[1].id, from: day(1), to: day(70), units: 1, price: { amount: 30000 }, daysOfWeek: ['fri', 'sat'], minStay: 2 },
+    { roomTypeId: rooms[1].id, from: day(10), to: day(13), closed: true },
+    { roomTypeId: rooms[0].id, from: day(20), to: day(22), units: 0 },
+  ] });
+
+  await page.reload();
+  await page.locator('#prop-list button', { hasText: 'Canal House' }).click();
+  await page.locator('#cal-grid tbody tr').nth(1).waitFor();
+  assert.equal(await page.locator('#cal-grid tbody tr').count(), 2);
+  assert.equal(await page.locator('#cal-grid thead th').count(), 61, 'a room type column and 60 nights');
+  const cell = (room, d) => page.locator(`#cal-grid td[data-room="${room}"][data-date="${d}"]`);
+  assert.match(await cell(rooms[0].id, day(5)).getAttribute('class'), /cal-ok/);
+  assert.match(await cell(rooms[0].id, day(20)).getAttribute('class'), /cal-none/);
+  assert.match(await cell(rooms[1].id, day(11)).getAttribute('class'), /cal-closed/);
+  await page.locator('#properties').scrollIntoViewIfNeeded();
+  await shot(page, 'properties-calendar');
+
+  // Edit a range: close three nights of the twin and set a price.
+  await page.selectOption('#cal-form select[name=roomTypeId]', rooms[0].id);
+  await page.fill('#cal-form input[name=from]', day(3));
+  await page.fill('#cal-form input[name=to]', day(6));
+  await page.fill('#cal-form input[name=price]', '18000');
+  await page.selectOption('#cal-form select[name=closed]', 'true');
+  await page.click('#cal-form button[type=submit]');
+  await page.locator(`#cal-grid td[data-room="${rooms[0].id}"][data-date="${day(4)}"].cal-closed`).waitFor();
+  assert.match(await cell(rooms[0].id, day(4)).textContent(), /18,000/);
+  assert.match(await cell(rooms[0].id, day(6)).getAttribute('class'), /cal-ok/);
+  await shot(page, 'properties-calendar-edited');
+
+  // The key is not the test's: revoke it so that the key counts below hold.
+  await page.evaluate(async (id) => { await fetch(`/portal/api/keys/${id}`, { method: 'DELETE' }); }, made.id);
+  await page.reload();
+  await page.locator('#view-app').waitFor();
+});
+
 test('after a reload the key is never shown again', async () => {
   await page.reload();
   await page.locator('#view-app').waitFor();

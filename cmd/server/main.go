@@ -277,6 +277,7 @@ func (a *app) guide(ctx context.Context) (http.Handler, error) {
 		Closure:          gs,
 		ActionTTL:        cfg.PendingActionTTL,
 		Conversations:    gs,
+		Supply:           gs,
 		Avatars:          avatars,
 		AIReplies:        aiClient != nil,
 		Notify:           a.runner.Wake,

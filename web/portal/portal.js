@@ -14,6 +14,7 @@ const state = {
   keys: [],
   usage: null,
   newKey: null, // {key, name, mode, keyPrefix}: shown once, then forgotten
+  props: { list: [], current: null, from: null, availability: null },
 };
 
 // ---- the API -------------------------------------------------------------
@@ -308,7 +309,7 @@ async function showApp(developer) {
   document.title = 'API keys · Developer portal';
   show('app');
   renderQuickstart();
-  await Promise.all([loadKeys(), loadUsage()]);
+  await Promise.all([loadKeys(), loadUsage(), loadProperties()]);
 }
 
 // ---- sign up, sign in, sign out -----------------------------------------
@@ -743,6 +744,112 @@ function setupUsage() {
   }).observe($('#usage-chart'));
 }
 
+// ---- properties: the host's own properties and their calendar ----------
+
+const CAL_DAYS = 60;
+
+function propMode() { return $('#prop-mode').value; }
+
+function addDays(iso, n) {
+  const d = new Date(`${iso}T00:00:00Z`);
+  d.setUTCDate(d.getUTCDate() + n);
+  return isoDay(d);
+}
+
+async function loadProperties() {
+  const box = $('#prop-error');
+  box.hidden = true;
+  try {
+    const res = await api('GET', `/portal/api/properties?mode=${propMode()}&pageSize=100`);
+    state.props.list = res.data;
+  } catch (err) {
+    showFormError(box, err);
+    return;
+  }
+  const list = $('#prop-list');
+  list.replaceChildren(...state.props.list.map((p) => el('li', {},
+    el('button', { type: 'button', class: 'btn btn-secondary btn-small', 'aria-pressed': String(p.id === state.props.current),
+      onclick: () => openProperty(p.id) }, `${p.name} · ${p.city} · ${p.status}`))));
+  if (!state.props.list.length) list.append(el('li', { class: 'small muted', text: 'No properties in this inventory yet.' }));
+  if (state.props.current && !state.props.list.some((p) => p.id === state.props.current)) {
+    state.props.current = null;
+    $('#prop-calendar').hidden = true;
+  }
+}
+
+async function openProperty(id) {
+  state.props.current = id;
+  state.props.from = state.props.from || isoDay(new Date());
+  $$('#prop-list button').forEach((b, i) => b.setAttribute('aria-pressed', String(state.props.list[i].id === id)));
+  await loadCalendar();
+}
+
+async function loadCalendar() {
+  const { current, from } = state.props;
+  const to = addDays(from, CAL_DAYS);
+  try {
+    state.props.availability = await api('GET', `/portal/api/properties/${current}/availability?mode=${propMode()}&from=${from}&to=${to}`);
+  } catch (err) {
+    showFormError($('#prop-error'), err);
+    return;
+  }
+  const p = state.props.list.find((x) => x.id === current);
+  $('#cal-title').textContent = p ? `${p.name} (${p.status})` : '';
+  $('#cal-range').textContent = `${from} – ${addDays(to, -1)}`;
+  renderCalendar();
+  $('#prop-calendar').hidden = false;
+}
+
+function money(m) {
+  const digits = ['JPY', 'KRW', 'VND'].includes(m.currency) ? 0 : 2;
+  return (m.amount / 10 ** digits).toLocaleString('en', { maximumFractionDigits: digits });
+}
+
+function renderCalendar() {
+  const a = state.props.availability;
+  const days = a.roomTypes.length ? a.roomTypes[0].nights.map((n) => n.date) : [];
+  const head = el('tr', {}, el('th', { scope: 'col', text: `Room type (${a.currency})` }),
+    days.map((d) => el('th', { scope: 'col', title: d }, `${d.slice(8)}`, el('span', { class: 'price', text: new Date(`${d}T00:00:00Z`).toUTCString().slice(0, 2) }))));
+  const rows = a.roomTypes.map((rt) => el('tr', {}, el('th', { scope: 'row', text: rt.name }), rt.nights.map((n) => {
+    const cls = n.closed ? 'cal-closed' : n.availableUnits === 0 ? 'cal-none' : n.availableUnits === 1 ? 'cal-low' : 'cal-ok';
+    const marks = `${n.minStay > 1 ? `m${n.minStay}` : ''}${n.closedToArrival ? '↦' : ''}${n.closedToDeparture ? '↤' : ''}`;
+    return el('td', { class: cls, 'data-date': n.date, 'data-room': rt.roomTypeId,
+      title: `${rt.name}, ${n.date}: ${n.closed ? 'closed' : `${n.availableUnits} available`}, ${money(n.price)} ${n.price.currency}` },
+    el('b', { text: n.closed ? '×' : String(n.availableUnits) }), el('span', { class: 'price', text: money(n.price) }),
+    marks ? el('span', { class: 'mark', text: marks }) : null);
+  })));
+  $('#cal-grid').replaceChildren(el('thead', {}, head), el('tbody', {}, rows));
+  const sel = $('#cal-form select[name=roomTypeId]');
+  const keep = sel.value;
+  sel.replaceChildren(...a.roomTypes.map((rt) => el('option', { value: rt.roomTypeId, text: rt.name })));
+  if (keep) sel.value = keep;
+}
+
+function setupProperties() {
+  $('#prop-mode').addEventListener('change', () => { state.props.current = null; $('#prop-calendar').hidden = true; loadProperties(); });
+  $('#cal-prev').addEventListener('click', () => { state.props.from = addDays(state.props.from, -CAL_DAYS); loadCalendar(); });
+  $('#cal-next').addEventListener('click', () => { state.props.from = addDays(state.props.from, CAL_DAYS); loadCalendar(); });
+  const form = $('#cal-form');
+  form.addEventListener('submit', async (ev) => {
+    ev.preventDefault();
+    const box = $('#cal-form-error');
+    box.hidden = true;
+    const f = form.elements;
+    const u = { roomTypeId: f.roomTypeId.value, from: f.from.value, to: f.to.value };
+    if (f.units.value !== '') u.units = Number(f.units.value);
+    if (f.price.value !== '') u.price = { amount: Math.round(Number(f.price.value) * (['JPY', 'KRW', 'VND'].includes(state.props.availability.currency) ? 1 : 100)) };
+    if (f.minStay.value !== '') u.minStay = Number(f.minStay.value);
+    if (f.closed.value !== '') u.closed = f.closed.value === 'true';
+    try {
+      const res = await api('PATCH', `/portal/api/properties/${state.props.current}/calendar?mode=${propMode()}`, { updates: [u] });
+      toast(`${res.updatedNights} night(s) updated.`);
+      await loadCalendar();
+    } catch (err) {
+      showFormError(box, err);
+    }
+  });
+}
+
 // ---- start ----------------------------------------------------------------
 
 async function boot() {
@@ -750,6 +857,7 @@ async function boot() {
   setupKeys();
   setupReveal();
   setupUsage();
+  setupProperties();
   try {
     const me = await api('GET', '/portal/api/me');
     await showApp(me.developer);

@@ -31,6 +31,11 @@ func TestAuthorizationMatrix(t *testing.T) {
 	var conv struct{ Data guide.ConversationSummary }
 	b.Do("POST", "/api/v1/conversations", map[string]string{"expertHandle": "demo-expert"}, bearer(owner.token)...).Expect(201).Decode(&conv)
 	b.Do("POST", "/api/v1/conversations/"+conv.Data.ID+"/messages", map[string]any{"content": "private"}, bearer(b.expert.token)...).Expect(201)
+	var pkg string
+	if err := b.db.QueryRow(`SELECT p.id FROM packages p JOIN experts e ON e.id = p.expert_id WHERE e.user_id = $1 ORDER BY p.id LIMIT 1`,
+		b.expert.id).Scan(&pkg); err != nil {
+		t.Fatal(err)
+	}
 	var keys struct{ Data []guide.APIKey }
 	b.Get("/api/v1/auth/api-keys", bearer(owner.token)...).Expect(200).Decode(&keys)
 
@@ -51,6 +56,7 @@ func TestAuthorizationMatrix(t *testing.T) {
 		"POST /api/v1/conversations/{id}/messages": {conv.Data.ID, map[string]any{"content": "injected"}},
 		"POST /api/v1/conversations/{id}/read":     {conv.Data.ID, nil},
 		"DELETE /api/v1/auth/api-keys/{id}":        {keys.Data[0].ID, nil},
+		"PATCH /api/v1/packages/{id}":              {pkg, map[string]any{"status": "archived"}},
 	}
 	// Catalogue reads: public, nobody's resource.
 	public := map[string]bool{"GET /api/v1/packages/{id}": true}
@@ -62,6 +68,7 @@ func TestAuthorizationMatrix(t *testing.T) {
 			`SELECT id || status FROM pending_actions WHERE user_id = $1`,
 			`SELECT m.id || CAST(m.is_read AS TEXT) FROM messages m JOIN conversations c ON c.id = m.conversation_id WHERE c.tourist_id = $1 ORDER BY m.id`,
 			`SELECT id || COALESCE(CAST(revoked_at AS TEXT), '') FROM api_keys WHERE user_id = $1 ORDER BY id`,
+			`SELECT id || title || status FROM packages WHERE $1 <> '' ORDER BY id`,
 		} {
 			rows, err := b.db.Query(q, owner.id)
 			if err != nil {

@@ -130,6 +130,7 @@ func newEnv(t *testing.T, opts options, engine ...store.Engine) *env {
 		Closure:         gs,
 		ActionTTL:       10 * time.Minute,
 		Conversations:   gs,
+		Supply:          gs,
 		Avatars:         &blob.Local{Dir: t.TempDir()},
 		CatalogCacheTTL: time.Minute,
 		Realtime:        auth.NewRealtime("test-app", []byte("realtime-secret-realtime-secret!"), clk),

@@ -38,6 +38,7 @@ type Config struct {
 	Closure       guide.ClosureService
 	ActionTTL     time.Duration // lifetime of a pending action
 	Conversations guide.ConversationService
+	Supply        guide.SupplyService // experts' packages and availability
 	Avatars       blob.Store
 	Realtime      *auth.Realtime
 	Live          Live // the realtime channel; nil: its routes answer 503
@@ -176,6 +177,7 @@ func (s *Server) routes() {
 	s.authed("GET /api/realtime/token", userOnly, s.handleRealtimeToken)
 	s.realtimeRoutes()
 	s.authed("GET /api/expert/availability", userOnly, s.handleAvailability)
+	s.supplyRoutes() // experts: supply.go
 	s.authed("POST /api/push/register", userOrSession, s.handlePushRegister)
 	s.authed("POST /api/push/unregister", userOnly, s.handlePushUnregister)
 

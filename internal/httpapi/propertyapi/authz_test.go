@@ -46,6 +46,9 @@ func TestAuthorizationMatrix(t *testing.T) {
 			"another account's key": xkey(otherKey), "the owner's test key": xkey(ownerTest), "a key without the scope": xkey(readOnly)}, nil},
 		"POST /api/v1/bookings/{id}/cancel": {booking.ID, map[string][]string{
 			"another account's key": xkey(otherKey), "the owner's test key": xkey(ownerTest), "a key without the scope": xkey(readOnly)}, nil},
+		"GET /portal/api/properties/{id}/availability": {hosted.propertyID, map[string][]string{"another developer": bearer(other.token), "an API key": bearer(ownerKey)}, nil},
+		"PATCH /portal/api/properties/{id}/calendar": {hosted.propertyID, map[string][]string{"another developer": bearer(other.token), "an API key": bearer(ownerKey)},
+			calendar(map[string]any{"roomTypeId": hosted.roomTypeID, "from": day(1).String(), "to": day(2).String(), "units": 0})},
 		"DELETE /portal/api/keys/{id}":      {keys.Data[0].ID, map[string][]string{"another developer": bearer(other.token), "an API key": bearer(ownerKey)}, nil},
 		"POST /portal/api/keys/{id}/rotate": {keys.Data[0].ID, map[string][]string{"another developer": bearer(other.token), "an API key": bearer(ownerKey)}, nil},
 	}

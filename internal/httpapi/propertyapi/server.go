@@ -153,6 +153,7 @@ func (s *Server) routes() {
 	s.portal("DELETE /portal/api/keys/{id}", s.handleKeyRevoke)
 	s.portal("POST /portal/api/keys/{id}/rotate", s.idem.Wrap(http.StatusCreated, recordCreatedKey, s.handleKeyRotate))
 	s.portal("GET /portal/api/usage", s.handleUsage)
+	s.supplyPortalRoutes() // the Properties page: supply_portal.go
 
 	// Counted against the client IP's budget, as API requests without a key.
 	s.router.Handle("GET /media/sample/{kind}/{name}", httpapi.Adapt(httpapi.RateLimit(s.cfg.Limiter, s.ipLimit,

@@ -401,3 +401,34 @@ func TestCalendarBounds(t *testing.T) {
 	e.Do("PATCH", "/api/v1/properties/"+r.propertyID+"/calendar", calendar(map[string]any{"roomTypeId": r.roomTypeID,
 		"from": today.String(), "to": today.AddDays(property.MaxCalendarAhead + 2).String(), "units": 1}), xkey(key)...).Expect(400)
 }
+
+// TestPortalProperties: the portal's Properties page reads and edits the
+// signed-in developer's own properties of the mode asked for.
+func TestPortalProperties(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, options{})
+	host, other := e.signup(t), e.signup(t)
+	r := e.hostRoom(t, e.key(t, host, "live"), 3)
+	var mine struct {
+		Data []property.PropertySummary
+		Meta paging.Meta
+	}
+	e.Get("/portal/api/properties", bearer(host.token)...).Expect(200).Decode(&mine)
+	if mine.Meta.Total != 1 || mine.Data[0].ID != r.propertyID {
+		t.Fatalf("mine: %+v", mine)
+	}
+	e.Get("/portal/api/properties?mode=test", bearer(host.token)...).Expect(200).Decode(&mine)
+	if mine.Meta.Total != 0 {
+		t.Fatalf("test mode: %+v", mine)
+	}
+	e.Get("/portal/api/properties?mode=sandbox", bearer(host.token)...).Expect(400)
+	push := calendar(map[string]any{"roomTypeId": r.roomTypeID, "from": day(5).String(), "to": day(7).String(), "units": 1, "closedToArrival": true})
+	e.Do("PATCH", "/portal/api/properties/"+r.propertyID+"/calendar", push, bearer(other.token)...).Expect(404)
+	e.Get("/portal/api/properties/"+r.propertyID+"/availability", bearer(other.token)...).Expect(404)
+	e.Do("PATCH", "/portal/api/properties/"+r.propertyID+"/calendar", push, bearer(host.token)...).Expect(200)
+	var a property.Availability
+	e.Get("/portal/api/properties/"+r.propertyID+"/availability?from="+day(5).String()+"&to="+day(6).String(), bearer(host.token)...).Expect(200).Decode(&a)
+	if n := a.RoomTypes[0].Nights[0]; n.AvailableUnits != 1 || !n.ClosedToArrival {
+		t.Fatalf("night: %+v", n)
+	}
+}

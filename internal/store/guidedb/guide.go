@@ -15,11 +15,14 @@ type Guide struct {
 	jobs  *store.Jobs
 	// counts caches the totals of catalogue list filters (see catalogPage).
 	counts *countCache
+	// events records the change events of the experts' supply side, in
+	// the transaction of each change.
+	events *store.Events
 }
 
 // New returns the guide services on db.
 func New(db *store.DB, c clock.Clock) *Guide {
-	return &Guide{db: db, clock: c, jobs: store.NewJobs(db, c), counts: &countCache{}}
+	return &Guide{db: db, clock: c, jobs: store.NewJobs(db, c), counts: &countCache{}, events: store.NewEvents(db, c)}
 }
 
 var _ guide.CatalogService = (*Guide)(nil)

@@ -1,0 +1,61 @@
+package guide
+
+import "context"
+
+// Package statuses: only active packages are in the public catalogue and
+// can be booked; archiving keeps the bookings already made.
+const (
+	PackageDraft    = "draft"
+	PackageActive   = "active"
+	PackageArchived = "archived"
+)
+
+// PackageStatuses lists the package statuses.
+var PackageStatuses = []string{PackageDraft, PackageActive, PackageArchived}
+
+// MaxPackageImages bounds the images of a package.
+const MaxPackageImages = 10
+
+// PackageText is a package's title and description in one locale.
+type PackageText struct {
+	Title       string `json:"title"`
+	Description string `json:"description"`
+}
+
+// PackageContent is what an expert says about a package. Translations
+// holds the title and description by locale; English is required and is
+// the fallback of the others.
+type PackageContent struct {
+	Translations    map[string]PackageText
+	Category        string
+	CountryCode     string
+	BasePrice       float64
+	Currency        string
+	Duration        int // hours
+	MaxParticipants int
+	Images          []string // "/media/…" paths on the API
+	Status          string
+}
+
+// ExpertPackage is a package as its expert (or an admin) sees it: the
+// English detail, its status and every translation.
+type ExpertPackage struct {
+	PackageDetail
+	Status       string                 `json:"status"`
+	Translations map[string]PackageText `json:"translations"`
+}
+
+// SupplyService lets experts manage their packages and availability.
+type SupplyService interface {
+	// CreatePackage creates a package of the caller's expert profile (an
+	// admin may name another expert by expertID). Errors: apperr.NotFound
+	// (no expert profile, or no such expert), apperr.Validation.
+	CreatePackage(ctx context.Context, user *User, expertID string, c PackageContent) (*ExpertPackage, error)
+	// UpdatePackage changes a package as apply says. Errors:
+	// apperr.NotFound, apperr.Forbidden (another expert's package, for
+	// anyone but an admin), apperr.Validation.
+	UpdatePackage(ctx context.Context, user *User, id string, apply func(*PackageContent) error) (*ExpertPackage, error)
+	// UpdateAvailability replaces the expert's weekly schedule, blocked
+	// dates and time zone. Errors: apperr.NotFound (not an expert).
+	UpdateAvailability(ctx context.Context, user *User, a Availability) (*Availability, error)
+}

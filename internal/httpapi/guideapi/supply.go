@@ -1,0 +1,369 @@
+package guideapi
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/url"
+	"regexp"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/wayfarer-asia/platform/internal/apperr"
+	"github.com/wayfarer-asia/platform/internal/guide"
+	"github.com/wayfarer-asia/platform/internal/httpapi"
+)
+
+// The experts' supply side: their packages and availability, with user
+// tokens only (no API key scope writes them).
+
+// supplyRoutes registers the experts' routes.
+func (s *Server) supplyRoutes() {
+	s.authed("PUT /api/expert/availability", userOnly, s.handleAvailabilityUpdate)
+	s.authed("POST /api/v1/packages", userOnly, s.idem.Wrap(http.StatusCreated, nil, s.handlePackageCreate))
+	s.authed("PATCH /api/v1/packages/{id}", userOnly, s.idem.Wrap(http.StatusOK, nil, s.handlePackageUpdate))
+}
+
+var (
+	validClock    = regexp.MustCompile(`^([01][0-9]|2[0-3]):[0-5][0-9]$`)
+	validCategory = regexp.MustCompile(`^[a-z][a-z0-9_]{1,49}$`)
+	validCurrency = regexp.MustCompile(`^[A-Z]{3}$`)
+)
+
+// maxBlockedDates bounds the blocked dates of an expert.
+const maxBlockedDates = 366
+
+func (s *Server) handleAvailabilityUpdate(w http.ResponseWriter, r *http.Request) error {
+	var in struct {
+		WeeklySchedule *map[string][]struct {
+			Start *string `json:"start"`
+			End   *string `json:"end"`
+		} `json:"weeklySchedule"`
+		BlockedDates *[]struct {
+			Date   *string `json:"date"`
+			Reason *string `json:"reason"`
+		} `json:"blockedDates"`
+		Timezone *string `json:"timezone"`
+	}
+	if err := httpapi.Decode(w, r, &in); err != nil {
+		return err
+	}
+	errs := apperr.FieldErrors{}
+	var loc *time.Location
+	if in.Timezone == nil {
+		errs.Add("timezone", "is required")
+	} else if l, err := time.LoadLocation(*in.Timezone); err != nil || len(*in.Timezone) > 64 || !strings.Contains(*in.Timezone, "/") {
+		errs.Add("timezone", "must be an IANA time zone such as Asia/Tokyo")
+	} else {
+		loc = l
+	}
+	schedule := guide.WeeklySchedule{}
+	if in.WeeklySchedule == nil {
+		errs.Add("weeklySchedule", "is required")
+	} else {
+		for day, slots := range *in.WeeklySchedule {
+			if !slices.Contains(guide.Weekdays, day) {
+				errs.Add("weeklySchedule."+day, "unknown weekday: use mon, tue, wed, thu, fri, sat or sun")
+				continue
+			}
+			if len(slots) > 12 {
+				errs.Add("weeklySchedule."+day, "at most 12 intervals a day")
+				continue
+			}
+			out := make([]guide.TimeSlot, 0, len(slots))
+			for i, sl := range slots {
+				at := fmt.Sprintf("weeklySchedule.%s[%d]", day, i)
+				switch {
+				case sl.Start == nil || !validClock.MatchString(*sl.Start):
+					errs.Add(at+".start", "must be a time HH:MM such as 09:00")
+				case sl.End == nil || !validClock.MatchString(*sl.End):
+					errs.Add(at+".end", "must be a time HH:MM such as 17:00")
+				case *sl.End <= *sl.Start:
+					errs.Add(at+".end", "must be after start")
+				default:
+					out = append(out, guide.TimeSlot{Start: *sl.Start, End: *sl.End})
+				}
+			}
+			sort.Slice(out, func(i, j int) bool { return out[i].Start < out[j].Start })
+			for i := 1; i < len(out); i++ {
+				if out[i].Start < out[i-1].End {
+					errs.Add("weeklySchedule."+day, fmt.Sprintf("intervals %s–%s and %s–%s overlap", out[i-1].Start, out[i-1].End, out[i].Start, out[i].End))
+					break
+				}
+			}
+			schedule[day] = out
+		}
+	}
+	blocked := []guide.BlockedDate{}
+	if in.BlockedDates == nil {
+		errs.Add("blockedDates", "is required")
+	} else if len(*in.BlockedDates) > maxBlockedDates {
+		errs.Add("blockedDates", fmt.Sprintf("at most %d dates", maxBlockedDates))
+	} else {
+		seen := map[string]bool{}
+		for i, b := range *in.BlockedDates {
+			at := fmt.Sprintf("blockedDates[%d]", i)
+			if b.Date == nil {
+				errs.Add(at+".date", "is required")
+				continue
+			}
+			d, err := time.Parse(time.DateOnly, *b.Date)
+			if err != nil || len(*b.Date) != len(time.DateOnly) {
+				errs.Add(at+".date", "must be a date YYYY-MM-DD")
+				continue
+			}
+			if loc != nil {
+				now := s.cfg.Clock.Now().In(loc)
+				today := time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, time.UTC)
+				if d.Before(today) {
+					errs.Add(at+".date", "is in the past in the expert's time zone, where today is "+today.Format(time.DateOnly))
+					continue
+				}
+			}
+			if seen[*b.Date] {
+				errs.Add(at+".date", "is listed twice")
+				continue
+			}
+			seen[*b.Date] = true
+			bd := guide.BlockedDate{Date: *b.Date}
+			if b.Reason != nil {
+				v := httpapi.CheckString(errs, at+".reason", b.Reason, false, 0, 200)
+				bd.Reason = &v
+			}
+			blocked = append(blocked, bd)
+		}
+		sort.Slice(blocked, func(i, j int) bool { return blocked[i].Date < blocked[j].Date })
+	}
+	if err := errs.Err(); err != nil {
+		return err
+	}
+	sj, err1 := json.Marshal(schedule)
+	bj, err2 := json.Marshal(blocked)
+	if err1 != nil || err2 != nil {
+		return fmt.Errorf("encode availability: %v %v", err1, err2)
+	}
+	a, err := s.cfg.Supply.UpdateAvailability(r.Context(), caller(r.Context()).User,
+		guide.Availability{WeeklySchedule: sj, BlockedDates: bj, Timezone: *in.Timezone})
+	if err != nil {
+		return err
+	}
+	httpapi.WriteJSON(w, http.StatusOK, a)
+	return nil
+}
+
+// packageFields is the body of a package create or update: absent fields
+// stay as they are. title and description map locales to text; on
+// update, the locales sent replace theirs and null removes a translation
+// (English cannot be removed).
+type packageFields struct {
+	Title           httpapi.Optional[map[string]*string] `json:"title"`
+	Description     httpapi.Optional[map[string]*string] `json:"description"`
+	Category        httpapi.Optional[string]             `json:"category"`
+	CountryCode     httpapi.Optional[string]             `json:"countryCode"`
+	BasePrice       httpapi.Optional[float64]            `json:"basePrice"`
+	Currency        httpapi.Optional[string]             `json:"currency"`
+	Duration        httpapi.Optional[int]                `json:"duration"`
+	MaxParticipants httpapi.Optional[int]                `json:"maxParticipants"`
+	Images          httpapi.Optional[[]string]           `json:"images"`
+	Status          httpapi.Optional[string]             `json:"status"`
+	// ExpertID lets an admin create a package for an expert.
+	ExpertID *string `json:"expertId"`
+}
+
+func required[T any](errs apperr.FieldErrors, field string, o httpapi.Optional[T], create bool) bool {
+	if (create && !o.Set) || (o.Set && o.Value == nil) {
+		errs.Add(field, "is required")
+		return false
+	}
+	return o.Set
+}
+
+// apply checks the sent fields and sets them on c.
+func (s *Server) applyPackageFields(in *packageFields, c *guide.PackageContent, create bool, errs apperr.FieldErrors) {
+	if c.Translations == nil {
+		c.Translations = map[string]guide.PackageText{}
+	}
+	texts := map[string]guide.PackageText{}
+	for k, v := range c.Translations {
+		texts[k] = v
+	}
+	for _, f := range []struct {
+		name string
+		o    httpapi.Optional[map[string]*string]
+		max  int
+		set  func(*guide.PackageText, string)
+	}{
+		{"title", in.Title, 200, func(t *guide.PackageText, v string) { t.Title = v }},
+		{"description", in.Description, 5000, func(t *guide.PackageText, v string) { t.Description = v }},
+	} {
+		if !required(errs, f.name, f.o, create) {
+			continue
+		}
+		for loc, v := range *f.o.Value {
+			at := f.name + "." + loc
+			if !slices.Contains(guide.Locales, loc) {
+				errs.Add(at, "unknown locale: use "+strings.Join(guide.Locales, ", "))
+				continue
+			}
+			if v == nil {
+				if loc == guide.DefaultLocale {
+					errs.Add(at, "English is required")
+				}
+				delete(texts, loc)
+				continue
+			}
+			t := texts[loc]
+			f.set(&t, httpapi.CheckString(errs, at, v, true, 1, f.max))
+			texts[loc] = t
+		}
+	}
+	for loc, t := range texts {
+		if loc != guide.DefaultLocale && (t.Title == "" || t.Description == "") {
+			errs.Add("title."+loc, "a translation needs both title and description")
+		}
+	}
+	if en := texts[guide.DefaultLocale]; en.Title == "" || en.Description == "" {
+		errs.Add("title.en", "the English title and description are required")
+	}
+	c.Translations = texts
+	if required(errs, "category", in.Category, create) {
+		if v := *in.Category.Value; !validCategory.MatchString(v) {
+			errs.Add("category", "must be a lower-case tag such as city_tour, food_tour or shopping")
+		} else {
+			c.Category = v
+		}
+	}
+	if in.CountryCode.Set {
+		if in.CountryCode.Value == nil || !slices.Contains(guide.CountryCodes, *in.CountryCode.Value) {
+			errs.Add("countryCode", "must be one of "+strings.Join(guide.CountryCodes, ", "))
+		} else {
+			c.CountryCode = *in.CountryCode.Value
+		}
+	}
+	if required(errs, "basePrice", in.BasePrice, create) {
+		if v := *in.BasePrice.Value; v < 0 || v > 10_000_000 {
+			errs.Add("basePrice", "must be from 0 to 10000000")
+		} else {
+			c.BasePrice = v
+		}
+	}
+	if required(errs, "currency", in.Currency, create) {
+		if v := *in.Currency.Value; !validCurrency.MatchString(v) {
+			errs.Add("currency", "must be an ISO 4217 code such as JPY")
+		} else {
+			c.Currency = v
+		}
+	}
+	if required(errs, "duration", in.Duration, create) {
+		if v := *in.Duration.Value; v < 1 || v > 240 {
+			errs.Add("duration", "must be from 1 to 240 hours")
+		} else {
+			c.Duration = v
+		}
+	}
+	if required(errs, "maxParticipants", in.MaxParticipants, create) {
+		if v := *in.MaxParticipants.Value; v < 1 || v > 50 {
+			errs.Add("maxParticipants", "must be from 1 to 50")
+		} else {
+			c.MaxParticipants = v
+		}
+	}
+	if in.Images.Set || create {
+		c.Images = []string{}
+		if in.Images.Value != nil {
+			if len(*in.Images.Value) > guide.MaxPackageImages {
+				errs.Add("images", fmt.Sprintf("at most %d images", guide.MaxPackageImages))
+			}
+			for i, img := range *in.Images.Value {
+				if ref, ok := s.mediaRef(img); ok {
+					c.Images = append(c.Images, ref)
+				} else {
+					errs.Add(fmt.Sprintf("images[%d]", i), "must be an image URL on this API ("+s.cfg.PublicURL+"/media/…)")
+				}
+			}
+		}
+	}
+	if in.Status.Set || create {
+		c.Status = guide.PackageDraft
+		if in.Status.Value != nil {
+			if !slices.Contains(guide.PackageStatuses, *in.Status.Value) {
+				errs.Add("status", "must be one of "+strings.Join(guide.PackageStatuses, ", "))
+			} else {
+				c.Status = *in.Status.Value
+			}
+		}
+	}
+}
+
+// mediaRef returns the stored reference ("/media/…") of an image URL on
+// this API: absolute on its public base URL, or a path.
+func (s *Server) mediaRef(v string) (string, bool) {
+	if len(v) > 500 {
+		return "", false
+	}
+	if s.cfg.PublicURL != "" && strings.HasPrefix(v, s.cfg.PublicURL+"/") {
+		v = strings.TrimPrefix(v, s.cfg.PublicURL)
+	}
+	u, err := url.Parse(v)
+	if err != nil || u.Scheme != "" || u.Host != "" || u.RawQuery != "" || u.Fragment != "" ||
+		!strings.HasPrefix(u.Path, "/media/") || strings.Contains(u.Path, "..") || u.Path != v {
+		return "", false
+	}
+	return v, true
+}
+
+func (s *Server) handlePackageCreate(w http.ResponseWriter, r *http.Request) error {
+	var in packageFields
+	if err := httpapi.Decode(w, r, &in); err != nil {
+		return err
+	}
+	errs := apperr.FieldErrors{}
+	var c guide.PackageContent
+	s.applyPackageFields(&in, &c, true, errs)
+	expertID := ""
+	if in.ExpertID != nil {
+		if caller(r.Context()).User.Role != guide.RoleAdmin {
+			errs.Add("expertId", "only an admin creates packages for another expert")
+		}
+		expertID = httpapi.CheckString(errs, "expertId", in.ExpertID, true, 1, 36)
+	}
+	if err := errs.Err(); err != nil {
+		return err
+	}
+	p, err := s.cfg.Supply.CreatePackage(r.Context(), caller(r.Context()).User, expertID, c)
+	if err != nil {
+		return err
+	}
+	s.catalogChanged()
+	httpapi.ResolveMedia(r.Context(), p)
+	httpapi.WriteJSON(w, http.StatusCreated, item{p})
+	return nil
+}
+
+func (s *Server) handlePackageUpdate(w http.ResponseWriter, r *http.Request) error {
+	id, err := httpapi.PathID(r, "package")
+	if err != nil {
+		return err
+	}
+	var in packageFields
+	if err := httpapi.Decode(w, r, &in); err != nil {
+		return err
+	}
+	if in.ExpertID != nil {
+		return apperr.Field("expertId", "a package's expert does not change")
+	}
+	p, err := s.cfg.Supply.UpdatePackage(r.Context(), caller(r.Context()).User, id, func(c *guide.PackageContent) error {
+		errs := apperr.FieldErrors{}
+		s.applyPackageFields(&in, c, false, errs)
+		return errs.Err()
+	})
+	if err != nil {
+		return err
+	}
+	s.catalogChanged()
+	httpapi.ResolveMedia(r.Context(), p)
+	httpapi.WriteJSON(w, http.StatusOK, item{p})
+	return nil
+}
