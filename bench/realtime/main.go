@@ -209,7 +209,9 @@ func dial(url, token, channel string, onPub func(json.RawMessage)) *websocket.Co
 					ID        int
 					Error     *struct{ Code int }
 					Subscribe json.RawMessage
-					Push      *struct{ Pub *struct{ Data json.RawMessage } }
+					Push      *struct {
+						Pub *struct{ Data json.RawMessage }
+					}
 				}
 				if len(line) == 0 || json.Unmarshal(line, &f) != nil {
 					continue
