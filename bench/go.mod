@@ -8,6 +8,7 @@ go 1.26.8
 tool github.com/tsenart/vegeta/v12
 
 require (
+	github.com/gorilla/websocket v1.5.3
 	github.com/tsenart/vegeta/v12 v12.13.0
 	golang.org/x/image v0.47.0
 )

@@ -247,6 +247,12 @@ func (a *app) guide(ctx context.Context) (http.Handler, error) {
 		return float64(n)
 	}))
 	live, err := realtime.New(realtime.Config{Credentials: realtimeCreds, Directory: gs, RedisURL: cfg.RedisURL, Logger: logger})
+	if err != nil && cfg.RedisURL != "" {
+		// As the rate limits do, the server starts without Redis (/readyz
+		// reports it): the channel then serves this replica's clients only.
+		logger.Error("realtime: Redis unreachable at start; the channel runs in memory on this replica until a restart", "err", err)
+		live, err = realtime.New(realtime.Config{Credentials: realtimeCreds, Directory: gs, Logger: logger})
+	}
 	if err != nil {
 		return nil, err
 	}
