@@ -23,7 +23,10 @@ require (
 	modernc.org/sqlite v1.61.1
 )
 
-require golang.org/x/sync v0.24.0
+require (
+	github.com/google/jsonschema-go v0.4.3
+	golang.org/x/sync v0.24.0
+)
 
 require (
 	github.com/beorn7/perks v1.0.1 // indirect
@@ -32,7 +35,6 @@ require (
 	github.com/go-ini/ini v1.67.0 // indirect
 	github.com/go-openapi/jsonpointer v0.22.5 // indirect
 	github.com/go-openapi/swag/jsonname v0.25.5 // indirect
-	github.com/google/jsonschema-go v0.4.3 // indirect
 	github.com/gorilla/mux v1.8.0 // indirect
 	github.com/jackc/pgpassfile v1.0.0 // indirect
 	github.com/jackc/pgservicefile v0.0.0-20240606120523-5a60cdf6a761 // indirect

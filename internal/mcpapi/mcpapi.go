@@ -15,10 +15,12 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
+	"reflect"
 	"slices"
 	"strconv"
 	"time"
 
+	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
@@ -64,6 +66,9 @@ type Door struct {
 	api     http.Handler
 	logger  *slog.Logger
 	metrics *httpapi.Metrics
+	// TypeSchemas are the schemas of types that encode as something
+	// other than their Go shape (a date that is a JSON string).
+	TypeSchemas map[reflect.Type]*jsonschema.Schema
 }
 
 // NewDoor returns the MCP door of the API named, whose tools call api.
@@ -117,6 +122,11 @@ type Handler[In, Out any] func(ctx context.Context, req *mcp.CallToolRequest, in
 // and outcome.
 func AddTool[In, Out any](d *Door, t *mcp.Tool, scope string, h Handler[In, Out]) {
 	d.scopes[t.Name] = scope
+	if len(d.TypeSchemas) > 0 {
+		opts := &jsonschema.ForOptions{TypeSchemas: d.TypeSchemas}
+		t.InputSchema = must(jsonschema.For[In](opts))
+		t.OutputSchema = must(jsonschema.For[Out](opts))
+	}
 	mcp.AddTool(d.server, t, func(ctx context.Context, req *mcp.CallToolRequest, in In) (*mcp.CallToolResult, Out, error) {
 		start := time.Now()
 		p := PrincipalFrom(ctx)
@@ -162,6 +172,15 @@ func AddTool[In, Out any](d *Door, t *mcp.Tool, scope string, h Handler[In, Out]
 		)
 		return res, out, err
 	})
+}
+
+// must panics on a schema a tool's types cannot have: a programming
+// error found when the server is built.
+func must(s *jsonschema.Schema, err error) *jsonschema.Schema {
+	if err != nil {
+		panic(err)
+	}
+	return s
 }
 
 // outcomeOf names a failed call's outcome: the API's error code, or
@@ -261,8 +280,8 @@ func (d *Door) Call(ctx context.Context, mreq *mcp.CallToolRequest, r Request) (
 	}
 	if mreq.Extra != nil {
 		for _, h := range []string{"Authorization", "X-API-KEY"} {
-			if v := mreq.Extra.Header.Values(h); len(v) > 0 {
-				hreq.Header[h] = v
+			for _, v := range mreq.Extra.Header.Values(h) {
+				hreq.Header.Add(h, v)
 			}
 		}
 	}
@@ -318,6 +337,10 @@ func Query(pairs ...any) url.Values {
 		case int:
 			if v != 0 {
 				q.Set(name, strconv.Itoa(v))
+			}
+		case *float64:
+			if v != nil {
+				q.Set(name, strconv.FormatFloat(*v, 'f', -1, 64))
 			}
 		default:
 			panic(fmt.Sprintf("mcpapi.Query: %s has type %T", name, v))
