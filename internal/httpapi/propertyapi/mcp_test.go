@@ -155,7 +155,11 @@ func TestMCPPropertyBookingFlow(t *testing.T) {
 				!slices.ContainsFunc(found.Data, func(p struct{ ID string }) bool { return p.ID == r.propertyID }) {
 				t.Fatalf("search: %+v %+v", res, found)
 			}
-			var avail struct{ RoomTypes []struct{ Nights []struct{ AvailableUnits int } } }
+			var avail struct {
+				RoomTypes []struct {
+					Nights []struct{ AvailableUnits int }
+				}
+			}
 			if res := callTool(t, cs, "get_availability", map[string]any{"id": r.propertyID, "from": day(10).String(), "to": day(12).String(), "roomTypeId": r.roomTypeID}, &avail); res.IsError ||
 				len(avail.RoomTypes) != 1 || avail.RoomTypes[0].Nights[0].AvailableUnits != r.units {
 				t.Fatalf("availability: %+v %+v", res, avail)
