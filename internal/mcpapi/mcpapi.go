@@ -74,13 +74,16 @@ type Door struct {
 // NewDoor returns the MCP door of the API named, whose tools call api.
 func NewDoor(name, version, instructions string, api http.Handler, logger *slog.Logger, metrics *httpapi.Metrics) *Door {
 	d := &Door{name: name, scopes: map[string]string{}, api: api, logger: logger, metrics: metrics}
+	// The SDK logs each stateless session's start and end at Info; only
+	// its warnings and errors are kept.
+	sdkLogger := slog.New(warnings{logger.Handler()})
 	d.server = mcp.NewServer(&mcp.Implementation{Name: "wayfarer-" + name, Title: "Wayfarer " + name + " API", Version: version},
-		&mcp.ServerOptions{Instructions: instructions, Logger: logger})
+		&mcp.ServerOptions{Instructions: instructions, Logger: sdkLogger})
 	d.server.AddReceivingMiddleware(d.listFilter)
 	d.handler = mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return d.server }, &mcp.StreamableHTTPOptions{
 		Stateless:    true,
 		JSONResponse: true,
-		Logger:       logger,
+		Logger:       sdkLogger,
 		// The protection is for local servers a web page could reach by
 		// rebinding a name to 127.0.0.1; this one is remote, behind a
 		// proxy that may well run on localhost, and every request carries
@@ -90,6 +93,18 @@ func NewDoor(name, version, instructions string, api http.Handler, logger *slog.
 	})
 	return d
 }
+
+// warnings passes on the records of level Warn and above.
+type warnings struct{ slog.Handler }
+
+func (w warnings) Enabled(ctx context.Context, l slog.Level) bool {
+	return l >= slog.LevelWarn && w.Handler.Enabled(ctx, l)
+}
+
+func (w warnings) WithAttrs(attrs []slog.Attr) slog.Handler {
+	return warnings{w.Handler.WithAttrs(attrs)}
+}
+func (w warnings) WithGroup(name string) slog.Handler { return warnings{w.Handler.WithGroup(name)} }
 
 // ServeHTTP serves an MCP request whose principal is in its context.
 func (d *Door) ServeHTTP(w http.ResponseWriter, r *http.Request) { d.handler.ServeHTTP(w, r) }
@@ -125,7 +140,12 @@ func AddTool[In, Out any](d *Door, t *mcp.Tool, scope string, h Handler[In, Out]
 	if len(d.TypeSchemas) > 0 {
 		opts := &jsonschema.ForOptions{TypeSchemas: d.TypeSchemas}
 		t.InputSchema = must(jsonschema.For[In](opts))
-		t.OutputSchema = must(jsonschema.For[Out](opts))
+		// A tool's output is an object: a pointer result is never null.
+		out := reflect.TypeFor[Out]()
+		if out.Kind() == reflect.Pointer {
+			out = out.Elem()
+		}
+		t.OutputSchema = must(jsonschema.ForType(out, opts))
 	}
 	mcp.AddTool(d.server, t, func(ctx context.Context, req *mcp.CallToolRequest, in In) (*mcp.CallToolResult, Out, error) {
 		start := time.Now()

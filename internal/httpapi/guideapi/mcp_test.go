@@ -104,6 +104,12 @@ func toolNames(t *testing.T, cs *mcp.ClientSession) []string {
 		if tool.InputSchema == nil || tool.OutputSchema == nil || tool.Annotations == nil || tool.Description == "" {
 			t.Errorf("%s: schema, annotations or description missing", tool.Name)
 		}
+		// MCP requires object schemas; clients refuse a tool list with others.
+		for _, schema := range []any{tool.InputSchema, tool.OutputSchema} {
+			if m, ok := schema.(map[string]any); !ok || m["type"] != "object" {
+				t.Errorf("%s: schema %v is not of type object", tool.Name, schema)
+			}
+		}
 	}
 	slices.Sort(names)
 	return names

@@ -98,6 +98,12 @@ func TestMCPPropertyTools(t *testing.T) {
 			if tool.OutputSchema == nil || tool.Annotations == nil {
 				t.Errorf("%s: no output schema or annotations", tool.Name)
 			}
+			// MCP requires object schemas; clients refuse a tool list with others.
+			for _, schema := range []any{tool.InputSchema, tool.OutputSchema} {
+				if m, ok := schema.(map[string]any); !ok || m["type"] != "object" {
+					t.Errorf("%s: schema %v is not of type object", tool.Name, schema)
+				}
+			}
 		}
 		slices.Sort(names)
 		if !slices.Equal(names, tc.want) {
