@@ -372,3 +372,25 @@ func TestMCPCloseAccountNeedsConfirmation(t *testing.T) {
 		t.Errorf("profile: %+v", res)
 	}
 }
+
+// TestMCPKeyRateLimit: every tool call counts against the key's budget,
+// the catalogue's too (public over REST, where only client IPs count).
+func TestMCPKeyRateLimit(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, options{})
+	u := e.register(t, "mcp-limited@example.com", "TOURIST")
+	var res struct{ Data struct{ Key string } }
+	e.Do("POST", "/api/v1/auth/api-keys", map[string]any{"name": "slow agent", "scopes": []string{"experts:read", "bookings:read"}, "rateLimit": 3},
+		bearer(u.token)...).Expect(201).Decode(&res)
+	cs := mcpSession(t, e, res.Data.Key)
+	for _, tool := range []string{"search_experts", "list_my_bookings", "search_experts"} {
+		if r := callTool(t, cs, tool, map[string]any{}, nil); r.IsError {
+			t.Fatalf("%s: %+v", tool, r.Content[0])
+		}
+	}
+	for _, tool := range []string{"search_experts", "list_my_bookings"} {
+		if code, _ := toolError(t, callTool(t, cs, tool, map[string]any{}, nil)); code != "RATE_LIMITED" {
+			t.Errorf("%s over the budget: %s", tool, code)
+		}
+	}
+}
