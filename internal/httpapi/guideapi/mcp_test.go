@@ -394,3 +394,20 @@ func TestMCPKeyRateLimit(t *testing.T) {
 		}
 	}
 }
+
+// TestMCPIDsStayInTheirSegment: an argument shaped like a path cannot
+// make a tool reach another route.
+func TestMCPIDsStayInTheirSegment(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, options{})
+	u := e.register(t, "mcp-paths@example.com", "TOURIST")
+	cs := mcpSession(t, e, e.apiKey(t, u, "bookings:read", "packages:read"))
+	for _, id := range []string{"../../experts", "..%2F..%2Fexperts", "x?page=2", "a/b"} {
+		for _, tool := range []string{"get_booking", "get_package", "get_pending_action"} {
+			res := callTool(t, cs, tool, map[string]any{"id": id}, nil)
+			if code, _ := toolError(t, res); code != "VALIDATION_ERROR" && code != "NOT_FOUND" {
+				t.Errorf("%s %q: %s", tool, id, code)
+			}
+		}
+	}
+}
