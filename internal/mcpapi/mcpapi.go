@@ -73,6 +73,9 @@ type Door struct {
 
 // NewDoor returns the MCP door of the API named, whose tools call api.
 func NewDoor(name, version, instructions string, api http.Handler, logger *slog.Logger, metrics *httpapi.Metrics) *Door {
+	if logger == nil {
+		logger = slog.Default()
+	}
 	d := &Door{name: name, scopes: map[string]string{}, api: api, logger: logger, metrics: metrics}
 	// The SDK logs each stateless session's start and end at Info; only
 	// its warnings and errors are kept.
