@@ -15,10 +15,12 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
+	"reflect"
 	"slices"
 	"strconv"
 	"time"
 
+	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
@@ -64,18 +66,27 @@ type Door struct {
 	api     http.Handler
 	logger  *slog.Logger
 	metrics *httpapi.Metrics
+	// TypeSchemas are the schemas of types that encode as something
+	// other than their Go shape (a date that is a JSON string).
+	TypeSchemas map[reflect.Type]*jsonschema.Schema
 }
 
 // NewDoor returns the MCP door of the API named, whose tools call api.
 func NewDoor(name, version, instructions string, api http.Handler, logger *slog.Logger, metrics *httpapi.Metrics) *Door {
+	if logger == nil {
+		logger = slog.Default()
+	}
 	d := &Door{name: name, scopes: map[string]string{}, api: api, logger: logger, metrics: metrics}
+	// The SDK logs each stateless session's start and end at Info; only
+	// its warnings and errors are kept.
+	sdkLogger := slog.New(warnings{logger.Handler()})
 	d.server = mcp.NewServer(&mcp.Implementation{Name: "wayfarer-" + name, Title: "Wayfarer " + name + " API", Version: version},
-		&mcp.ServerOptions{Instructions: instructions, Logger: logger})
+		&mcp.ServerOptions{Instructions: instructions, Logger: sdkLogger})
 	d.server.AddReceivingMiddleware(d.listFilter)
 	d.handler = mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return d.server }, &mcp.StreamableHTTPOptions{
 		Stateless:    true,
 		JSONResponse: true,
-		Logger:       logger,
+		Logger:       sdkLogger,
 		// The protection is for local servers a web page could reach by
 		// rebinding a name to 127.0.0.1; this one is remote, behind a
 		// proxy that may well run on localhost, and every request carries
@@ -85,6 +96,18 @@ func NewDoor(name, version, instructions string, api http.Handler, logger *slog.
 	})
 	return d
 }
+
+// warnings passes on the records of level Warn and above.
+type warnings struct{ slog.Handler }
+
+func (w warnings) Enabled(ctx context.Context, l slog.Level) bool {
+	return l >= slog.LevelWarn && w.Handler.Enabled(ctx, l)
+}
+
+func (w warnings) WithAttrs(attrs []slog.Attr) slog.Handler {
+	return warnings{w.Handler.WithAttrs(attrs)}
+}
+func (w warnings) WithGroup(name string) slog.Handler { return warnings{w.Handler.WithGroup(name)} }
 
 // ServeHTTP serves an MCP request whose principal is in its context.
 func (d *Door) ServeHTTP(w http.ResponseWriter, r *http.Request) { d.handler.ServeHTTP(w, r) }
@@ -117,6 +140,16 @@ type Handler[In, Out any] func(ctx context.Context, req *mcp.CallToolRequest, in
 // and outcome.
 func AddTool[In, Out any](d *Door, t *mcp.Tool, scope string, h Handler[In, Out]) {
 	d.scopes[t.Name] = scope
+	if len(d.TypeSchemas) > 0 {
+		opts := &jsonschema.ForOptions{TypeSchemas: d.TypeSchemas}
+		t.InputSchema = must(jsonschema.For[In](opts))
+		// A tool's output is an object: a pointer result is never null.
+		out := reflect.TypeFor[Out]()
+		if out.Kind() == reflect.Pointer {
+			out = out.Elem()
+		}
+		t.OutputSchema = must(jsonschema.ForType(out, opts))
+	}
 	mcp.AddTool(d.server, t, func(ctx context.Context, req *mcp.CallToolRequest, in In) (*mcp.CallToolResult, Out, error) {
 		start := time.Now()
 		p := PrincipalFrom(ctx)
@@ -162,6 +195,15 @@ func AddTool[In, Out any](d *Door, t *mcp.Tool, scope string, h Handler[In, Out]
 		)
 		return res, out, err
 	})
+}
+
+// must panics on a schema a tool's types cannot have: a programming
+// error found when the server is built.
+func must(s *jsonschema.Schema, err error) *jsonschema.Schema {
+	if err != nil {
+		panic(err)
+	}
+	return s
 }
 
 // outcomeOf names a failed call's outcome: the API's error code, or
@@ -261,8 +303,8 @@ func (d *Door) Call(ctx context.Context, mreq *mcp.CallToolRequest, r Request) (
 	}
 	if mreq.Extra != nil {
 		for _, h := range []string{"Authorization", "X-API-KEY"} {
-			if v := mreq.Extra.Header.Values(h); len(v) > 0 {
-				hreq.Header[h] = v
+			for _, v := range mreq.Extra.Header.Values(h) {
+				hreq.Header.Add(h, v)
 			}
 		}
 	}
@@ -318,6 +360,10 @@ func Query(pairs ...any) url.Values {
 		case int:
 			if v != 0 {
 				q.Set(name, strconv.Itoa(v))
+			}
+		case *float64:
+			if v != nil {
+				q.Set(name, strconv.FormatFloat(*v, 'f', -1, 64))
 			}
 		default:
 			panic(fmt.Sprintf("mcpapi.Query: %s has type %T", name, v))

@@ -564,6 +564,7 @@ function setupReveal() {
     $('#keys-title').focus();
   });
   $('#copy-quickstart').addEventListener('click', (e) => copyText($('#quickstart-cmd').textContent, e.currentTarget));
+  $('#copy-mcp').addEventListener('click', (e) => copyText($('#mcp-config').textContent, e.currentTarget));
 }
 
 // ---- quick start ----------------------------------------------------------
@@ -577,6 +578,8 @@ function renderQuickstart() {
   const key = state.newKey ? state.newKey.key : '$API_KEY';
   const url = `${location.origin}/api/v1/properties?city=tokyo&checkIn=${isoDay(checkIn)}&checkOut=${isoDay(checkOut)}&guests=2&sort=price`;
   $('#quickstart-cmd').textContent = `curl -s "${url}" \\\n  -H "X-API-KEY: ${key}"`;
+  const mcp = { mcpServers: { wayfarer: { type: 'http', url: `${location.origin}/mcp`, headers: { 'X-API-KEY': key } } } };
+  $('#mcp-config').textContent = JSON.stringify(mcp, null, 2);
   $('#qs-note').textContent = state.newKey
     ? `This command holds your new key “${state.newKey.name}”: it is filled in only while the key is on screen.`
     : 'Set API_KEY to one of your keys first (export API_KEY=pk_test_…), or create a key to have it filled in.';

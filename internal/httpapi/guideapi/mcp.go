@@ -35,7 +35,12 @@ func (s *Server) mcpRoutes() {
 	d := mcpapi.NewDoor("guide", "1.0.0", mcpInstructions, s.router, s.cfg.Logger, s.cfg.Metrics)
 	s.mcpTools(d)
 	s.router.Handle("POST /mcp", httpapi.Adapt(func(w http.ResponseWriter, r *http.Request) error {
-		c, err := s.mcpCaller(r)
+		// Text is checked before the key is looked up, as Decode would.
+		err := httpapi.CheckJSONBody(w, r)
+		var c *guide.Caller
+		if err == nil {
+			c, err = s.mcpCaller(r)
+		}
 		if err != nil {
 			if apperr.Code(err) == apperr.Unauthorized {
 				mcpapi.Challenge(w, s.cfg.PublicURL)

@@ -104,6 +104,12 @@ func toolNames(t *testing.T, cs *mcp.ClientSession) []string {
 		if tool.InputSchema == nil || tool.OutputSchema == nil || tool.Annotations == nil || tool.Description == "" {
 			t.Errorf("%s: schema, annotations or description missing", tool.Name)
 		}
+		// MCP requires object schemas; clients refuse a tool list with others.
+		for _, schema := range []any{tool.InputSchema, tool.OutputSchema} {
+			if m, ok := schema.(map[string]any); !ok || m["type"] != "object" {
+				t.Errorf("%s: schema %v is not of type object", tool.Name, schema)
+			}
+		}
 	}
 	slices.Sort(names)
 	return names
@@ -364,5 +370,44 @@ func TestMCPCloseAccountNeedsConfirmation(t *testing.T) {
 	var profile struct{ Data struct{ ID string } }
 	if res := callTool(t, cs, "get_my_profile", nil, &profile); res.IsError || profile.Data.ID != u.id {
 		t.Errorf("profile: %+v", res)
+	}
+}
+
+// TestMCPKeyRateLimit: every tool call counts against the key's budget,
+// the catalogue's too (public over REST, where only client IPs count).
+func TestMCPKeyRateLimit(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, options{})
+	u := e.register(t, "mcp-limited@example.com", "TOURIST")
+	var res struct{ Data struct{ Key string } }
+	e.Do("POST", "/api/v1/auth/api-keys", map[string]any{"name": "slow agent", "scopes": []string{"experts:read", "bookings:read"}, "rateLimit": 3},
+		bearer(u.token)...).Expect(201).Decode(&res)
+	cs := mcpSession(t, e, res.Data.Key)
+	for _, tool := range []string{"search_experts", "list_my_bookings", "search_experts"} {
+		if r := callTool(t, cs, tool, map[string]any{}, nil); r.IsError {
+			t.Fatalf("%s: %+v", tool, r.Content[0])
+		}
+	}
+	for _, tool := range []string{"search_experts", "list_my_bookings"} {
+		if code, _ := toolError(t, callTool(t, cs, tool, map[string]any{}, nil)); code != "RATE_LIMITED" {
+			t.Errorf("%s over the budget: %s", tool, code)
+		}
+	}
+}
+
+// TestMCPIDsStayInTheirSegment: an argument shaped like a path cannot
+// make a tool reach another route.
+func TestMCPIDsStayInTheirSegment(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, options{})
+	u := e.register(t, "mcp-paths@example.com", "TOURIST")
+	cs := mcpSession(t, e, e.apiKey(t, u, "bookings:read", "packages:read"))
+	for _, id := range []string{"../../experts", "..%2F..%2Fexperts", "x?page=2", "a/b"} {
+		for _, tool := range []string{"get_booking", "get_package", "get_pending_action"} {
+			res := callTool(t, cs, tool, map[string]any{"id": id}, nil)
+			if code, _ := toolError(t, res); code != "VALIDATION_ERROR" && code != "NOT_FOUND" {
+				t.Errorf("%s %q: %s", tool, id, code)
+			}
+		}
 	}
 }

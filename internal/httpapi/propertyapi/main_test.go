@@ -37,6 +37,7 @@ type env struct {
 	keys   *store.Idempotency
 	usage  *property.Usage
 	tokens *auth.Tokens
+	srv    *propertyapi.Server
 }
 
 type options struct {
@@ -108,7 +109,7 @@ func newEnv(t *testing.T, opts options, engine ...store.Engine) *env {
 		OpenAPI:         openAPI,
 		CORSOrigins:     opts.corsOrigins,
 	})
-	return &env{Client: apitest.New(t, srv, doc), db: db, clock: clk, store: ps, keys: keys, usage: usage, tokens: tokens}
+	return &env{Client: apitest.New(t, srv, doc), db: db, clock: clk, store: ps, keys: keys, usage: usage, tokens: tokens, srv: srv}
 }
 
 // dev is a developer account made through the portal API.

@@ -158,6 +158,7 @@ func (s *Server) routes() {
 	// Counted against the client IP's budget, as API requests without a key.
 	s.router.Handle("GET /media/sample/{kind}/{name}", httpapi.Adapt(httpapi.RateLimit(s.cfg.Limiter, s.ipLimit,
 		httpapi.SampleImages(map[string]httpapi.Size{"properties": {Width: 640, Height: 420}}))))
+	s.mcpRoutes() // the MCP door for agents: mcp.go
 	s.webRoutes() // the developer portal (/portal/) and the API reference (/docs/): web.go
 }
 

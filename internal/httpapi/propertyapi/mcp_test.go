@@ -1,0 +1,232 @@
+package propertyapi_test
+
+import (
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/wayfarer-asia/platform/internal/store/storetest"
+)
+
+// mcpSession connects the SDK's own client to the property API's /mcp,
+// sending key in the header named (X-API-KEY, or Authorization as a
+// bearer token).
+func mcpSession(t *testing.T, e *env, header, key string) *mcp.ClientSession {
+	t.Helper()
+	ts := httptest.NewServer(e.srv)
+	t.Cleanup(ts.Close)
+	if header == "Authorization" {
+		key = "Bearer " + key
+	}
+	client := mcp.NewClient(&mcp.Implementation{Name: "test-agent", Version: "1"}, nil)
+	cs, err := client.Connect(t.Context(), &mcp.StreamableClientTransport{
+		Endpoint:             ts.URL + "/mcp",
+		HTTPClient:           &http.Client{Transport: headerTransport{header, key}},
+		DisableStandaloneSSE: true,
+	}, nil)
+	if err != nil {
+		t.Fatalf("connect: %v", err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	return cs
+}
+
+type headerTransport struct{ name, value string }
+
+func (h headerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set(h.name, h.value)
+	return http.DefaultTransport.RoundTrip(r)
+}
+
+// callTool calls a tool and decodes its structured result into out.
+func callTool(t *testing.T, cs *mcp.ClientSession, name string, args any, out any) *mcp.CallToolResult {
+	t.Helper()
+	res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: name, Arguments: args})
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	if !res.IsError && out != nil {
+		b, _ := json.Marshal(res.StructuredContent)
+		if err := json.Unmarshal(b, out); err != nil {
+			t.Fatalf("%s: %v in %s", name, err, b)
+		}
+	}
+	return res
+}
+
+// toolErrorCode returns the REST error code a failed tool call carries.
+func toolErrorCode(t *testing.T, res *mcp.CallToolResult) string {
+	t.Helper()
+	if !res.IsError || len(res.Content) != 1 {
+		t.Fatalf("want a tool error, got %+v", res)
+	}
+	var env struct{ Error struct{ Code string } }
+	text := res.Content[0].(*mcp.TextContent).Text
+	if err := json.Unmarshal([]byte(text), &env); err != nil {
+		t.Fatalf("error text is not the REST envelope: %s", text)
+	}
+	return env.Error.Code
+}
+
+func TestMCPPropertyTools(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, options{})
+	d := e.signup(t)
+	for _, tc := range []struct {
+		scopes []string
+		want   []string
+	}{
+		{[]string{"properties:read"}, []string{"get_availability", "get_property", "search_properties"}},
+		{[]string{"bookings:read"}, []string{"get_booking", "list_bookings"}},
+		{[]string{"bookings:write"}, []string{"book", "cancel_booking", "create_quote"}},
+	} {
+		cs := mcpSession(t, e, "X-API-KEY", e.key(t, d, "test", tc.scopes...))
+		res, err := cs.ListTools(t.Context(), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var names []string
+		for _, tool := range res.Tools {
+			names = append(names, tool.Name)
+			if tool.OutputSchema == nil || tool.Annotations == nil {
+				t.Errorf("%s: no output schema or annotations", tool.Name)
+			}
+			// MCP requires object schemas; clients refuse a tool list with others.
+			for _, schema := range []any{tool.InputSchema, tool.OutputSchema} {
+				if m, ok := schema.(map[string]any); !ok || m["type"] != "object" {
+					t.Errorf("%s: schema %v is not of type object", tool.Name, schema)
+				}
+			}
+		}
+		slices.Sort(names)
+		if !slices.Equal(names, tc.want) {
+			t.Errorf("scopes %v: %v, want %v", tc.scopes, names, tc.want)
+		}
+	}
+	cs := mcpSession(t, e, "Authorization", e.key(t, d, "test", "properties:read"))
+	if code := toolErrorCode(t, callTool(t, cs, "list_bookings", map[string]any{}, nil)); code != "INSUFFICIENT_SCOPE" {
+		t.Errorf("out of scope: %s", code)
+	}
+
+	// No key, or an unknown one: 401 with the challenge.
+	ts := httptest.NewServer(e.srv)
+	defer ts.Close()
+	for _, key := range []string{"", "pk_test_" + strings.Repeat("0", 40)} {
+		req, _ := http.NewRequest("POST", ts.URL+"/mcp", strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		if key != "" {
+			req.Header.Set("X-API-KEY", key)
+		}
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		if res.StatusCode != 401 || !strings.Contains(string(body), `"code":"UNAUTHORIZED"`) ||
+			res.Header.Get("WWW-Authenticate") != `Bearer resource_metadata="`+publicURL+`/.well-known/oauth-protected-resource"` ||
+			res.Header.Get("X-RateLimit-Limit") == "" {
+			t.Errorf("key %q: %d %v %s", key, res.StatusCode, res.Header, body)
+		}
+	}
+	var meta struct{ Resource string }
+	e.Get("/.well-known/oauth-protected-resource").Expect(200).Decode(&meta)
+	if meta.Resource != publicURL+"/mcp" {
+		t.Errorf("metadata resource %q", meta.Resource)
+	}
+}
+
+func TestMCPPropertyBookingFlow(t *testing.T) {
+	t.Parallel()
+	for _, engine := range storetest.Engines() {
+		t.Run(string(engine), func(t *testing.T) {
+			t.Parallel()
+			e := newEnv(t, options{}, engine)
+			r := e.tokyoDouble(t)
+			d := e.signup(t)
+			cs := mcpSession(t, e, "X-API-KEY", e.key(t, d, "test"))
+
+			var found struct {
+				Data []struct{ ID string }
+			}
+			if res := callTool(t, cs, "search_properties", map[string]any{"checkIn": day(10).String(), "checkOut": day(12).String(), "guests": 2, "city": "Tokyo"}, &found); res.IsError ||
+				!slices.ContainsFunc(found.Data, func(p struct{ ID string }) bool { return p.ID == r.propertyID }) {
+				t.Fatalf("search: %+v %+v", res, found)
+			}
+			var avail struct {
+				RoomTypes []struct {
+					Nights []struct{ AvailableUnits int }
+				}
+			}
+			if res := callTool(t, cs, "get_availability", map[string]any{"id": r.propertyID, "from": day(10).String(), "to": day(12).String(), "roomTypeId": r.roomTypeID}, &avail); res.IsError ||
+				len(avail.RoomTypes) != 1 || avail.RoomTypes[0].Nights[0].AvailableUnits != r.units {
+				t.Fatalf("availability: %+v %+v", res, avail)
+			}
+
+			quoteArgs := mergeMaps(stay(r, day(10), 2, 2), map[string]any{"idempotencyKey": "q-1"})
+			var quote, again struct{ ID, CheckIn string }
+			if res := callTool(t, cs, "create_quote", quoteArgs, &quote); res.IsError || quote.CheckIn != day(10).String() {
+				t.Fatalf("quote: %+v %+v", res, quote)
+			}
+			if res := callTool(t, cs, "create_quote", quoteArgs, &again); res.IsError || again.ID != quote.ID || res.Meta["idempotentReplayed"] != true {
+				t.Fatalf("quote retry: %+v %+v", res, again)
+			}
+			if got := e.available(t, e.key(t, d, "test"), r, day(10)); got != r.units-1 {
+				t.Errorf("units after a quote and its retry: %d, want %d", got, r.units-1)
+			}
+
+			bookArgs := map[string]any{"quoteId": quote.ID, "guest": guest, "idempotencyKey": "b-1"}
+			var booking, rebooked struct{ ID, Status string }
+			if res := callTool(t, cs, "book", bookArgs, &booking); res.IsError || booking.Status != "CONFIRMED" {
+				t.Fatalf("book: %+v %+v", res, booking)
+			}
+			if res := callTool(t, cs, "book", bookArgs, &rebooked); res.IsError || rebooked.ID != booking.ID {
+				t.Fatalf("book retry: %+v %+v", res, rebooked)
+			}
+			var n int
+			if err := e.db.QueryRow(`SELECT COUNT(*) FROM bookings WHERE developer_id = $1`, d.id).Scan(&n); err != nil || n != 1 {
+				t.Fatalf("%d bookings (%v), want 1", n, err)
+			}
+
+			var cancelled struct{ ID, Status string }
+			if res := callTool(t, cs, "cancel_booking", map[string]any{"id": booking.ID}, &cancelled); res.IsError || cancelled.Status != "CANCELLED" {
+				t.Fatalf("cancel: %+v %+v", res, cancelled)
+			}
+			if code := toolErrorCode(t, callTool(t, cs, "cancel_booking", map[string]any{"id": booking.ID}, nil)); code != "INVALID_STATE" {
+				t.Errorf("second cancel: %s", code)
+			}
+			var listed struct {
+				Data []struct{ ID, Status string }
+				Meta struct{ Total int }
+			}
+			if callTool(t, cs, "list_bookings", map[string]any{"status": "CANCELLED"}, &listed); listed.Meta.Total != 1 || listed.Data[0].ID != booking.ID {
+				t.Errorf("list: %+v", listed)
+			}
+		})
+	}
+}
+
+// TestMCPPropertyRateLimit: each tool call is a request against the key's
+// budget, as over REST.
+func TestMCPPropertyRateLimit(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, options{keyLimit: 3})
+	r := e.tokyoDouble(t)
+	cs := mcpSession(t, e, "X-API-KEY", e.key(t, e.signup(t), "test", "properties:read"))
+	for i := range 3 {
+		if res := callTool(t, cs, "get_property", map[string]any{"id": r.propertyID}, nil); res.IsError {
+			t.Fatalf("call %d: %+v", i, res.Content[0])
+		}
+	}
+	if code := toolErrorCode(t, callTool(t, cs, "get_property", map[string]any{"id": r.propertyID}, nil)); code != "RATE_LIMITED" {
+		t.Errorf("fourth call: %s", code)
+	}
+}
