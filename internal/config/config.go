@@ -52,6 +52,9 @@ type Config struct {
 	PortalJWTSecret    string        // empty: generate one and keep it in the property database
 	CatalogCacheTTL    time.Duration // 0 disables the catalogue page cache
 	S3                 *S3           // nil: avatars are stored in AvatarDir
+	// WebhookAllowHosts may receive webhooks although they are loopback or
+	// private, and over plain http: host names, addresses or prefixes.
+	WebhookAllowHosts []string
 }
 
 // S3 locates an S3-compatible bucket.
@@ -197,6 +200,7 @@ func load(getenv func(string) string) (*Config, error) {
 	if err := c.LogLevel.UnmarshalText([]byte(get("LOG_LEVEL", "info"))); err != nil {
 		errs = append(errs, fmt.Errorf("LOG_LEVEL: want debug, info, warn or error"))
 	}
+	c.WebhookAllowHosts = webhookAllowHosts(getenv("WEBHOOK_ALLOW_HOSTS"), &errs)
 	if c.GuideAddr != "" && c.GuideAddr == c.PropertyAddr {
 		errs = append(errs, fmt.Errorf("GUIDE_ADDR and PROPERTY_ADDR are both %q", c.GuideAddr))
 	}
@@ -275,4 +279,24 @@ func positiveInt(s, name string, errs *[]error) int {
 		return 0
 	}
 	return n
+}
+
+// webhookAllowHosts reads WEBHOOK_ALLOW_HOSTS: comma-separated host names,
+// IP addresses or CIDR prefixes, kept in lower case.
+func webhookAllowHosts(v string, errs *[]error) []string {
+	var hosts []string
+	for _, h := range strings.Split(v, ",") {
+		h = strings.ToLower(strings.TrimSpace(h))
+		if h == "" {
+			continue
+		}
+		_, perr := netip.ParsePrefix(h)
+		_, aerr := netip.ParseAddr(h)
+		if perr != nil && aerr != nil && (strings.ContainsAny(h, "/:@ ") || len(h) > 253) {
+			*errs = append(*errs, fmt.Errorf("WEBHOOK_ALLOW_HOSTS: %q is not a host name, address or CIDR prefix", h))
+			continue
+		}
+		hosts = append(hosts, h)
+	}
+	return hosts
 }

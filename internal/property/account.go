@@ -12,11 +12,12 @@ const (
 	ScopePropertiesRead = "properties:read"
 	ScopeBookingsRead   = "bookings:read"
 	ScopeBookingsWrite  = "bookings:write"
+	ScopeEventsRead     = "events:read"
 )
 
 // Scopes lists the scopes a key can hold; a key created without scopes
 // holds them all.
-var Scopes = []string{ScopePropertiesRead, ScopeBookingsRead, ScopeBookingsWrite}
+var Scopes = []string{ScopePropertiesRead, ScopeBookingsRead, ScopeBookingsWrite, ScopeEventsRead}
 
 // Key modes.
 const (

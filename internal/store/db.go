@@ -16,6 +16,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"sync"
 
 	_ "github.com/jackc/pgx/v5/stdlib" // registers the "pgx" driver
 	"github.com/pressly/goose/v3"
@@ -41,6 +42,7 @@ var migrations embed.FS
 type DB struct {
 	*sql.DB
 	Engine Engine
+	hooks  sync.Map // *sql.Tx → *commitHooks (commit.go)
 }
 
 // Open connects to the database named by dsn: a postgres:// or
@@ -141,10 +143,13 @@ func (db *DB) InTx(ctx context.Context, fn func(tx *sql.Tx) error) error {
 	}
 	if err := fn(tx); err != nil {
 		tx.Rollback()
+		db.runCommitHooks(tx, false)
 		return err
 	}
 	if err := tx.Commit(); err != nil {
+		db.runCommitHooks(tx, false)
 		return fmt.Errorf("commit transaction: %w", err)
 	}
+	db.runCommitHooks(tx, true)
 	return nil
 }

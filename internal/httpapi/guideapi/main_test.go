@@ -22,6 +22,7 @@ import (
 	"github.com/wayfarer-asia/platform/internal/store"
 	"github.com/wayfarer-asia/platform/internal/store/guidedb"
 	"github.com/wayfarer-asia/platform/internal/store/storetest"
+	"github.com/wayfarer-asia/platform/internal/webhook"
 )
 
 // publicURL is the API's configured base URL in tests; requests carry
@@ -38,6 +39,7 @@ type env struct {
 	tokens   *auth.Tokens
 	keyUsage *auth.KeyUsage
 	idp      *testIdP
+	hooks    *store.Webhooks
 }
 
 type options struct {
@@ -88,6 +90,8 @@ func newEnv(t *testing.T, opts options, engine ...store.Engine) *env {
 		t.Fatal(err)
 	}
 	gs := guidedb.New(db, clk)
+	gs.Events().PublicURL = publicURL
+	hooks := store.NewWebhooks(db, clk)
 	keys := store.NewIdempotency(db, clk, 0)
 	keyUsage := auth.NewKeyUsage()
 	var idp *testIdP
@@ -129,6 +133,9 @@ func newEnv(t *testing.T, opts options, engine ...store.Engine) *env {
 		ActionTTL:       10 * time.Minute,
 		Conversations:   gs,
 		Avatars:         &blob.Local{Dir: t.TempDir()},
+		Events:          gs.Events(),
+		Webhooks:        hooks,
+		WebhookPolicy:   webhook.Policy{AllowHosts: []string{"127.0.0.1"}},
 		CatalogCacheTTL: time.Minute,
 		Realtime:        auth.NewRealtime("test-app", []byte("realtime-secret-realtime-secret!"), clk),
 		AIReplies:       true,
@@ -148,7 +155,7 @@ func newEnv(t *testing.T, opts options, engine ...store.Engine) *env {
 	})
 	client := apitest.New(t, srv, doc)
 	client.Forbidden = append(client.Forbidden, "test-secret-test-secret-test-secret!", "realtime-secret-realtime-secret!")
-	return &env{Client: client, db: db, clock: clk, store: gs, keys: keys, tokens: tokens, keyUsage: keyUsage, idp: idp}
+	return &env{Client: client, db: db, clock: clk, store: gs, keys: keys, tokens: tokens, keyUsage: keyUsage, idp: idp, hooks: hooks}
 }
 
 // count runs a COUNT query.

@@ -18,6 +18,8 @@ import (
 	"github.com/wayfarer-asia/platform/internal/idempotency"
 	"github.com/wayfarer-asia/platform/internal/paging"
 	"github.com/wayfarer-asia/platform/internal/ratelimit"
+	"github.com/wayfarer-asia/platform/internal/store"
+	"github.com/wayfarer-asia/platform/internal/webhook"
 	"github.com/wayfarer-asia/platform/internal/webui"
 )
 
@@ -40,6 +42,11 @@ type Config struct {
 	Conversations guide.ConversationService
 	Avatars       blob.Store
 	Realtime      *auth.Realtime
+	// Events is the change feed; Webhooks the webhook endpoints, whose
+	// URLs WebhookPolicy judges.
+	Events        *store.Events
+	Webhooks      *store.Webhooks
+	WebhookPolicy webhook.Policy
 	// AIReplies tells whether an AI model is configured, so that messages
 	// to experts with auto-reply ask it for an answer.
 	AIReplies bool
@@ -162,6 +169,8 @@ func (s *Server) routes() {
 	s.authed("GET /api/expert/availability", userOnly, s.handleAvailability)
 	s.authed("POST /api/push/register", userOrSession, s.handlePushRegister)
 	s.authed("POST /api/push/unregister", userOnly, s.handlePushUnregister)
+
+	s.eventRoutes() // events.go
 
 	s.router.Handle("GET /healthz", httpapi.Adapt(httpapi.HandleHealth))
 	s.router.Handle("GET /readyz", httpapi.Adapt(httpapi.HandleReady(s.cfg.ReadyChecks)))

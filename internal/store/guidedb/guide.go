@@ -10,14 +10,15 @@ import (
 
 // Guide implements the guide marketplace services on a DB.
 type Guide struct {
-	db    *store.DB
-	clock clock.Clock
-	jobs  *store.Jobs
+	db     *store.DB
+	clock  clock.Clock
+	jobs   *store.Jobs
+	events *store.Events
 }
 
 // New returns the guide services on db.
 func New(db *store.DB, c clock.Clock) *Guide {
-	return &Guide{db: db, clock: c, jobs: store.NewJobs(db, c)}
+	return &Guide{db: db, clock: c, jobs: store.NewJobs(db, c), events: store.NewEvents(db, c)}
 }
 
 var _ guide.CatalogService = (*Guide)(nil)

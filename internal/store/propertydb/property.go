@@ -18,12 +18,15 @@ import (
 
 // Property implements the property platform services on a DB.
 type Property struct {
-	db    *store.DB
-	clock clock.Clock
+	db     *store.DB
+	clock  clock.Clock
+	events *store.Events
 }
 
 // New returns the property platform services on db.
-func New(db *store.DB, c clock.Clock) *Property { return &Property{db: db, clock: c} }
+func New(db *store.DB, c clock.Clock) *Property {
+	return &Property{db: db, clock: c, events: store.NewEvents(db, c)}
+}
 
 var (
 	_ property.CatalogService = (*Property)(nil)
