@@ -21,6 +21,7 @@ import (
 	"github.com/wayfarer-asia/platform/internal/store"
 	"github.com/wayfarer-asia/platform/internal/store/propertydb"
 	"github.com/wayfarer-asia/platform/internal/store/storetest"
+	"github.com/wayfarer-asia/platform/internal/webhook"
 )
 
 // publicURL is the API's configured base URL in tests; requests carry
@@ -37,6 +38,7 @@ type env struct {
 	keys   *store.Idempotency
 	usage  *property.Usage
 	tokens *auth.Tokens
+	hooks  *store.Webhooks
 }
 
 type options struct {
@@ -86,6 +88,8 @@ func newEnv(t *testing.T, opts options, engine ...store.Engine) *env {
 		t.Fatal(err)
 	}
 	ps := propertydb.New(db, clk)
+	ps.Events().PublicURL = publicURL
+	hooks := store.NewWebhooks(db, clk)
 	keys := store.NewIdempotency(db, clk, 0)
 	usage := property.NewUsage()
 	srv := propertyapi.New(propertyapi.Config{
@@ -94,6 +98,9 @@ func newEnv(t *testing.T, opts options, engine ...store.Engine) *env {
 		Bookings:        ps,
 		Accounts:        ps,
 		Idempotency:     keys,
+		Events:          ps.Events(),
+		Webhooks:        hooks,
+		WebhookPolicy:   webhook.Policy{AllowHosts: []string{"127.0.0.1"}},
 		Usage:           usage,
 		PortalTokens:    tokens,
 		Clock:           clk,
@@ -105,7 +112,7 @@ func newEnv(t *testing.T, opts options, engine ...store.Engine) *env {
 		Logger:          slog.New(slog.NewTextHandler(io.Discard, nil)),
 		OpenAPI:         openAPI,
 	})
-	return &env{Client: apitest.New(t, srv, doc), db: db, clock: clk, store: ps, keys: keys, usage: usage, tokens: tokens}
+	return &env{Client: apitest.New(t, srv, doc), db: db, clock: clk, store: ps, keys: keys, usage: usage, tokens: tokens, hooks: hooks}
 }
 
 // dev is a developer account made through the portal API.
