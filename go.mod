@@ -22,7 +22,10 @@ require (
 	modernc.org/sqlite v1.61.1
 )
 
-require golang.org/x/sync v0.24.0
+require (
+	github.com/standard-webhooks/standard-webhooks/libraries v0.0.1
+	golang.org/x/sync v0.24.0
+)
 
 require (
 	github.com/beorn7/perks v1.0.1 // indirect
@@ -55,7 +58,6 @@ require (
 	github.com/rs/xid v1.6.0 // indirect
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3 // indirect
 	github.com/sethvargo/go-retry v0.5.0 // indirect
-	github.com/standard-webhooks/standard-webhooks/libraries v0.0.1 // indirect
 	github.com/tinylib/msgp v1.6.4 // indirect
 	github.com/zeebo/xxh3 v1.1.0 // indirect
 	go.uber.org/atomic v1.12.0 // indirect

@@ -156,7 +156,7 @@ func TestPortalWebhooks(t *testing.T) {
 			var ds struct {
 				Data []struct {
 					ID, Status, EventID string
-					ResponseStatus     *int
+					ResponseStatus      *int
 				}
 			}
 			e.Get("/portal/api/webhooks/"+liveEP.ID+"/deliveries", bearer(d.token)...).Expect(200).Decode(&ds)
