@@ -376,4 +376,10 @@ func TestWebhookEndpointValidation(t *testing.T) {
 	if len(upd.Data.Types) != 0 || upd.Data.Status != "disabled" {
 		t.Errorf("updated: %+v", upd.Data)
 	}
+	// Closing the account removes its endpoints.
+	b.createEndpoint(t, b.stranger, "https://hooks.example.com/in")
+	b.Do("POST", "/api/v1/profile/delete", map[string]any{"confirmation": "DELETE"}, bearer(b.stranger.token)...).Expect(200)
+	if n := b.count(t, `SELECT COUNT(*) FROM webhook_endpoints WHERE owner = $1`, "user:"+b.stranger.id); n != 0 {
+		t.Errorf("%d endpoints survive the account", n)
+	}
 }
