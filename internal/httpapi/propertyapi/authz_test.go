@@ -28,6 +28,10 @@ func TestAuthorizationMatrix(t *testing.T) {
 		Data []struct{ ID string }
 	}
 	e.Get("/portal/api/keys", bearer(owner.token)...).Expect(200).Decode(&keys)
+	var hook, ping struct{ ID string }
+	e.Do("POST", "/portal/api/webhooks", map[string]any{"url": "https://hooks.example.com/in"}, bearer(owner.token)...).Expect(201).Decode(&hook)
+	e.Do("POST", "/portal/api/webhooks/"+hook.ID+"/test", nil, bearer(owner.token)...).Expect(202).Decode(&ping)
+	portalOnly := map[string][]string{"another developer": bearer(other.token), "an API key": bearer(ownerKey)}
 
 	rules := map[string]struct {
 		id          string
@@ -37,8 +41,15 @@ func TestAuthorizationMatrix(t *testing.T) {
 			"another account's key": xkey(otherKey), "the owner's test key": xkey(ownerTest), "a key without the scope": xkey(readOnly)}},
 		"POST /api/v1/bookings/{id}/cancel": {booking.ID, map[string][]string{
 			"another account's key": xkey(otherKey), "the owner's test key": xkey(ownerTest), "a key without the scope": xkey(readOnly)}},
-		"DELETE /portal/api/keys/{id}":      {keys.Data[0].ID, map[string][]string{"another developer": bearer(other.token), "an API key": bearer(ownerKey)}},
-		"POST /portal/api/keys/{id}/rotate": {keys.Data[0].ID, map[string][]string{"another developer": bearer(other.token), "an API key": bearer(ownerKey)}},
+		"DELETE /portal/api/keys/{id}":                        {keys.Data[0].ID, map[string][]string{"another developer": bearer(other.token), "an API key": bearer(ownerKey)}},
+		"POST /portal/api/keys/{id}/rotate":                   {keys.Data[0].ID, map[string][]string{"another developer": bearer(other.token), "an API key": bearer(ownerKey)}},
+		"GET /portal/api/webhooks/{id}":                       {hook.ID, portalOnly},
+		"PATCH /portal/api/webhooks/{id}":                     {hook.ID, portalOnly},
+		"DELETE /portal/api/webhooks/{id}":                    {hook.ID, portalOnly},
+		"POST /portal/api/webhooks/{id}/rotate-secret":        {hook.ID, portalOnly},
+		"POST /portal/api/webhooks/{id}/test":                 {hook.ID, portalOnly},
+		"GET /portal/api/webhooks/{id}/deliveries":            {hook.ID, portalOnly},
+		"POST /portal/api/webhooks/deliveries/{id}/redeliver": {ping.ID, portalOnly},
 	}
 	public := map[string]bool{"GET /api/v1/properties/{id}": true, "GET /api/v1/properties/{id}/availability": true}
 
@@ -47,6 +58,8 @@ func TestAuthorizationMatrix(t *testing.T) {
 		for _, q := range []string{
 			`SELECT id || status FROM bookings ORDER BY id`,
 			`SELECT id || COALESCE(CAST(revoked_at AS TEXT), '') || COALESCE(CAST(expires_at AS TEXT), '') FROM api_keys ORDER BY id`,
+			`SELECT id || status || secret FROM webhook_endpoints ORDER BY id`,
+			`SELECT id FROM webhook_deliveries ORDER BY id`,
 		} {
 			rows, err := e.db.Query(q)
 			if err != nil {
@@ -75,7 +88,11 @@ func TestAuthorizationMatrix(t *testing.T) {
 		method, path, _ := strings.Cut(pattern, " ")
 		path = strings.Replace(path, "{id}", rule.id, 1)
 		for who, cred := range rule.credentials {
-			if res := e.Do(method, path, nil, cred...); res.Status != 401 && res.Status != 403 && res.Status != 404 {
+			var body any
+			if method == "PATCH" {
+				body = map[string]any{"description": "taken over"}
+			}
+			if res := e.Do(method, path, body, cred...); res.Status != 401 && res.Status != 403 && res.Status != 404 {
 				t.Errorf("%s as %s: %d %s", pattern, who, res.Status, res.Body)
 			}
 		}

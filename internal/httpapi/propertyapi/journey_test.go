@@ -30,7 +30,7 @@ func TestIntegratorJourney(t *testing.T) {
 				Scopes                   []string
 			}
 			e.Do("POST", "/portal/api/keys", map[string]any{"name": "journey", "mode": "test"}, bearer(d.token)...).Expect(201).Decode(&created)
-			if !strings.HasPrefix(created.Key, "pk_test_") || created.KeyPrefix != created.Key[:12] || created.Mode != "test" || len(created.Scopes) != 3 {
+			if !strings.HasPrefix(created.Key, "pk_test_") || created.KeyPrefix != created.Key[:12] || created.Mode != "test" || len(created.Scopes) != 4 {
 				t.Fatalf("created key: %+v", created)
 			}
 			key := created.Key
