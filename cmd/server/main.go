@@ -365,14 +365,15 @@ func (a *app) property(ctx context.Context) (http.Handler, error) {
 
 // webhooks sets up the change feed and the webhooks of a database: runner
 // sends the deliveries, woken after each commit that enqueued some, and
-// the feed forgets old events every hour.
+// the feed forgets old events (and finished deliveries) every hour.
 func (a *app) webhooks(db *store.DB, events *store.Events, publicURL string, runner *worker.Runner) *store.Webhooks {
 	hooks := store.NewWebhooks(db, a.clock)
 	events.PublicURL, events.Notify, hooks.Notify = publicURL, runner.Wake, runner.Wake
 	runner.Webhooks = &worker.Webhooks{Store: hooks, Client: webhook.NewClient(webhook.Policy{AllowHosts: a.cfg.WebhookAllowHosts})}
-	a.jobs = append(a.jobs, job{"purge events", time.Hour, func(ctx context.Context) error {
-		_, err := events.Purge(ctx)
-		return err
+	a.jobs = append(a.jobs, job{"purge events and webhook deliveries", time.Hour, func(ctx context.Context) error {
+		_, err1 := events.Purge(ctx)
+		_, err2 := hooks.PurgeDeliveries(ctx)
+		return errors.Join(err1, err2)
 	}})
 	return hooks
 }

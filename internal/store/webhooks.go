@@ -529,3 +529,15 @@ func (s *Webhooks) FinishDeliveryAttempt(ctx context.Context, jobID string, t *D
 		return nil
 	})
 }
+
+// PurgeDeliveries forgets the deliveries that are finished (succeeded or
+// failed) and older than EventTTL, and returns how many.
+func (s *Webhooks) PurgeDeliveries(ctx context.Context) (_ int, err error) {
+	defer Wrap(&err, "purge webhook deliveries")
+	res, err := s.db.ExecContext(ctx, `DELETE FROM webhook_deliveries WHERE status <> 'pending' AND created_at <= $1`, s.clock.Now().Add(-EventTTL))
+	if err != nil {
+		return 0, err
+	}
+	n, err := res.RowsAffected()
+	return int(n), err
+}

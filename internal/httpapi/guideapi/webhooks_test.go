@@ -303,6 +303,14 @@ func TestWebhookRotation(t *testing.T) {
 	if len(d.Signatures) != 1 || d.Verified[0] || !d.Verified[1] {
 		t.Errorf("after the grace: %+v", d)
 	}
+	// Finished deliveries are kept as long as the events.
+	if n, err := b.hooks.PurgeDeliveries(t.Context()); err != nil || n != 0 {
+		t.Errorf("purge at once: %d, %v", n, err)
+	}
+	b.clock.Advance(31 * 24 * time.Hour)
+	if n, err := b.hooks.PurgeDeliveries(t.Context()); err != nil || n != 2 {
+		t.Errorf("purge after 31 days: %d, %v", n, err)
+	}
 }
 
 // TestWebhookSurvivesCrash: a replica that crashes after the commit (before
