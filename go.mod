@@ -27,6 +27,7 @@ require (
 	github.com/centrifugal/centrifuge v0.40.1
 	github.com/google/jsonschema-go v0.4.3
 	github.com/gorilla/websocket v1.5.3
+	github.com/standard-webhooks/standard-webhooks/libraries v0.0.1
 	golang.org/x/sync v0.24.0
 )
 

@@ -9,6 +9,8 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
+import { createHmac } from 'node:crypto';
+import { createServer } from 'node:http';
 import { mkdirSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
@@ -353,6 +355,59 @@ test('a revoked key is refused at once', async () => {
   assert.equal(await page.isVisible('#new-key'), false, 'the revoked key is no longer on screen');
   await page.locator('#keys-empty').waitFor();
   await shot(page, 'keys-revoked');
+});
+
+test('webhooks: add an endpoint, see its secret once, send a test event and see the delivery', async () => {
+  // A receiver on this machine (WEBHOOK_ALLOW_HOSTS=127.0.0.1 in run.sh).
+  const got = [];
+  const receiver = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c) => { body += c; });
+    req.on('end', () => { got.push({ headers: req.headers, body }); res.writeHead(204).end(); });
+  });
+  await new Promise((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${receiver.address().port}/hooks`;
+  try {
+    await page.locator('#webhooks-empty').waitFor();
+    // The form checks the URL in place, then the server's policy answers.
+    await page.fill('#webhook-url', 'http://example.com/hooks');
+    await page.click('#webhook-form button[type=submit]');
+    await page.locator('#webhook-url-error:not(:empty)').waitFor();
+    assert.match(await page.textContent('#webhook-url-error'), /https/);
+    await page.fill('#webhook-url', url);
+    await page.click('#webhook-form button[type=submit]');
+    await page.locator('#new-secret').waitFor();
+    const secret = await page.textContent('#new-secret-value');
+    assert.match(secret, /^whsec_/);
+    await page.locator('#webhooks > li').first().waitFor();
+    assert.match(await page.textContent('#webhooks > li:first-child'), /Active/);
+    await shotOf(page.locator('#webhooks-card'), 'webhook-created');
+    await page.click('#dismiss-secret');
+    assert.equal(await page.isVisible('#new-secret'), false);
+
+    await page.click('#webhooks > li:first-child button[data-action=test]');
+    await page.locator('#delivery-rows tr .badge-succeeded').waitFor({ timeout: 10000 });
+    const row = await page.textContent('#delivery-rows tr:first-child');
+    assert.match(row, /webhook\.test/);
+    assert.match(row, /204/);
+    await shotOf(page.locator('#webhooks-card'), 'webhook-delivered');
+
+    // The receiver got it, signed as Standard Webhooks describes.
+    assert.equal(got.length, 1);
+    const { headers, body } = got[0];
+    const key = Buffer.from(secret.slice('whsec_'.length), 'base64');
+    const mac = createHmac('sha256', key).update(`${headers['webhook-id']}.${headers['webhook-timestamp']}.${body}`).digest('base64');
+    assert.equal(headers['webhook-signature'], `v1,${mac}`);
+    assert.equal(JSON.parse(body).type, 'webhook.test');
+
+    // Deleting asks first.
+    await page.click('#webhooks > li:first-child button[data-action=delete]');
+    await page.locator('#confirm[open]').waitFor();
+    await page.click('#confirm-ok');
+    await page.locator('#webhooks-empty').waitFor();
+  } finally {
+    receiver.close();
+  }
 });
 
 test('a cross-site page cannot use the session cookie', async () => {

@@ -39,6 +39,7 @@ import (
 	"github.com/wayfarer-asia/platform/internal/store"
 	"github.com/wayfarer-asia/platform/internal/store/guidedb"
 	"github.com/wayfarer-asia/platform/internal/store/propertydb"
+	"github.com/wayfarer-asia/platform/internal/webhook"
 	"github.com/wayfarer-asia/platform/internal/worker"
 )
 
@@ -93,7 +94,9 @@ func run() error {
 	for _, j := range a.jobs {
 		jobs.Go(func() { worker.Every(jobsCtx, j.name, j.every, j.run) })
 	}
-	jobs.Go(func() { a.runner.Run(jobsCtx) })
+	for _, r := range append([]*worker.Runner{a.runner}, a.runners...) {
+		jobs.Go(func() { r.Run(jobsCtx) })
+	}
 
 	servers := []*http.Server{newServer(cfg.GuideAddr, guideHandler), newServer(cfg.PropertyAddr, propertyHandler)}
 	if cfg.PprofAddr != "" {
@@ -141,6 +144,7 @@ type app struct {
 	readLimiter ratelimit.Limiter
 	jobs        []job
 	runner      *worker.Runner
+	runners     []*worker.Runner // more runners: the property platform's webhooks
 	closers     []func() error
 }
 
@@ -264,6 +268,7 @@ func (a *app) guide(ctx context.Context) (http.Handler, error) {
 	a.runner = worker.NewRunner(queue, gs, clk, sender, aiClient)
 	a.runner.Blobs, a.runner.Logger = avatars, logger
 	a.runner.Realtime, a.runner.PublicURL = live, cfg.GuidePublicURL
+	hooks := a.webhooks(db, gs.Events(), cfg.GuidePublicURL, a.runner)
 	idpA, err := identityProvider(ctx, "idp-a", cfg.IdpA, clk)
 	if err != nil {
 		return nil, err
@@ -308,6 +313,9 @@ func (a *app) guide(ctx context.Context) (http.Handler, error) {
 		OpenAPI:          openAPI,
 		CORSOrigins:      cfg.GuideCORSOrigins,
 		MetricsElsewhere: cfg.MetricsAddr != "",
+		Events:           gs.Events(),
+		Webhooks:         hooks,
+		WebhookPolicy:    webhook.Policy{AllowHosts: cfg.WebhookAllowHosts},
 	}), nil
 }
 
@@ -353,6 +361,9 @@ func (a *app) property(ctx context.Context) (http.Handler, error) {
 	if err != nil {
 		return nil, err
 	}
+	runner := &worker.Runner{Jobs: store.NewJobs(db, clk), Clock: clk, Logger: logger}
+	a.runners = append(a.runners, runner)
+	hooks := a.webhooks(db, ps.Events(), cfg.PropertyPublicURL, runner)
 	usage := property.NewUsage()
 	a.jobs = append(a.jobs,
 		job{"property key usage", 10 * time.Second, func(ctx context.Context) error { return ps.FlushUsage(ctx, usage) }},
@@ -386,7 +397,25 @@ func (a *app) property(ctx context.Context) (http.Handler, error) {
 		OpenAPI:          openAPI,
 		CORSOrigins:      cfg.PropertyCORSOrigins,
 		MetricsElsewhere: cfg.MetricsAddr != "",
+		Events:           ps.Events(),
+		Webhooks:         hooks,
+		WebhookPolicy:    webhook.Policy{AllowHosts: cfg.WebhookAllowHosts},
 	}), nil
+}
+
+// webhooks sets up the change feed and the webhooks of a database: runner
+// sends the deliveries, woken after each commit that enqueued some, and
+// the feed forgets old events (and finished deliveries) every hour.
+func (a *app) webhooks(db *store.DB, events *store.Events, publicURL string, runner *worker.Runner) *store.Webhooks {
+	hooks := store.NewWebhooks(db, a.clock)
+	events.PublicURL, events.Notify, hooks.Notify = publicURL, runner.Wake, runner.Wake
+	runner.Webhooks = &worker.Webhooks{Store: hooks, Client: webhook.NewClient(webhook.Policy{AllowHosts: a.cfg.WebhookAllowHosts})}
+	a.jobs = append(a.jobs, job{"purge events and webhook deliveries", time.Hour, func(ctx context.Context) error {
+		_, err1 := events.Purge(ctx)
+		_, err2 := hooks.PurgeDeliveries(ctx)
+		return errors.Join(err1, err2)
+	}})
+	return hooks
 }
 
 func loadGuideSample(ctx context.Context, cfg *config.Config, db *store.DB, g *guidedb.Guide, logger *slog.Logger) error {

@@ -67,6 +67,9 @@ type Config struct {
 	// written to the guide database at start: sort=basePrice compares
 	// package prices converted with them.
 	CurrencyRates map[string]float64
+	// WebhookAllowHosts may receive webhooks although they are loopback or
+	// private, and over plain http: host names, addresses or prefixes.
+	WebhookAllowHosts []string
 }
 
 // S3 locates an S3-compatible bucket.
@@ -230,6 +233,7 @@ func load(getenv func(string) string) (*Config, error) {
 			errs = append(errs, fmt.Errorf("METRICS_ADDR %q is an API's address; give the metrics a port of their own", c.MetricsAddr))
 		}
 	}
+	c.WebhookAllowHosts = webhookAllowHosts(getenv("WEBHOOK_ALLOW_HOSTS"), &errs)
 	if c.GuideAddr != "" && c.GuideAddr == c.PropertyAddr {
 		errs = append(errs, fmt.Errorf("GUIDE_ADDR and PROPERTY_ADDR are both %q", c.GuideAddr))
 	}
@@ -308,4 +312,24 @@ func positiveInt(s, name string, errs *[]error) int {
 		return 0
 	}
 	return n
+}
+
+// webhookAllowHosts reads WEBHOOK_ALLOW_HOSTS: comma-separated host names,
+// IP addresses or CIDR prefixes, kept in lower case.
+func webhookAllowHosts(v string, errs *[]error) []string {
+	var hosts []string
+	for _, h := range strings.Split(v, ",") {
+		h = strings.ToLower(strings.TrimSpace(h))
+		if h == "" {
+			continue
+		}
+		_, perr := netip.ParsePrefix(h)
+		_, aerr := netip.ParseAddr(h)
+		if perr != nil && aerr != nil && (strings.ContainsAny(h, "/:@ ") || len(h) > 253) {
+			*errs = append(*errs, fmt.Errorf("WEBHOOK_ALLOW_HOSTS: %q is not a host name, address or CIDR prefix", h))
+			continue
+		}
+		hosts = append(hosts, h)
+	}
+	return hosts
 }

@@ -16,7 +16,7 @@ const (
 // Scopes an API key can hold.
 var Scopes = []string{
 	"experts:read", "packages:read", "travelogues:read",
-	"bookings:read", "bookings:write", "profile:read", "profile:write",
+	"bookings:read", "bookings:write", "profile:read", "profile:write", "events:read",
 }
 
 // User is an account, as the API shows it (UserResponse).

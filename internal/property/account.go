@@ -16,11 +16,12 @@ const (
 	// own properties and room types, and their calendars.
 	ScopePropertiesWrite = "properties:write"
 	ScopeCalendarWrite   = "calendar:write"
+	ScopeEventsRead      = "events:read"
 )
 
 // Scopes lists the scopes a key can hold; a key created without scopes
 // holds them all.
-var Scopes = []string{ScopePropertiesRead, ScopeBookingsRead, ScopeBookingsWrite, ScopePropertiesWrite, ScopeCalendarWrite}
+var Scopes = []string{ScopePropertiesRead, ScopeBookingsRead, ScopeBookingsWrite, ScopePropertiesWrite, ScopeCalendarWrite, ScopeEventsRead}
 
 // Key modes.
 const (

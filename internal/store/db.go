@@ -17,6 +17,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"sync"
 	"time"
 
 	_ "github.com/jackc/pgx/v5/stdlib" // registers the "pgx" driver
@@ -43,6 +44,7 @@ var migrations embed.FS
 type DB struct {
 	*sql.DB
 	Engine Engine
+	hooks  sync.Map // *sql.Tx → *commitHooks (commit.go)
 }
 
 // Open connects to the database named by dsn: a postgres:// or
@@ -170,10 +172,13 @@ func (db *DB) InTx(ctx context.Context, fn func(tx *sql.Tx) error) error {
 	}
 	if err := fn(tx); err != nil {
 		tx.Rollback()
+		db.runCommitHooks(tx, false)
 		return err
 	}
 	if err := tx.Commit(); err != nil {
+		db.runCommitHooks(tx, false)
 		return fmt.Errorf("commit transaction: %w", err)
 	}
+	db.runCommitHooks(tx, true)
 	return nil
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 	"strings"
 	"time"
 
@@ -36,20 +37,37 @@ type Event struct {
 type Events struct {
 	db    *DB
 	clock clock.Clock
+	jobs  *Jobs
+	// PublicURL is the API's external base URL: image paths ("/media/…")
+	// in an event's data are made absolute on it, as the API shows them.
+	PublicURL string
+	// Notify, when set, is called after the commit of a change whose event
+	// enqueued webhook deliveries: it wakes the runner that sends them.
+	Notify func()
 }
 
 // NewEvents returns the change feed of db.
-func NewEvents(db *DB, c clock.Clock) *Events { return &Events{db: db, clock: c} }
+func NewEvents(db *DB, c clock.Clock) *Events { return &Events{db: db, clock: c, jobs: NewJobs(db, c)} }
+
+// media is implemented by resources that refer to images (as
+// httpapi.Media).
+type media interface{ MediaRefs(f func(ref *string)) }
 
 // Record writes the event of a change in q, the change's transaction, so
 // that a crash can never leave a change without its event or an event
 // without its change. data is the resource as the API returns it after the
 // change; audience names who may see it (account keys, or AudienceAll).
+// The event's webhook deliveries are enqueued in q too.
 func (s *Events) Record(ctx context.Context, q Querier, typ string, audience []string, data any) (ev Event, err error) {
 	defer Wrap(&err, "record %s event", typ)
 	body, err := json.Marshal(data)
 	if err != nil {
 		return Event{}, err
+	}
+	if _, ok := data.(media); ok {
+		if body, err = s.resolveMedia(data, body); err != nil {
+			return Event{}, err
+		}
 	}
 	if s.db.Engine == Postgres {
 		if _, err := q.ExecContext(ctx, `SELECT pg_advisory_xact_lock($1)`, eventsLock); err != nil {
@@ -72,7 +90,34 @@ func (s *Events) Record(ctx context.Context, q Querier, typ string, audience []s
 			return Event{}, err
 		}
 	}
+	n, err := fanOut(ctx, q, s.jobs, ev, audience)
+	if err != nil {
+		return Event{}, err
+	}
+	if n > 0 && s.Notify != nil {
+		s.db.afterCommit(q, s.Notify)
+	}
 	return ev, nil
+}
+
+// resolveMedia makes the image paths of data absolute, on a copy decoded
+// from body: data itself (and what it points to, such as the caller's
+// user) stays as it is.
+func (s *Events) resolveMedia(data any, body []byte) ([]byte, error) {
+	cp := reflect.New(reflect.TypeOf(data))
+	if err := json.Unmarshal(body, cp.Interface()); err != nil {
+		return nil, err
+	}
+	m, ok := cp.Elem().Interface().(media)
+	if !ok {
+		return body, nil
+	}
+	m.MediaRefs(func(ref *string) {
+		if strings.HasPrefix(*ref, "/") && !strings.HasPrefix(*ref, "//") {
+			*ref = s.PublicURL + *ref
+		}
+	})
+	return json.Marshal(m)
 }
 
 // EventFilter selects a page of the feed.

@@ -90,7 +90,10 @@ type Runner struct {
 	// PublicURL is the guide API's external base URL, for the absolute
 	// image URLs of published messages.
 	PublicURL string
-	Logger    *slog.Logger // nil: slog.Default()
+	// Webhooks sends webhook deliveries; nil leaves them queued. Guide nil
+	// makes a runner of webhook deliveries only (the property platform's).
+	Webhooks *Webhooks
+	Logger   *slog.Logger // nil: slog.Default()
 
 	PollInterval  time.Duration // how long Run waits when no job is due
 	Concurrency   int           // jobs claimed and handled at once
@@ -115,9 +118,15 @@ func NewRunner(jobs Queue, g Guide, c clock.Clock, sender push.Sender, aiClient 
 
 // kinds are the jobs a Runner handles.
 func (r *Runner) kinds() []string {
-	k := []string{guidedb.JobPushMessage, guidedb.JobPushDevice, guidedb.JobAIReply, guidedb.JobRealtimeMessage, guidedb.JobRealtimeRead}
+	var k []string
+	if r.Guide != nil {
+		k = append(k, guidedb.JobPushMessage, guidedb.JobPushDevice, guidedb.JobAIReply, guidedb.JobRealtimeMessage, guidedb.JobRealtimeRead)
+	}
 	if r.Blobs != nil {
 		k = append(k, guidedb.JobBlobDelete)
+	}
+	if r.Webhooks != nil {
+		k = append(k, store.JobWebhookDeliver)
 	}
 	return k
 }
@@ -209,7 +218,11 @@ func (r *Runner) RunOnce(ctx context.Context) (int, error) { return r.runOnce(ct
 // runOnce claims with claimCtx and handles the jobs with jobCtx, which
 // outlives claimCtx at shutdown so that jobs in flight may finish.
 func (r *Runner) runOnce(claimCtx, jobCtx context.Context) (int, error) {
-	jobs, err := r.Jobs.Claim(claimCtx, r.kinds(), orDefault(r.Concurrency, DefaultConcurrency), r.lease())
+	kinds := r.kinds()
+	if len(kinds) == 0 {
+		return 0, nil // Claim would take jobs of every kind
+	}
+	jobs, err := r.Jobs.Claim(claimCtx, kinds, orDefault(r.Concurrency, DefaultConcurrency), r.lease())
 	if err != nil {
 		return 0, err
 	}
@@ -270,6 +283,8 @@ func (r *Runner) handle(ctx context.Context, j store.Job) error {
 		err = r.publishMessage(hctx, j)
 	case guidedb.JobRealtimeRead:
 		err = r.publishRead(hctx, j)
+	case store.JobWebhookDeliver:
+		err = r.deliverWebhook(hctx, j)
 	default:
 		err = &permanent{fmt.Errorf("unknown job kind %q", j.Kind)}
 	}

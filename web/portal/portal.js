@@ -15,6 +15,8 @@ const state = {
   usage: null,
   newKey: null, // {key, name, mode, keyPrefix}: shown once, then forgotten
   props: { list: [], current: null, from: null, availability: null },
+  webhooks: [],
+  deliveriesOf: null, // the endpoint whose deliveries are shown
 };
 
 // ---- the API -------------------------------------------------------------
@@ -141,6 +143,7 @@ const messages = {
   name: { valueMissing: 'Enter a name.', tooShort: 'Use at least 2 characters.', tooLong: 'Use at most 100 characters.' },
   email: { valueMissing: 'Enter your e-mail address.', typeMismatch: 'Enter an e-mail address like name@example.com.', tooLong: 'That address is too long.' },
   password: { valueMissing: 'Enter your password.', tooShort: 'Use at least 8 characters.', tooLong: 'Use at most 256 characters.' },
+  url: { valueMissing: 'Enter the URL of your receiver.', typeMismatch: 'Enter a URL like https://your-server/webhooks.', tooLong: 'Use at most 2048 characters.' },
 };
 
 function fieldMessage(input) {
@@ -309,7 +312,7 @@ async function showApp(developer) {
   document.title = 'API keys · Developer portal';
   show('app');
   renderQuickstart();
-  await Promise.all([loadKeys(), loadUsage(), loadProperties()]);
+  await Promise.all([loadKeys(), loadUsage(), loadProperties(), loadWebhooks()]);
 }
 
 // ---- sign up, sign in, sign out -----------------------------------------
@@ -853,6 +856,166 @@ function setupProperties() {
   });
 }
 
+// ---- webhooks ---------------------------------------------------------------
+
+async function loadWebhooks() {
+  const box = $('#webhooks-error');
+  try {
+    const res = await api('GET', '/portal/api/webhooks');
+    state.webhooks = res.data || [];
+    box.hidden = true;
+  } catch (err) {
+    if (err.status !== 401) showFormError(box, err);
+  }
+  renderWebhooks();
+}
+
+const statusText = { active: 'Active', failing: 'Failing', disabled: 'Disabled' };
+
+function renderWebhooks() {
+  const list = $('#webhooks');
+  list.textContent = '';
+  const hooks = state.webhooks;
+  $('#webhooks-empty').hidden = hooks.length > 0;
+  $('#webhooks-count').textContent = hooks.length ? `${hooks.length} endpoint${hooks.length > 1 ? 's' : ''}` : '';
+  for (const h of hooks) {
+    const types = h.types && h.types.length ? h.types : ['every event'];
+    list.append(el('li', { class: 'key', 'data-webhook-id': h.id },
+      el('div', { class: 'key-top' },
+        el('span', { class: `badge badge-${h.mode}`, text: h.mode === 'live' ? 'Live' : 'Test' }),
+        el('span', { class: `badge badge-${h.status}`, text: statusText[h.status] || h.status }),
+      ),
+      el('code', { class: 'webhook-url', text: h.url }),
+      h.statusReason ? el('p', { class: 'status-reason', text: h.statusReason }) : null,
+      el('p', { class: 'key-meta', text: `Added ${dateFmt.format(new Date(h.createdAt))}` }),
+      el('div', { class: 'scopes' }, types.map((t) => el('span', { class: 'chip', text: t }))),
+      el('div', { class: 'key-actions' },
+        el('button', { type: 'button', class: 'btn btn-secondary btn-small', 'data-action': 'test', 'aria-label': `Send a test event to ${h.url}`, text: 'Send test event' }),
+        el('button', { type: 'button', class: 'btn btn-secondary btn-small', 'data-action': 'deliveries', 'aria-label': `Show the deliveries to ${h.url}`, text: 'Deliveries' }),
+        h.status === 'active' ? null : el('button', { type: 'button', class: 'btn btn-secondary btn-small', 'data-action': 'enable', 'aria-label': `Enable ${h.url}`, text: 'Enable' }),
+        el('button', { type: 'button', class: 'btn btn-danger btn-small', 'data-action': 'delete', 'aria-label': `Delete endpoint ${h.url}`, text: 'Delete' }),
+      ),
+    ));
+  }
+}
+
+async function loadDeliveries(id) {
+  const hook = state.webhooks.find((h) => h.id === id);
+  if (!hook) return;
+  state.deliveriesOf = id;
+  const res = await api('GET', `/portal/api/webhooks/${encodeURIComponent(id)}/deliveries?limit=20`);
+  const rows = $('#delivery-rows');
+  rows.textContent = '';
+  const data = res.data || [];
+  $('#deliveries').hidden = false;
+  $('#deliveries-title').textContent = `Recent deliveries to ${hook.url}`;
+  $('#deliveries-empty').hidden = data.length > 0;
+  $('#deliveries-table').hidden = data.length === 0;
+  for (const d of data) {
+    rows.append(el('tr', { 'data-delivery-id': d.id },
+      el('td', {}, el('code', { text: d.eventType }), el('br'), el('small', { class: 'muted', text: dateTimeFmt.format(new Date(d.createdAt)) })),
+      el('td', {}, el('span', { class: `badge badge-${d.status}`, text: d.status })),
+      el('td', { text: d.responseStatus ? String(d.responseStatus) : (d.lastError ? 'no answer' : '–'), title: d.lastError || '' }),
+      el('td', { text: d.latencyMs != null ? `${numFmt.format(d.latencyMs)} ms` : '–' }),
+      el('td', { text: String(d.attempts) }),
+      el('td', { text: d.nextAttemptAt ? dateTimeFmt.format(new Date(d.nextAttemptAt)) : '–' }),
+      el('td', {}, el('button', { type: 'button', class: 'btn btn-secondary btn-small', 'data-action': 'redeliver', 'aria-label': `Send ${d.eventType} again`, text: 'Redeliver' })),
+    ));
+  }
+}
+
+function revealSecret(secret) {
+  $('#new-secret-value').textContent = secret;
+  const box = $('#new-secret');
+  box.hidden = false;
+  box.focus();
+}
+
+function setupWebhooks() {
+  const box = $('#webhooks-error');
+  const fail = (err) => { if (err.status !== 401) showFormError(box, err); };
+  $('#webhooks').addEventListener('click', async (e) => {
+    const btn = e.target.closest('button[data-action]');
+    if (!btn) return;
+    const id = btn.closest('[data-webhook-id]').dataset.webhookId;
+    const hook = state.webhooks.find((h) => h.id === id);
+    if (!hook) return;
+    box.hidden = true;
+    const path = `/portal/api/webhooks/${encodeURIComponent(id)}`;
+    try {
+      if (btn.dataset.action === 'test') {
+        await api('POST', `${path}/test`);
+        toast('Test event queued; it shows in the deliveries in a moment.');
+        await loadDeliveries(id);
+        // The delivery is sent within a second or so; show its outcome.
+        setTimeout(() => { if (state.deliveriesOf === id) loadDeliveries(id).catch(fail); }, 1500);
+      } else if (btn.dataset.action === 'deliveries') {
+        await loadDeliveries(id);
+        $('#deliveries-title').focus();
+      } else if (btn.dataset.action === 'enable') {
+        await api('PATCH', path, { enabled: true });
+        toast('Endpoint enabled.');
+        await loadWebhooks();
+      } else if (btn.dataset.action === 'delete') {
+        const yes = await confirmDialog({
+          title: 'Delete this endpoint?',
+          body: `${hook.url} will receive no more events, and deliveries not yet sent are dropped.`,
+          ok: 'Delete endpoint',
+          danger: true,
+        });
+        if (!yes) { btn.focus(); return; }
+        await api('DELETE', path);
+        if (state.deliveriesOf === id) { state.deliveriesOf = null; $('#deliveries').hidden = true; }
+        toast('Endpoint deleted.');
+        await loadWebhooks();
+        $('#webhooks-title').focus();
+      }
+    } catch (err) {
+      fail(err);
+    }
+  });
+  $('#delivery-rows').addEventListener('click', async (e) => {
+    const btn = e.target.closest('button[data-action=redeliver]');
+    if (!btn) return;
+    try {
+      await api('POST', `/portal/api/webhooks/deliveries/${encodeURIComponent(btn.closest('tr').dataset.deliveryId)}/redeliver`);
+      toast('Delivery queued again, with the same webhook-id.');
+      await loadDeliveries(state.deliveriesOf);
+    } catch (err) {
+      fail(err);
+    }
+  });
+  $('#deliveries-refresh').addEventListener('click', () => loadDeliveries(state.deliveriesOf).catch(fail));
+  $('#copy-secret').addEventListener('click', (e) => copyText($('#new-secret-value').textContent, e.currentTarget));
+  $('#dismiss-secret').addEventListener('click', () => {
+    $('#new-secret-value').textContent = '';
+    $('#new-secret').hidden = true;
+    $('#webhooks-title').focus();
+  });
+
+  const form = $('#webhook-form');
+  liveRevalidate(form, ['url']);
+  form.addEventListener('submit', async (e) => {
+    e.preventDefault();
+    form.dataset.tried = '1';
+    clearErrors(form);
+    if (!validate(form, ['url'])) return;
+    const body = { url: form.elements.url.value.trim(), mode: form.elements.mode.value };
+    $('button[type=submit]', form).dataset.busy = 'Adding…';
+    await busy(form, async () => {
+      try {
+        const created = await api('POST', '/portal/api/webhooks', body);
+        form.elements.url.value = '';
+        delete form.dataset.tried;
+        await loadWebhooks();
+        revealSecret(created.secret);
+      } catch (err) {
+        if (err.status !== 401) serverErrors(form, err);
+      }
+    });
+  });
+}
+
 // ---- start ----------------------------------------------------------------
 
 async function boot() {
@@ -861,6 +1024,7 @@ async function boot() {
   setupReveal();
   setupUsage();
   setupProperties();
+  setupWebhooks();
   try {
     const me = await api('GET', '/portal/api/me');
     await showApp(me.developer);

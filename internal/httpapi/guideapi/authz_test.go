@@ -38,25 +38,35 @@ func TestAuthorizationMatrix(t *testing.T) {
 	}
 	var keys struct{ Data []guide.APIKey }
 	b.Get("/api/v1/auth/api-keys", bearer(owner.token)...).Expect(200).Decode(&keys)
+	hook := b.createEndpoint(t, owner, "https://hooks.example.com/in")
+	var ping struct{ Data delivery }
+	b.Do("POST", "/api/v1/webhooks/"+hook.ID+"/test", nil, bearer(owner.token)...).Expect(202).Decode(&ping)
 
 	// The owner's resource for each {id} route, and the body to send.
 	rules := map[string]struct {
 		id   string
 		body any
 	}{
-		"GET /api/v1/bookings/{id}":                {booking, nil},
-		"POST /api/v1/bookings/{id}/accept":        {booking, nil},
-		"POST /api/v1/bookings/{id}/start":         {booking, nil},
-		"POST /api/v1/bookings/{id}/complete":      {booking, nil},
-		"POST /api/v1/bookings/{id}/cancel":        {booking, nil},
-		"POST /api/v1/bookings/{id}/review":        {completed, map[string]any{"rating": 1}},
-		"GET /api/v1/actions/{id}":                 {pending.ActionID, nil},
-		"POST /api/v1/actions/{id}/confirm":        {pending.ActionID, nil},
-		"GET /api/v1/conversations/{id}/messages":  {conv.Data.ID, nil},
-		"POST /api/v1/conversations/{id}/messages": {conv.Data.ID, map[string]any{"content": "injected"}},
-		"POST /api/v1/conversations/{id}/read":     {conv.Data.ID, nil},
-		"DELETE /api/v1/auth/api-keys/{id}":        {keys.Data[0].ID, nil},
-		"PATCH /api/v1/packages/{id}":              {pkg, map[string]any{"status": "archived"}},
+		"GET /api/v1/bookings/{id}":                       {booking, nil},
+		"POST /api/v1/bookings/{id}/accept":               {booking, nil},
+		"POST /api/v1/bookings/{id}/start":                {booking, nil},
+		"POST /api/v1/bookings/{id}/complete":             {booking, nil},
+		"POST /api/v1/bookings/{id}/cancel":               {booking, nil},
+		"POST /api/v1/bookings/{id}/review":               {completed, map[string]any{"rating": 1}},
+		"GET /api/v1/actions/{id}":                        {pending.ActionID, nil},
+		"POST /api/v1/actions/{id}/confirm":               {pending.ActionID, nil},
+		"GET /api/v1/conversations/{id}/messages":         {conv.Data.ID, nil},
+		"POST /api/v1/conversations/{id}/messages":        {conv.Data.ID, map[string]any{"content": "injected"}},
+		"POST /api/v1/conversations/{id}/read":            {conv.Data.ID, nil},
+		"DELETE /api/v1/auth/api-keys/{id}":               {keys.Data[0].ID, nil},
+		"PATCH /api/v1/packages/{id}":                     {pkg, map[string]any{"status": "archived"}},
+		"GET /api/v1/webhooks/{id}":                       {hook.ID, nil},
+		"PATCH /api/v1/webhooks/{id}":                     {hook.ID, map[string]any{"description": "taken over"}},
+		"DELETE /api/v1/webhooks/{id}":                    {hook.ID, nil},
+		"POST /api/v1/webhooks/{id}/rotate-secret":        {hook.ID, nil},
+		"POST /api/v1/webhooks/{id}/test":                 {hook.ID, nil},
+		"GET /api/v1/webhooks/{id}/deliveries":            {hook.ID, nil},
+		"POST /api/v1/webhooks/deliveries/{id}/redeliver": {ping.Data.ID, nil},
 	}
 	// Catalogue reads: public, nobody's resource.
 	public := map[string]bool{"GET /api/v1/packages/{id}": true}
@@ -69,6 +79,8 @@ func TestAuthorizationMatrix(t *testing.T) {
 			`SELECT m.id || CAST(m.is_read AS TEXT) FROM messages m JOIN conversations c ON c.id = m.conversation_id WHERE c.tourist_id = $1 ORDER BY m.id`,
 			`SELECT id || COALESCE(CAST(revoked_at AS TEXT), '') FROM api_keys WHERE user_id = $1 ORDER BY id`,
 			`SELECT id || title || status FROM packages WHERE $1 <> '' ORDER BY id`,
+			`SELECT id || status || COALESCE(description, '') || secret FROM webhook_endpoints WHERE substr(owner, 6) = $1 ORDER BY id`,
+			`SELECT d.id FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id WHERE substr(e.owner, 6) = $1 ORDER BY d.id`,
 		} {
 			rows, err := b.db.Query(q, owner.id)
 			if err != nil {

@@ -22,6 +22,7 @@ import (
 	"github.com/wayfarer-asia/platform/internal/store"
 	"github.com/wayfarer-asia/platform/internal/store/guidedb"
 	"github.com/wayfarer-asia/platform/internal/store/storetest"
+	"github.com/wayfarer-asia/platform/internal/webhook"
 )
 
 // publicURL is the API's configured base URL in tests; requests carry
@@ -39,6 +40,7 @@ type env struct {
 	keyUsage *auth.KeyUsage
 	idp      *testIdP
 	srv      *guideapi.Server
+	hooks    *store.Webhooks
 }
 
 type options struct {
@@ -90,6 +92,8 @@ func newEnv(t *testing.T, opts options, engine ...store.Engine) *env {
 		t.Fatal(err)
 	}
 	gs := guidedb.New(db, clk)
+	gs.Events().PublicURL = publicURL
+	hooks := store.NewWebhooks(db, clk)
 	keys := store.NewIdempotency(db, clk, 0)
 	keyUsage := auth.NewKeyUsage()
 	var idp *testIdP
@@ -132,6 +136,9 @@ func newEnv(t *testing.T, opts options, engine ...store.Engine) *env {
 		Conversations:   gs,
 		Supply:          gs,
 		Avatars:         &blob.Local{Dir: t.TempDir()},
+		Events:          gs.Events(),
+		Webhooks:        hooks,
+		WebhookPolicy:   webhook.Policy{AllowHosts: []string{"127.0.0.1"}},
 		CatalogCacheTTL: time.Minute,
 		Realtime:        auth.NewRealtime("test-app", []byte("realtime-secret-realtime-secret!"), clk),
 		AIReplies:       true,
@@ -152,7 +159,7 @@ func newEnv(t *testing.T, opts options, engine ...store.Engine) *env {
 	})
 	client := apitest.New(t, srv, doc)
 	client.Forbidden = append(client.Forbidden, "test-secret-test-secret-test-secret!", "realtime-secret-realtime-secret!")
-	return &env{Client: client, db: db, clock: clk, store: gs, keys: keys, tokens: tokens, keyUsage: keyUsage, idp: idp, srv: srv}
+	return &env{Client: client, db: db, clock: clk, store: gs, keys: keys, tokens: tokens, keyUsage: keyUsage, idp: idp, srv: srv, hooks: hooks}
 }
 
 // count runs a COUNT query.

@@ -18,6 +18,8 @@ import (
 	"github.com/wayfarer-asia/platform/internal/idempotency"
 	"github.com/wayfarer-asia/platform/internal/paging"
 	"github.com/wayfarer-asia/platform/internal/ratelimit"
+	"github.com/wayfarer-asia/platform/internal/store"
+	"github.com/wayfarer-asia/platform/internal/webhook"
 	"github.com/wayfarer-asia/platform/internal/webui"
 )
 
@@ -42,6 +44,11 @@ type Config struct {
 	Avatars       blob.Store
 	Realtime      *auth.Realtime
 	Live          Live // the realtime channel; nil: its routes answer 503
+	// Events is the change feed; Webhooks the webhook endpoints, whose
+	// URLs WebhookPolicy judges.
+	Events        *store.Events
+	Webhooks      *store.Webhooks
+	WebhookPolicy webhook.Policy
 	// AIReplies tells whether an AI model is configured, so that messages
 	// to experts with auto-reply ask it for an answer.
 	AIReplies bool
@@ -184,6 +191,9 @@ func (s *Server) routes() {
 	s.mcpRoutes()
 
 	s.router.Handle("GET /{$}", httpapi.Home("/docs/"))
+
+	s.eventRoutes() // events.go
+
 	s.router.Handle("GET /healthz", httpapi.Adapt(httpapi.HandleHealth))
 	s.router.Handle("GET /readyz", httpapi.Adapt(httpapi.HandleReady(s.cfg.ReadyChecks)))
 	if !s.cfg.MetricsElsewhere {

@@ -28,6 +28,10 @@ func TestAuthorizationMatrix(t *testing.T) {
 		Data []struct{ ID string }
 	}
 	e.Get("/portal/api/keys", bearer(owner.token)...).Expect(200).Decode(&keys)
+	var hook, ping struct{ ID string }
+	e.Do("POST", "/portal/api/webhooks", map[string]any{"url": "https://hooks.example.com/in"}, bearer(owner.token)...).Expect(201).Decode(&hook)
+	e.Do("POST", "/portal/api/webhooks/"+hook.ID+"/test", nil, bearer(owner.token)...).Expect(202).Decode(&ping)
+	portalOnly := map[string][]string{"another developer": bearer(other.token), "an API key": bearer(ownerKey)}
 
 	hosted := e.hostRoom(t, ownerKey, 2)
 	keyNoWrite := map[string][]string{"another account's key": xkey(otherKey), "the owner's test key": xkey(ownerTest), "a key without the scope": xkey(readOnly)}
@@ -49,8 +53,15 @@ func TestAuthorizationMatrix(t *testing.T) {
 		"GET /portal/api/properties/{id}/availability": {hosted.propertyID, map[string][]string{"another developer": bearer(other.token), "an API key": bearer(ownerKey)}, nil},
 		"PATCH /portal/api/properties/{id}/calendar": {hosted.propertyID, map[string][]string{"another developer": bearer(other.token), "an API key": bearer(ownerKey)},
 			calendar(map[string]any{"roomTypeId": hosted.roomTypeID, "from": day(1).String(), "to": day(2).String(), "units": 0})},
-		"DELETE /portal/api/keys/{id}":      {keys.Data[0].ID, map[string][]string{"another developer": bearer(other.token), "an API key": bearer(ownerKey)}, nil},
-		"POST /portal/api/keys/{id}/rotate": {keys.Data[0].ID, map[string][]string{"another developer": bearer(other.token), "an API key": bearer(ownerKey)}, nil},
+		"DELETE /portal/api/keys/{id}":                        {keys.Data[0].ID, map[string][]string{"another developer": bearer(other.token), "an API key": bearer(ownerKey)}, nil},
+		"POST /portal/api/keys/{id}/rotate":                   {keys.Data[0].ID, map[string][]string{"another developer": bearer(other.token), "an API key": bearer(ownerKey)}, nil},
+		"GET /portal/api/webhooks/{id}":                       {hook.ID, portalOnly, nil},
+		"PATCH /portal/api/webhooks/{id}":                     {hook.ID, portalOnly, nil},
+		"DELETE /portal/api/webhooks/{id}":                    {hook.ID, portalOnly, nil},
+		"POST /portal/api/webhooks/{id}/rotate-secret":        {hook.ID, portalOnly, nil},
+		"POST /portal/api/webhooks/{id}/test":                 {hook.ID, portalOnly, nil},
+		"GET /portal/api/webhooks/{id}/deliveries":            {hook.ID, portalOnly, nil},
+		"POST /portal/api/webhooks/deliveries/{id}/redeliver": {ping.ID, portalOnly, nil},
 	}
 	public := map[string]bool{"GET /api/v1/properties/{id}": true, "GET /api/v1/properties/{id}/availability": true}
 
@@ -62,6 +73,8 @@ func TestAuthorizationMatrix(t *testing.T) {
 			`SELECT id || name || COALESCE(CAST(deleted_at AS TEXT), '') FROM room_types ORDER BY id`,
 			`SELECT CAST(SUM(total_units) AS TEXT) FROM calendar`,
 			`SELECT id || COALESCE(CAST(revoked_at AS TEXT), '') || COALESCE(CAST(expires_at AS TEXT), '') FROM api_keys ORDER BY id`,
+			`SELECT id || status || secret FROM webhook_endpoints ORDER BY id`,
+			`SELECT id FROM webhook_deliveries ORDER BY id`,
 		} {
 			rows, err := e.db.Query(q)
 			if err != nil {
@@ -91,7 +104,11 @@ func TestAuthorizationMatrix(t *testing.T) {
 		path = strings.Replace(path, "{id}", rule.id, 1)
 		path = strings.Replace(path, "{roomTypeId}", hosted.roomTypeID, 1)
 		for who, cred := range rule.credentials {
-			if res := e.Do(method, path, rule.body, cred...); res.Status != 401 && res.Status != 403 && res.Status != 404 {
+			body := rule.body
+			if body == nil && method == "PATCH" {
+				body = map[string]any{"description": "taken over"}
+			}
+			if res := e.Do(method, path, body, cred...); res.Status != 401 && res.Status != 403 && res.Status != 404 {
 				t.Errorf("%s as %s: %d %s", pattern, who, res.Status, res.Body)
 			}
 		}

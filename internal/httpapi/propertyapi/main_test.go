@@ -21,6 +21,7 @@ import (
 	"github.com/wayfarer-asia/platform/internal/store"
 	"github.com/wayfarer-asia/platform/internal/store/propertydb"
 	"github.com/wayfarer-asia/platform/internal/store/storetest"
+	"github.com/wayfarer-asia/platform/internal/webhook"
 )
 
 // publicURL is the API's configured base URL in tests; requests carry
@@ -38,6 +39,7 @@ type env struct {
 	usage  *property.Usage
 	tokens *auth.Tokens
 	srv    *propertyapi.Server
+	hooks  *store.Webhooks
 }
 
 type options struct {
@@ -88,6 +90,8 @@ func newEnv(t *testing.T, opts options, engine ...store.Engine) *env {
 		t.Fatal(err)
 	}
 	ps := propertydb.New(db, clk)
+	ps.Events().PublicURL = publicURL
+	hooks := store.NewWebhooks(db, clk)
 	keys := store.NewIdempotency(db, clk, 0)
 	usage := property.NewUsage()
 	srv := propertyapi.New(propertyapi.Config{
@@ -97,6 +101,9 @@ func newEnv(t *testing.T, opts options, engine ...store.Engine) *env {
 		Accounts:        ps,
 		Supply:          ps,
 		Idempotency:     keys,
+		Events:          ps.Events(),
+		Webhooks:        hooks,
+		WebhookPolicy:   webhook.Policy{AllowHosts: []string{"127.0.0.1"}},
 		Usage:           usage,
 		PortalTokens:    tokens,
 		Clock:           clk,
@@ -109,7 +116,7 @@ func newEnv(t *testing.T, opts options, engine ...store.Engine) *env {
 		OpenAPI:         openAPI,
 		CORSOrigins:     opts.corsOrigins,
 	})
-	return &env{Client: apitest.New(t, srv, doc), db: db, clock: clk, store: ps, keys: keys, usage: usage, tokens: tokens, srv: srv}
+	return &env{Client: apitest.New(t, srv, doc), db: db, clock: clk, store: ps, keys: keys, usage: usage, tokens: tokens, srv: srv, hooks: hooks}
 }
 
 // dev is a developer account made through the portal API.

@@ -20,6 +20,8 @@ import (
 	"github.com/wayfarer-asia/platform/internal/paging"
 	"github.com/wayfarer-asia/platform/internal/property"
 	"github.com/wayfarer-asia/platform/internal/ratelimit"
+	"github.com/wayfarer-asia/platform/internal/store"
+	"github.com/wayfarer-asia/platform/internal/webhook"
 )
 
 // Config is what the property API needs to serve. Zero limits and a zero
@@ -34,7 +36,12 @@ type Config struct {
 	Accounts    property.AccountService
 	Supply      property.SupplyService
 	Idempotency idempotency.Store
-	Usage       *property.Usage // requests and 429s per key and day, flushed by the server
+	// Events is the change feed; Webhooks the portal's webhook endpoints,
+	// whose URLs WebhookPolicy judges.
+	Events        *store.Events
+	Webhooks      *store.Webhooks
+	WebhookPolicy webhook.Policy
+	Usage         *property.Usage // requests and 429s per key and day, flushed by the server
 	// PortalTokens issues and verifies the portal's tokens; give it a
 	// secret of its own, not the guide API's.
 	PortalTokens *auth.Tokens
@@ -131,6 +138,7 @@ func (s *Server) routes() {
 	s.open("GET /api/v1/bookings/{id}", property.ScopeBookingsRead, s.handleBookingGet)
 	s.open("POST /api/v1/bookings/{id}/cancel", property.ScopeBookingsWrite, s.idem.Wrap(http.StatusOK, nil, s.handleBookingCancel))
 	s.ipLimited("GET /api/v1/openapi.json", s.handleOpenAPI)
+	s.eventRoutes() // events.go
 	// What no route answers under /api/v1 (404, 405, a path or query that
 	// is not text): a key first, then the answer, with the rate-limit
 	// headers like every answer of the open API; under /portal/api, the

@@ -27,9 +27,15 @@ func (g *Guide) CreateAction(ctx context.Context, c *guide.Caller, action, targe
 	if c.APIKey != nil {
 		a.APIKeyID = c.APIKey.ID
 	}
-	_, err = g.db.ExecContext(ctx, `INSERT INTO pending_actions (id, user_id, api_key_id, action, target_id, payload, status, expires_at, created_at)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-		a.ID, a.UserID, nullIfEmpty(a.APIKeyID), a.Action, nullIfEmpty(targetID), string(body), a.Status, a.ExpiresAt, now)
+	err = g.db.InTx(ctx, func(tx *sql.Tx) error {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO pending_actions (id, user_id, api_key_id, action, target_id, payload, status, expires_at, created_at)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+			a.ID, a.UserID, nullIfEmpty(a.APIKeyID), a.Action, nullIfEmpty(targetID), string(body), a.Status, a.ExpiresAt, now); err != nil {
+			return err
+		}
+		_, err := g.events.Record(ctx, tx, guide.EventActionPending, []string{guide.Audience(a.UserID)}, a)
+		return err
+	})
 	return a, err
 }
 
@@ -123,6 +129,13 @@ func (g *Guide) ConfirmAction(ctx context.Context, c *guide.Caller, id string) (
 			return err
 		}
 		out = &guide.ConfirmedAction{ActionID: a.ID, Action: a.Action, Status: guide.ActionConfirmed, Payload: a.Payload, Result: result}
+		ev := struct {
+			*guide.ConfirmedAction
+			PreviousStatus string `json:"previousStatus"`
+		}{out, guide.ActionPending}
+		if _, err := g.events.Record(ctx, tx, guide.EventActionConfirmed, []string{guide.Audience(a.UserID)}, ev); err != nil {
+			return err
+		}
 		return store.RecordResult(ctx, tx, out)
 	})
 	return out, err

@@ -65,6 +65,9 @@ func (g *Guide) CreateBooking(ctx context.Context, user *guide.User, nb guide.Ne
 		if err != nil {
 			return fmt.Errorf("insert booking: %w", err)
 		}
+		if err := g.recordBookingEvent(ctx, tx, guide.EventBookingCreated, b.ID, nil); err != nil {
+			return err
+		}
 		return store.RecordResult(ctx, tx, b)
 	})
 	if err != nil {
@@ -258,16 +261,22 @@ func pastTense(name string) string {
 // TransitionBooking moves the booking by t.
 func (g *Guide) TransitionBooking(ctx context.Context, user *guide.User, id string, t guide.Transition) (_ *guide.BookingDetail, err error) {
 	defer store.Wrap(&err, "%s booking %s", t.Name, id)
-	p, err := g.transition(ctx, g.db, user, id, t)
-	if err != nil {
-		return nil, err
-	}
-	return g.bookingDetail(ctx, g.db, p, id)
+	var b *guide.BookingDetail
+	err = g.db.InTx(ctx, func(tx *sql.Tx) error {
+		p, err := g.transition(ctx, tx, user, id, t)
+		if err != nil {
+			return err
+		}
+		b, err = g.bookingDetail(ctx, tx, p, id)
+		return err
+	})
+	return b, err
 }
 
 // transition checks the rights and moves the booking in one conditional
 // update: a booking that changed status in between is not moved, and the
-// caller learns it with INVALID_STATE.
+// caller learns it with INVALID_STATE. The change event is recorded in q,
+// which must be the transaction of the change.
 func (g *Guide) transition(ctx context.Context, q store.Querier, user *guide.User, id string, t guide.Transition) (guide.Party, error) {
 	p, status, err := party(ctx, q, user, id)
 	if err != nil {
@@ -311,7 +320,7 @@ func (g *Guide) transition(ctx context.Context, q store.Querier, user *guide.Use
 		}
 		return p, checkTransition(p, status, t)
 	}
-	return p, nil
+	return p, g.recordBookingEvent(ctx, q, transitionEvents[t.To], id, &status)
 }
 
 // CreateReview reviews a completed booking. The expert row is locked
@@ -359,6 +368,17 @@ func (g *Guide) CreateReview(ctx context.Context, user *guide.User, bookingID st
 			WHERE id = $1 RETURNING rating, review_count`, expertID.String).Scan(&r.Expert.Rating, &r.Expert.ReviewCount)
 		if err != nil {
 			return fmt.Errorf("recompute rating of expert %s: %w", expertID.String, err)
+		}
+		var expertUser string
+		if err := tx.QueryRowContext(ctx, `SELECT user_id FROM experts WHERE id = $1`, expertID.String).Scan(&expertUser); err != nil {
+			return err
+		}
+		ev := struct {
+			*guide.CreatedReview
+			BookingID string `json:"bookingId"`
+		}{r, bookingID}
+		if _, err := g.events.Record(ctx, tx, guide.EventReviewCreated, []string{guide.Audience(user.ID), guide.Audience(expertUser)}, ev); err != nil {
+			return err
 		}
 		out = r
 		return store.RecordResult(ctx, tx, r)

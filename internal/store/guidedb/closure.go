@@ -99,6 +99,9 @@ func (g *Guide) closeAccount(ctx context.Context, tx *sql.Tx, userID string) (ti
 		{`DELETE FROM api_keys WHERE user_id = $1`, only},
 		{`DELETE FROM push_tokens WHERE user_id = $1`, only},
 		{`DELETE FROM sessions WHERE user_id = $1`, only},
+		// Webhook endpoints (their URLs and secrets) go with their deliveries.
+		{`DELETE FROM webhook_deliveries WHERE endpoint_id IN (SELECT id FROM webhook_endpoints WHERE owner = $1)`, []any{guide.Audience(userID)}},
+		{`DELETE FROM webhook_endpoints WHERE owner = $1`, []any{guide.Audience(userID)}},
 	} {
 		if _, err := tx.ExecContext(ctx, st.query, st.args...); err != nil {
 			return now, err

@@ -274,7 +274,7 @@ func (g *Guide) SendMessage(ctx context.Context, user *guide.User, id string, nm
 		if nm.MessageType == guide.MessageImage {
 			out.ImageURL = &content
 		}
-		return nil
+		return g.recordMessageEvent(ctx, tx, msgID)
 	})
 	if err != nil {
 		return nil, false, err

@@ -402,6 +402,9 @@ func (g *Guide) PostAIReply(ctx context.Context, conversationID, messageID, text
 		if err := g.jobs.Enqueue(ctx, tx, JobRealtimeMessage, map[string]string{"messageId": id}, now); err != nil {
 			return err
 		}
+		if err := g.recordMessageEvent(ctx, tx, id); err != nil {
+			return err
+		}
 		return g.jobs.Enqueue(ctx, tx, JobPushMessage, map[string]string{"messageId": id}, now)
 	})
 	if err != nil {

@@ -217,15 +217,15 @@ func (s *Property) CreateBooking(ctx context.Context, acct property.Account, nb 
 		if err != nil {
 			return err
 		}
-		b, err = insertPropertyBooking(ctx, tx, store.NewID(), acct, nb, st.req, nightly, propTotal(nightly, st.p.currency), st.policy, st.checkInAt, nil, now)
+		b, err = s.insertPropertyBooking(ctx, tx, store.NewID(), acct, nb, st.req, nightly, propTotal(nightly, st.p.currency), st.policy, st.checkInAt, nil, now)
 		return err
 	})
 	return b, err
 }
 
-// insertPropertyBooking writes a booking and records it as the answer of
-// the request's Idempotency-Key, in tx.
-func insertPropertyBooking(ctx context.Context, tx *sql.Tx, id string, acct property.Account, nb property.NewBooking, req property.StayRequest,
+// insertPropertyBooking writes a booking, its booking.created event and
+// records it as the answer of the request's Idempotency-Key, in tx.
+func (s *Property) insertPropertyBooking(ctx context.Context, tx *sql.Tx, id string, acct property.Account, nb property.NewBooking, req property.StayRequest,
 	nightly []property.NightlyPrice, tot property.Money, policy property.CancellationPolicy, checkInAt time.Time, quoteID *string, now time.Time) (*property.Booking, error) {
 	gj, err1 := propJSON(nb.Guest)
 	nj, err2 := propJSON(nightly)
@@ -244,6 +244,9 @@ func insertPropertyBooking(ctx context.Context, tx *sql.Tx, id string, acct prop
 	}
 	b, err := findPropertyBooking(ctx, tx, acct, id)
 	if err != nil {
+		return nil, err
+	}
+	if err := s.recordBookingEvent(ctx, tx, property.EventBookingCreated, acct, b, nil); err != nil {
 		return nil, err
 	}
 	return b, store.RecordResult(ctx, tx, b)
@@ -312,7 +315,7 @@ func (s *Property) bookQuote(ctx context.Context, acct property.Account, nb prop
 			return err
 		}
 		qid := nb.QuoteID
-		b, err = insertPropertyBooking(ctx, tx, id, acct, nb, req, nightly, tot, policy, checkInAt, &qid, now)
+		b, err = s.insertPropertyBooking(ctx, tx, id, acct, nb, req, nightly, tot, policy, checkInAt, &qid, now)
 		return err
 	})
 	return b, err
@@ -446,6 +449,9 @@ func (s *Property) CancelBooking(ctx context.Context, acct property.Account, id 
 		if err != nil {
 			return err
 		}
+		if err := s.recordBookingEvent(ctx, tx, property.EventBookingCancelled, acct, out, &b.Status); err != nil {
+			return err
+		}
 		return store.RecordResult(ctx, tx, out)
 	})
 	return out, err
@@ -541,7 +547,7 @@ func (s *Property) releaseQuote(ctx context.Context, id string, now time.Time) (
 			}
 		}
 		released = true
-		return nil
+		return s.recordQuoteExpired(ctx, tx, id)
 	})
 	return released, err
 }

@@ -1,0 +1,80 @@
+package worker_test
+
+import (
+	"context"
+	"database/sql"
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/wayfarer-asia/platform/internal/clock"
+	"github.com/wayfarer-asia/platform/internal/store"
+	"github.com/wayfarer-asia/platform/internal/store/storetest"
+	"github.com/wayfarer-asia/platform/internal/webhook"
+	"github.com/wayfarer-asia/platform/internal/worker"
+)
+
+// BenchmarkWebhookLatency measures the time from the commit of a change
+// (its event and delivery job in the transaction) to the arrival of the
+// signed delivery at a healthy local endpoint, with a runner woken after
+// the commit as cmd/server wires it. It reports the 50th and 99th
+// percentiles:
+//
+//	go test ./internal/worker -run '^$' -bench WebhookLatency -benchtime 500x
+func BenchmarkWebhookLatency(b *testing.B) {
+	for _, engine := range storetest.Engines() {
+		b.Run(string(engine), func(b *testing.B) {
+			db := storetest.MustOpenDB(b, engine, "property")
+			clk := clock.System{}
+			events, hooks := store.NewEvents(db, clk), store.NewWebhooks(db, clk)
+			arrived := make(chan time.Time, 1)
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				arrived <- time.Now()
+			}))
+			defer srv.Close()
+			ctx := context.Background()
+			secret, _ := webhook.NewSecret()
+			if err := hooks.CreateWebhookEndpoint(ctx, &store.WebhookEndpoint{Owner: "developer:bench", Audience: "account:bench:live", URL: srv.URL}, secret); err != nil {
+				b.Fatal(err)
+			}
+			runner := &worker.Runner{Jobs: store.NewJobs(db, clk), Clock: clk,
+				Webhooks: &worker.Webhooks{Store: hooks, Client: webhook.NewClient(webhook.Policy{AllowHosts: []string{"127.0.0.1"}})}}
+			events.Notify = runner.Wake
+			runCtx, stop := context.WithCancel(ctx)
+			var wg sync.WaitGroup
+			wg.Go(func() { runner.Run(runCtx) })
+			defer func() { stop(); wg.Wait() }()
+
+			latencies := make([]time.Duration, 0, b.N)
+			b.ResetTimer()
+			for range b.N {
+				var committed time.Time
+				err := db.InTx(ctx, func(tx *sql.Tx) error {
+					_, err := events.Record(ctx, tx, "booking.created", []string{"account:bench:live"}, map[string]string{"id": store.NewID()})
+					committed = time.Now() // the commit follows at once
+					return err
+				})
+				if err != nil {
+					b.Fatal(err)
+				}
+				select {
+				case at := <-arrived:
+					latencies = append(latencies, at.Sub(committed))
+				case <-time.After(10 * time.Second):
+					b.Fatal("no delivery within 10s")
+				}
+			}
+			b.StopTimer()
+			slices.Sort(latencies)
+			pct := func(p float64) float64 {
+				return float64(latencies[int(p*float64(len(latencies)-1))].Microseconds()) / 1000
+			}
+			b.ReportMetric(pct(0.50), "p50-ms")
+			b.ReportMetric(pct(0.99), "p99-ms")
+			b.ReportMetric(float64(latencies[len(latencies)-1].Microseconds())/1000, "max-ms")
+		})
+	}
+}
