@@ -161,11 +161,14 @@ func (n *node) realtimeToken(who user) string {
 	return res.Token
 }
 
-// openConversation opens the user's conversation with the demo expert.
+// openConversation opens the user's conversation with the demo expert and
+// publishes it to the expert's channel, so that it precedes what a test
+// checks there.
 func (n *node) openConversation(who user) string {
 	n.t.Helper()
 	var res struct{ Data struct{ ID string } }
 	n.rest("POST", "/api/v1/conversations", who, map[string]string{"expertHandle": "demo-expert"}, 201, &res)
+	n.work()
 	return res.Data.ID
 }
 

@@ -45,6 +45,35 @@ type UnreadEvent struct {
 	UnreadCount int    `json:"unreadCount"`
 }
 
+// ConversationEvent is published to user:{id} when another user opens a
+// conversation with them: the conversation as the REST API lists it.
+type ConversationEvent struct {
+	Type         string                    `json:"type"` // "conversation"
+	Conversation guide.ConversationSummary `json:"conversation"`
+}
+
+// publishConversation publishes a new conversation to its recipient's
+// personal channel, once: the conversation's id is the idempotency key.
+func (r *Runner) publishConversation(ctx context.Context, j store.Job) error {
+	var p guidedb.NewConversation
+	if err := decode(j, &p); err != nil {
+		return err
+	}
+	if r.Realtime == nil {
+		return nil
+	}
+	c, err := r.Guide.FindLiveConversation(ctx, p.ConversationID, p.RecipientID)
+	if err != nil || c == nil {
+		return err // nil: the conversation is gone
+	}
+	c.MediaRefs(r.absolute)
+	data, err := json.Marshal(ConversationEvent{Type: "conversation", Conversation: *c})
+	if err != nil {
+		return &permanent{err}
+	}
+	return r.Realtime.Publish(ctx, userChannel(p.RecipientID), data, "conversation:"+c.ID)
+}
+
 // publishMessage publishes a recorded message to its conversation and the
 // recipient's new unread count. The message's id is the idempotency key,
 // so a retried job delivers it once.

@@ -12,6 +12,7 @@ import (
 	"github.com/wayfarer-asia/platform/internal/ai"
 	"github.com/wayfarer-asia/platform/internal/blob"
 	"github.com/wayfarer-asia/platform/internal/clock"
+	"github.com/wayfarer-asia/platform/internal/guide"
 	"github.com/wayfarer-asia/platform/internal/push"
 	"github.com/wayfarer-asia/platform/internal/store"
 	"github.com/wayfarer-asia/platform/internal/store/guidedb"
@@ -65,6 +66,7 @@ type Guide interface {
 	FindLiveMessage(ctx context.Context, messageID string) (*guidedb.LiveMessage, error)
 	MessageRecipient(ctx context.Context, messageID string) (conversationID, recipientID string, err error)
 	UnreadCountOf(ctx context.Context, userID string) (int, error)
+	FindLiveConversation(ctx context.Context, conversationID, userID string) (*guide.ConversationSummary, error)
 }
 
 // Runner works through the guide's jobs: push notifications, AI replies
@@ -120,7 +122,8 @@ func NewRunner(jobs Queue, g Guide, c clock.Clock, sender push.Sender, aiClient 
 func (r *Runner) kinds() []string {
 	var k []string
 	if r.Guide != nil {
-		k = append(k, guidedb.JobPushMessage, guidedb.JobPushDevice, guidedb.JobAIReply, guidedb.JobRealtimeMessage, guidedb.JobRealtimeRead)
+		k = append(k, guidedb.JobPushMessage, guidedb.JobPushDevice, guidedb.JobAIReply, guidedb.JobRealtimeMessage, guidedb.JobRealtimeRead,
+			guidedb.JobRealtimeConversation)
 	}
 	if r.Blobs != nil {
 		k = append(k, guidedb.JobBlobDelete)
@@ -283,6 +286,8 @@ func (r *Runner) handle(ctx context.Context, j store.Job) error {
 		err = r.publishMessage(hctx, j)
 	case guidedb.JobRealtimeRead:
 		err = r.publishRead(hctx, j)
+	case guidedb.JobRealtimeConversation:
+		err = r.publishConversation(hctx, j)
 	case store.JobWebhookDeliver:
 		err = r.deliverWebhook(hctx, j)
 	default:

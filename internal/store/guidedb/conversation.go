@@ -43,7 +43,8 @@ func scanConversation(s interface{ Scan(...any) error }, c *guide.ConversationSu
 }
 
 // OpenConversation returns the user's conversation with a verified expert,
-// creating it if needed. Two concurrent opens create one conversation: the
+// creating it if needed, and then enqueues its publication to the
+// expert's personal channel in the same transaction. Two concurrent opens create one conversation: the
 // pair is unique and the insert does nothing on conflict.
 func (g *Guide) OpenConversation(ctx context.Context, user *guide.User, handle string) (_ *guide.ConversationSummary, _ bool, err error) {
 	defer store.Wrap(&err, "open conversation of user %s with expert %s", user.ID, handle)
@@ -80,6 +81,10 @@ func (g *Guide) OpenConversation(ctx context.Context, user *guide.User, handle s
 		}
 		if created == 0 {
 			return nil // no effect: the answer (200) is recorded after it
+		}
+		// The expert learns of the conversation live, once it is committed.
+		if err := g.jobs.Enqueue(ctx, tx, JobRealtimeConversation, NewConversation{ConversationID: c.ID, RecipientID: expertUser}, now); err != nil {
+			return err
 		}
 		return store.RecordResult(ctx, tx, &c)
 	})

@@ -26,7 +26,16 @@ const (
 	// and the reader's unread count to their personal channel. Payload: a
 	// ReadReceipt.
 	JobRealtimeRead = "realtime.read"
+	// JobRealtimeConversation publishes a new conversation to the other
+	// participant's personal channel. Payload: a NewConversation.
+	JobRealtimeConversation = "realtime.conversation"
 )
+
+// NewConversation says that a conversation was opened with a recipient.
+type NewConversation struct {
+	ConversationID string `json:"conversationId"`
+	RecipientID    string `json:"recipientId"`
+}
 
 // ReadReceipt says that a participant read the other party's messages.
 type ReadReceipt struct {
@@ -99,4 +108,16 @@ func (g *Guide) CheckParticipant(ctx context.Context, userID, conversationID str
 // UnreadCountOf counts the unread messages of a user by id.
 func (g *Guide) UnreadCountOf(ctx context.Context, userID string) (int, error) {
 	return g.UnreadCount(ctx, &guide.User{ID: userID})
+}
+
+// FindLiveConversation returns a conversation as the user lists it, or nil
+// when it no longer exists.
+func (g *Guide) FindLiveConversation(ctx context.Context, conversationID, userID string) (_ *guide.ConversationSummary, err error) {
+	defer store.Wrap(&err, "find live conversation %s", conversationID)
+	var c guide.ConversationSummary
+	err = scanConversation(g.db.QueryRowContext(ctx, conversationSelect+` WHERE c.id = $2`, userID, conversationID), &c)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, nil
+	}
+	return &c, err
 }
