@@ -86,6 +86,8 @@ func TestMCPPropertyTools(t *testing.T) {
 		{[]string{"properties:read"}, []string{"get_availability", "get_property", "search_properties"}},
 		{[]string{"bookings:read"}, []string{"get_booking", "list_bookings"}},
 		{[]string{"bookings:write"}, []string{"book", "cancel_booking", "create_quote"}},
+		{[]string{"calendar:write"}, []string{"update_calendar"}},
+		{[]string{"properties:write", "events:read"}, nil},
 	} {
 		cs := mcpSession(t, e, "X-API-KEY", e.key(t, d, "test", tc.scopes...))
 		res, err := cs.ListTools(t.Context(), nil)
@@ -228,5 +230,56 @@ func TestMCPPropertyRateLimit(t *testing.T) {
 	}
 	if code := toolErrorCode(t, callTool(t, cs, "get_property", map[string]any{"id": r.propertyID}, nil)); code != "RATE_LIMITED" {
 		t.Errorf("fourth call: %s", code)
+	}
+}
+
+// TestMCPCalendar: a host's agent pushes its calendar through
+// update_calendar, which the availability then shows; a retry with the
+// same idempotency key is replayed; a key without calendar:write gets
+// INSUFFICIENT_SCOPE and changes nothing.
+func TestMCPCalendar(t *testing.T) {
+	t.Parallel()
+	for _, engine := range storetest.Engines() {
+		t.Run(string(engine), func(t *testing.T) {
+			t.Parallel()
+			e := newEnv(t, options{}, engine)
+			host := e.signup(t)
+			key := e.key(t, host, "live")
+			r := e.hostRoom(t, key, 3)
+			args := map[string]any{"propertyId": r.propertyID, "idempotencyKey": "cal-1", "updates": []map[string]any{
+				{"roomTypeId": r.roomTypeID, "from": day(2).String(), "to": day(4).String(), "units": 1, "price": map[string]any{"amount": 18000}},
+				{"roomTypeId": r.roomTypeID, "from": day(3).String(), "to": day(4).String(), "closed": true},
+			}}
+
+			readOnly := mcpSession(t, e, "X-API-KEY", e.key(t, host, "live", "properties:read", "properties:write"))
+			if code := toolErrorCode(t, callTool(t, readOnly, "update_calendar", args, nil)); code != "INSUFFICIENT_SCOPE" {
+				t.Errorf("without calendar:write: %s", code)
+			}
+			if ns := e.nights(t, key, r, day(2), day(4)); ns[0].AvailableUnits != 3 || ns[1].Closed {
+				t.Fatalf("a refused call changed the calendar: %+v", ns)
+			}
+
+			cs := mcpSession(t, e, "Authorization", e.key(t, host, "live", "calendar:write"))
+			var res, again struct{ UpdatedNights int }
+			if out := callTool(t, cs, "update_calendar", args, &res); out.IsError || res.UpdatedNights != 2 {
+				t.Fatalf("update: %+v %+v", out, res)
+			}
+			ns := e.nights(t, key, r, day(2), day(4))
+			if ns[0].AvailableUnits != 1 || ns[0].Price.Amount != 18000 || ns[0].Closed || !ns[1].Closed {
+				t.Errorf("nights after the push: %+v", ns)
+			}
+			if out := callTool(t, cs, "update_calendar", args, &again); out.IsError || out.Meta["idempotentReplayed"] != true || again != res {
+				t.Errorf("retry: %+v %+v", out, again)
+			}
+			// The REST checks answer through the tool too.
+			bad := map[string]any{"propertyId": r.propertyID, "updates": []map[string]any{{"roomTypeId": r.roomTypeID, "from": day(4).String(), "to": day(2).String(), "units": 1}}}
+			if code := toolErrorCode(t, callTool(t, cs, "update_calendar", bad, nil)); code != "VALIDATION_ERROR" {
+				t.Errorf("backwards range: %s", code)
+			}
+			other := mcpSession(t, e, "X-API-KEY", e.key(t, e.signup(t), "live", "calendar:write"))
+			if code := toolErrorCode(t, callTool(t, other, "update_calendar", args, nil)); code != "NOT_FOUND" {
+				t.Errorf("another account's property: %s", code)
+			}
+		})
 	}
 }
