@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"net/url"
 	"regexp"
 	"slices"
 	"sort"
@@ -277,7 +276,7 @@ func (s *Server) applyPackageFields(in *packageFields, c *guide.PackageContent, 
 				errs.Add("images", fmt.Sprintf("at most %d images", guide.MaxPackageImages))
 			}
 			for i, img := range *in.Images.Value {
-				if ref, ok := s.mediaRef(img); ok {
+				if ref, ok := httpapi.MediaRef(s.cfg.PublicURL, img); ok {
 					c.Images = append(c.Images, ref)
 				} else {
 					errs.Add(fmt.Sprintf("images[%d]", i), "must be an image URL on this API ("+s.cfg.PublicURL+"/media/…)")
@@ -295,23 +294,6 @@ func (s *Server) applyPackageFields(in *packageFields, c *guide.PackageContent, 
 			}
 		}
 	}
-}
-
-// mediaRef returns the stored reference ("/media/…") of an image URL on
-// this API: absolute on its public base URL, or a path.
-func (s *Server) mediaRef(v string) (string, bool) {
-	if len(v) > 500 {
-		return "", false
-	}
-	if s.cfg.PublicURL != "" && strings.HasPrefix(v, s.cfg.PublicURL+"/") {
-		v = strings.TrimPrefix(v, s.cfg.PublicURL)
-	}
-	u, err := url.Parse(v)
-	if err != nil || u.Scheme != "" || u.Host != "" || u.RawQuery != "" || u.Fragment != "" ||
-		!strings.HasPrefix(u.Path, "/media/") || strings.Contains(u.Path, "..") || u.Path != v {
-		return "", false
-	}
-	return v, true
 }
 
 func (s *Server) handlePackageCreate(w http.ResponseWriter, r *http.Request) error {

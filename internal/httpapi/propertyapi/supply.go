@@ -3,7 +3,6 @@ package propertyapi
 import (
 	"fmt"
 	"net/http"
-	"net/url"
 	"regexp"
 	"slices"
 	"strconv"
@@ -139,7 +138,7 @@ func (s *Server) applyPropertyFields(in *propertyFields, c *property.PropertyCon
 				errs.Add("images", fmt.Sprintf("at most %d images", property.MaxImages))
 			}
 			for i, img := range *in.Images.Value {
-				if ref, ok := s.mediaRef(img); ok {
+				if ref, ok := httpapi.MediaRef(s.cfg.PublicURL, img); ok {
 					c.Images = append(c.Images, ref)
 				} else {
 					errs.Add(fmt.Sprintf("images[%d]", i), "must be an image URL on this API ("+s.cfg.PublicURL+"/media/…)")
@@ -163,23 +162,6 @@ func (s *Server) applyPropertyFields(in *propertyFields, c *property.PropertyCon
 		}
 		enum("status", in.Status, &c.Status, allowed)
 	}
-}
-
-// mediaRef returns the stored reference ("/media/…") of an image URL on
-// this API: absolute on its public base URL, or a path.
-func (s *Server) mediaRef(v string) (string, bool) {
-	if len(v) > 500 {
-		return "", false
-	}
-	if s.cfg.PublicURL != "" && strings.HasPrefix(v, s.cfg.PublicURL+"/") {
-		v = strings.TrimPrefix(v, s.cfg.PublicURL)
-	}
-	u, err := url.Parse(v)
-	if err != nil || u.Scheme != "" || u.Host != "" || u.RawQuery != "" || u.Fragment != "" ||
-		!strings.HasPrefix(u.Path, "/media/") || strings.Contains(u.Path, "..") || u.Path != v {
-		return "", false
-	}
-	return v, true
 }
 
 func (s *Server) handlePropertyCreate(w http.ResponseWriter, r *http.Request) error {
