@@ -101,7 +101,7 @@ func (discard) WriteHeader(int)             {}
 // Tool inputs. Names, bounds and defaults are the REST API's; it checks them.
 
 type expertSearchIn struct {
-	Locale    string `json:"locale,omitempty" jsonschema:"en (default) or zh"`
+	Locale    string `json:"locale,omitempty" jsonschema:"en (default), zh, zh-TW, ja or ko"`
 	Page      int    `json:"page,omitempty" jsonschema:"page number from 1"`
 	PageSize  int    `json:"pageSize,omitempty" jsonschema:"results per page, 1 to 100 (default 20)"`
 	Order     string `json:"order,omitempty" jsonschema:"asc or desc (default desc)"`
@@ -114,7 +114,7 @@ type expertSearchIn struct {
 
 type expertGetIn struct {
 	Handle string `json:"handle" jsonschema:"the expert's handle"`
-	Locale string `json:"locale,omitempty" jsonschema:"en (default) or zh"`
+	Locale string `json:"locale,omitempty" jsonschema:"en (default), zh, zh-TW, ja or ko"`
 }
 
 type expertWithReviews struct {
@@ -123,7 +123,7 @@ type expertWithReviews struct {
 }
 
 type packageSearchIn struct {
-	Locale       string `json:"locale,omitempty" jsonschema:"en (default) or zh"`
+	Locale       string `json:"locale,omitempty" jsonschema:"en (default), zh, zh-TW, ja or ko"`
 	Page         int    `json:"page,omitempty" jsonschema:"page number from 1"`
 	PageSize     int    `json:"pageSize,omitempty" jsonschema:"results per page, 1 to 100 (default 20)"`
 	Order        string `json:"order,omitempty" jsonschema:"asc or desc (default desc)"`
@@ -135,11 +135,11 @@ type packageSearchIn struct {
 
 type idLocaleIn struct {
 	ID     string `json:"id" jsonschema:"the id (UUID)"`
-	Locale string `json:"locale,omitempty" jsonschema:"en (default) or zh"`
+	Locale string `json:"locale,omitempty" jsonschema:"en (default), zh, zh-TW, ja or ko"`
 }
 
 type travelogueListIn struct {
-	Locale   string `json:"locale,omitempty" jsonschema:"en (default) or zh"`
+	Locale   string `json:"locale,omitempty" jsonschema:"en (default), zh, zh-TW, ja or ko"`
 	Page     int    `json:"page,omitempty" jsonschema:"page number from 1"`
 	PageSize int    `json:"pageSize,omitempty" jsonschema:"results per page, 1 to 100 (default 20)"`
 	Order    string `json:"order,omitempty" jsonschema:"asc or desc (default desc)"`
@@ -149,7 +149,7 @@ type travelogueListIn struct {
 
 type travelogueGetIn struct {
 	Slug   string `json:"slug" jsonschema:"the travelogue's slug"`
-	Locale string `json:"locale,omitempty" jsonschema:"en (default) or zh"`
+	Locale string `json:"locale,omitempty" jsonschema:"en (default), zh, zh-TW, ja or ko"`
 }
 
 type bookingListIn struct {
