@@ -642,6 +642,7 @@ func (s *Property) applyCalendar(ctx context.Context, tx *sql.Tx, inv propInvent
 			values = append(values, "("+store.Placeholders(len(args)+1, cols)+")")
 			args = append(args, rt.ID, d, propertyID, n.price, n.minStay, n.closed, n.cta, n.ctd, n.units)
 		}
+		// #nosec G202 -- only $N placeholders are concatenated; values are bound.
 		res, err := tx.ExecContext(ctx, `INSERT INTO calendar (room_type_id, night, property_id, price, min_stay, closed, closed_to_arrival,
 				closed_to_departure, total_units) VALUES `+strings.Join(values, ", ")+` ON CONFLICT (room_type_id, night) DO NOTHING`, args...)
 		if err != nil {
