@@ -95,8 +95,13 @@ func (w *compressWriter) close() {
 // Unwrap lets http.ResponseController reach the connection.
 func (w *compressWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
-// compressibleType tells the media types worth compressing: JSON and text.
+// compressibleType tells the media types worth compressing: JSON and text,
+// but not an event stream, whose events must leave at each flush (gzip
+// would hold them in its window).
 func compressibleType(ct string) bool {
+	if strings.HasPrefix(ct, "text/event-stream") {
+		return false
+	}
 	return strings.HasPrefix(ct, "application/json") || strings.HasPrefix(ct, "text/") ||
 		strings.HasPrefix(ct, "application/problem+json") || strings.HasPrefix(ct, "image/svg")
 }

@@ -116,7 +116,7 @@ func TestClientFirst(t *testing.T) {
 			}
 
 			// Offline: the expert's leave reaches the traveller.
-			ec.ws.Close()
+			ec.close()
 			if f := tc.next(func(f frame) bool { return f.Push == nil || f.Push.Leave == nil }); f.Push.Leave.Info.User != expert.id {
 				t.Errorf("leave: %s", f.Raw)
 			}
@@ -151,7 +151,7 @@ func TestRecovery(t *testing.T) {
 	send("Before the tunnel")
 	pos := *sub.Subscribe
 	pos.Offset = ec.publication(ch).Offset
-	ec.ws.Close()
+	ec.close()
 
 	missed := []string{send("In the tunnel"), send("Still in it")}
 

@@ -1,6 +1,7 @@
 package realtime_test
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -9,6 +10,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"strings"
 	"sync"
@@ -196,10 +198,12 @@ func (n *node) work() {
 	n.t.Fatal("jobs keep coming")
 }
 
-// conn is a client speaking the engine's JSON protocol over WebSocket.
+// conn is a client speaking the engine's JSON protocol over WebSocket or
+// over the SSE fallback.
 type conn struct {
 	t      *testing.T
-	ws     *websocket.Conn
+	write  func([]byte) error // sends one frame of commands
+	close  func()             // drops the connection
 	nextID int
 	mu     sync.Mutex
 	frames chan frame
@@ -271,40 +275,108 @@ func (n *node) dial() *conn {
 	if err != nil {
 		n.t.Fatal(err)
 	}
-	c := &conn{t: n.t, ws: ws, frames: make(chan frame, 100), closed: make(chan *websocket.CloseError, 1)}
+	c := &conn{t: n.t, frames: make(chan frame, 100), closed: make(chan *websocket.CloseError, 1)}
+	c.write = func(b []byte) error { return ws.WriteMessage(websocket.TextMessage, b) }
+	c.close = func() { ws.Close() }
 	n.t.Cleanup(func() { ws.Close() })
-	go c.read()
+	go func() {
+		defer close(c.frames)
+		for {
+			_, msg, err := ws.ReadMessage()
+			if err != nil {
+				ce, _ := err.(*websocket.CloseError)
+				c.closed <- ce
+				return
+			}
+			c.received(msg)
+		}
+	}()
 	return c
 }
 
-func (c *conn) read() {
-	defer close(c.frames)
-	for {
-		_, msg, err := c.ws.ReadMessage()
+// dialSSE returns a client of the SSE fallback. Its first command (the
+// connect) opens the event stream as the cf_connect parameter; the later
+// ones are posted to the emulation endpoint with the connection's node
+// and session, and their replies come back on the stream.
+func (n *node) dialSSE() *conn {
+	n.t.Helper()
+	c := &conn{t: n.t, frames: make(chan frame, 100), closed: make(chan *websocket.CloseError, 1)}
+	ctx, cancel := context.WithCancel(context.Background())
+	n.t.Cleanup(cancel)
+	c.close = cancel
+	var node, session string
+	connected := make(chan struct{})
+	c.write = func(b []byte) error {
+		if c.nextID > 1 {
+			<-connected
+			cmd, _ := json.Marshal(string(b))
+			body, _ := json.Marshal(map[string]any{"node": node, "session": session, "data": json.RawMessage(cmd)})
+			res, err := http.Post(n.srv.URL+"/api/realtime/connection/emulation", "application/json", bytes.NewReader(body))
+			if err != nil {
+				return err
+			}
+			res.Body.Close()
+			if res.StatusCode != http.StatusNoContent {
+				return fmt.Errorf("emulation: %s", res.Status)
+			}
+			return nil
+		}
+		req, _ := http.NewRequestWithContext(ctx, "GET", n.srv.URL+"/api/realtime/connection/sse?cf_connect="+url.QueryEscape(string(b)), nil)
+		res, err := http.DefaultClient.Do(req)
 		if err != nil {
-			ce, _ := err.(*websocket.CloseError)
-			c.closed <- ce
-			return
+			return err
 		}
-		// Several frames may share a message, one a line.
-		for _, line := range bytes.Split(msg, []byte("\n")) {
-			if len(bytes.TrimSpace(line)) == 0 {
-				continue
-			}
-			var f frame
-			if err := json.Unmarshal(line, &f); err != nil {
-				continue
-			}
-			f.Raw = append(json.RawMessage(nil), line...)
-			if f.ID == 0 && f.Push == nil {
-				// A ping: answer with a pong.
-				c.mu.Lock()
-				_ = c.ws.WriteMessage(websocket.TextMessage, []byte("{}"))
-				c.mu.Unlock()
-				continue
-			}
-			c.frames <- f
+		if res.StatusCode != http.StatusOK || !strings.HasPrefix(res.Header.Get("Content-Type"), "text/event-stream") {
+			res.Body.Close()
+			return fmt.Errorf("sse: %s %s", res.Status, res.Header.Get("Content-Type"))
 		}
+		go func() {
+			defer close(c.frames)
+			defer res.Body.Close()
+			sc := bufio.NewScanner(res.Body)
+			sc.Buffer(nil, 1<<20)
+			for sc.Scan() {
+				data, ok := bytes.CutPrefix(sc.Bytes(), []byte("data: "))
+				if !ok {
+					continue
+				}
+				if node == "" {
+					var f struct {
+						Connect struct{ Node, Session string }
+					}
+					if json.Unmarshal(data, &f) == nil && f.Connect.Session != "" {
+						node, session = f.Connect.Node, f.Connect.Session
+						close(connected)
+					}
+				}
+				c.received(data)
+			}
+			c.closed <- nil
+		}()
+		return nil
+	}
+	return c
+}
+
+// received passes on the frames of a message, one a line; pings are
+// answered with a pong.
+func (c *conn) received(msg []byte) {
+	for _, line := range bytes.Split(msg, []byte("\n")) {
+		if len(bytes.TrimSpace(line)) == 0 {
+			continue
+		}
+		var f frame
+		if err := json.Unmarshal(line, &f); err != nil {
+			continue
+		}
+		f.Raw = append(json.RawMessage(nil), line...)
+		if f.ID == 0 && f.Push == nil {
+			c.mu.Lock()
+			_ = c.write([]byte("{}"))
+			c.mu.Unlock()
+			continue
+		}
+		c.frames <- f
 	}
 }
 
@@ -316,7 +388,7 @@ func (c *conn) send(cmd map[string]any) int {
 	c.nextID++
 	cmd["id"] = c.nextID
 	b, _ := json.Marshal(cmd)
-	if err := c.ws.WriteMessage(websocket.TextMessage, b); err != nil {
+	if err := c.write(b); err != nil {
 		c.t.Fatal(err)
 	}
 	return c.nextID

@@ -240,7 +240,7 @@ func TestPublishAfterCommit(t *testing.T) {
 			}
 
 			// Gone from the channel, the expert is notified again.
-			ec.ws.Close()
+			ec.close()
 			deadline := time.Now().Add(10 * time.Second)
 			for {
 				online, err := n.engine.Online(t.Context(), "conversation:"+id, expert.id)
