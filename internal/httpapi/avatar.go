@@ -13,6 +13,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/wayfarer-asia/platform/internal/apperr"
 	"github.com/wayfarer-asia/platform/internal/blob"
@@ -73,11 +74,21 @@ func ReadAvatarUpload(w http.ResponseWriter, r *http.Request, maxBytes int64) (*
 		share = r.ContentLength
 	}
 	var img *imaging.Image
-	if herr := uploads.Do(r.Context(), share, func() { img, err = readFilePart(r.Context(), mr, maxBytes, limit) }); herr != nil {
+	if herr := uploads.Do(r.Context(), share, func() {
+		// The wait for a turn does not count against the time the client
+		// has to send the body: the server's read timeout started with
+		// the request, and a queued upload would fail as a cut body.
+		_ = http.NewResponseController(w).SetReadDeadline(time.Now().Add(UploadReadTimeout))
+		img, err = readFilePart(r.Context(), mr, maxBytes, limit)
+	}); herr != nil {
 		return nil, herr
 	}
 	return img, err
 }
+
+// UploadReadTimeout is how long an upload's body may take to arrive once
+// its turn has come.
+const UploadReadTimeout = 30 * time.Second
 
 // uploads bounds the uploaded bytes read and held at once: 32 MB, and at
 // most four uploads a core. An upload waits for its share (its
