@@ -110,7 +110,7 @@ test('property: search, quote, book, cancel with an X-API-KEY', async () => {
   const client = await connect(PROPERTY_URL, { 'X-API-KEY': key.body.key });
   try {
     const names = (await client.listTools()).tools.map((t) => t.name).sort();
-    assert.deepEqual(names, ['book', 'cancel_booking', 'create_quote', 'get_availability', 'get_booking', 'get_property', 'list_bookings', 'search_properties']);
+    assert.deepEqual(names, ['book', 'cancel_booking', 'create_quote', 'get_availability', 'get_booking', 'get_property', 'list_bookings', 'search_properties', 'update_calendar']);
 
     const day = (n) => new Date(Date.now() + n * 24 * 3600 * 1000).toISOString().slice(0, 10);
     // Some nights are sold out or restricted: try stays until one quotes.
