@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/wayfarer-asia/platform/internal/mcpapi/mcptest"
 	"github.com/wayfarer-asia/platform/internal/push"
 	"github.com/wayfarer-asia/platform/internal/store"
 	"github.com/wayfarer-asia/platform/internal/store/storetest"
@@ -202,16 +203,16 @@ func TestActionPushMCP(t *testing.T) {
 	runner := e.pushRunner(sink)
 
 	var pkgs struct{ Data []struct{ ID string } }
-	if res := callTool(t, cs, "search_packages", map[string]any{"pageSize": 1}, &pkgs); res.IsError || len(pkgs.Data) != 1 {
+	if res := mcptest.Call(t, cs, "search_packages", map[string]any{"pageSize": 1}, &pkgs); res.IsError || len(pkgs.Data) != 1 {
 		t.Fatalf("search_packages: %+v", res)
 	}
 	var booked struct{ Data struct{ ID string } }
-	if res := callTool(t, cs, "create_booking", map[string]any{"packageId": pkgs.Data[0].ID,
+	if res := mcptest.Call(t, cs, "create_booking", map[string]any{"packageId": pkgs.Data[0].ID,
 		"scheduledDate": e.clock.Now().Add(96 * time.Hour).Format(time.RFC3339)}, &booked); res.IsError {
 		t.Fatalf("create_booking: %+v", res)
 	}
 	var pending struct{ ActionID, ConfirmURL string }
-	if res := callTool(t, cs, "cancel_booking", map[string]any{"id": booked.Data.ID}, &pending); res.IsError {
+	if res := mcptest.Call(t, cs, "cancel_booking", map[string]any{"id": booked.Data.ID}, &pending); res.IsError {
 		t.Fatalf("cancel_booking: %+v", res)
 	}
 	if tokens, open := e.actionJobs(t, pending.ActionID); len(tokens) != 1 || tokens[0] != "phone" || open != 1 {
@@ -224,7 +225,7 @@ func TestActionPushMCP(t *testing.T) {
 	}
 
 	// The booking is cancelled, so the account may close once confirmed.
-	if res := callTool(t, cs, "close_account", map[string]any{}, &pending); res.IsError {
+	if res := mcptest.Call(t, cs, "close_account", map[string]any{}, &pending); res.IsError {
 		t.Fatalf("close_account: %+v", res)
 	}
 	drain(t, runner)
