@@ -32,7 +32,7 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 			Name: "rate_limiter_decisions_total", Help: "Rate limiter decisions: allowed, denied, fallback (shared limiter down, local count used) or error (refused with 503).",
 		}, []string{"decision"}),
 		tools: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "mcp_tool_calls_total", Help: "MCP tool calls by server, tool and outcome (ok, input_required, or the error code).",
+			Name: "mcp_tool_calls_total", Help: "MCP tool calls by server, tool and outcome (ok or the error code).",
 		}, []string{"server", "tool", "outcome"}),
 	}
 	reg.MustRegister(m.requests, m.latency, m.limiter, m.tools)

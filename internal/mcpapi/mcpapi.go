@@ -109,8 +109,30 @@ func (w warnings) WithAttrs(attrs []slog.Attr) slog.Handler {
 }
 func (w warnings) WithGroup(name string) slog.Handler { return warnings{w.Handler.WithGroup(name)} }
 
-// ServeHTTP serves an MCP request whose principal is in its context.
-func (d *Door) ServeHTTP(w http.ResponseWriter, r *http.Request) { d.handler.ServeHTTP(w, r) }
+// Endpoint is the API's POST /mcp. It checks the request's text before
+// the key is looked up (as the REST API's Decode does), authenticates the
+// key with authenticate and serves the MCP request with the principal in
+// its context. A request it refuses answers the REST error envelope, with
+// the Bearer challenge on a 401, through refuse: the API's limit on
+// requests without a valid key, which counts it.
+func (d *Door) Endpoint(publicURL string, authenticate func(*http.Request) (*Principal, error),
+	refuse func(httpapi.HandlerFunc) httpapi.HandlerFunc) http.Handler {
+	return httpapi.Adapt(func(w http.ResponseWriter, r *http.Request) error {
+		err := httpapi.CheckJSONBody(w, r)
+		var p *Principal
+		if err == nil {
+			p, err = authenticate(r)
+		}
+		if err != nil {
+			if apperr.Code(err) == apperr.Unauthorized {
+				challenge(w, publicURL)
+			}
+			return refuse(func(http.ResponseWriter, *http.Request) error { return err })(w, r)
+		}
+		d.handler.ServeHTTP(w, r.WithContext(WithPrincipal(r.Context(), p)))
+		return nil
+	})
+}
 
 // listFilter hides from tools/list the tools the key's scopes do not
 // allow; calling one anyway answers INSUFFICIENT_SCOPE (see AddTool).
@@ -127,6 +149,36 @@ func (d *Door) listFilter(next mcp.MethodHandler) mcp.MethodHandler {
 
 func (p *Principal) allows(scope string) bool {
 	return p != nil && (scope == "" || slices.Contains(p.Scopes, scope))
+}
+
+// Annotations of the tools: what a call does to the API's data, for
+// clients that choose what to ask the person before one. No tool reaches
+// outside the API.
+var (
+	ReadOnly = &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: new(false)}
+	// Creates adds something, and a repeat adds it again (hence the
+	// idempotencyKey argument).
+	Creates = &mcp.ToolAnnotations{DestructiveHint: new(false), OpenWorldHint: new(false)}
+	// Sets gives values without taking anything away; a repeat changes
+	// nothing more.
+	Sets = &mcp.ToolAnnotations{DestructiveHint: new(false), IdempotentHint: true, OpenWorldHint: new(false)}
+	// Overwrites replaces or removes what was there; a repeat changes
+	// nothing more.
+	Overwrites = &mcp.ToolAnnotations{DestructiveHint: new(true), IdempotentHint: true, OpenWorldHint: new(false)}
+	// Destructive may remove what was there, and a repeat acts again.
+	Destructive = &mcp.ToolAnnotations{DestructiveHint: new(true), OpenWorldHint: new(false)}
+)
+
+// ByID is the input of a tool that takes one resource by its id.
+type ByID struct {
+	ID string `json:"id" jsonschema:"the id (UUID)"`
+}
+
+// Paging is the page selection of a list tool, embedded in its input:
+// the REST lists' page and pageSize.
+type Paging struct {
+	Page     int `json:"page,omitempty" jsonschema:"page number from 1"`
+	PageSize int `json:"pageSize,omitempty" jsonschema:"results per page, 1 to 100 (default 20)"`
 }
 
 // Handler is a tool's work: it returns the structured result, or an error
@@ -162,12 +214,9 @@ func AddTool[In, Out any](d *Door, t *mcp.Tool, scope string, h Handler[In, Out]
 			res, out, err = h(ctx, req, in)
 		}
 		outcome := "ok"
-		switch {
-		case err != nil:
+		if err != nil {
 			outcome = outcomeOf(err)
-		case res != nil && res.InputRequests != nil:
-			outcome = "input_required"
-		default:
+		} else {
 			if res == nil {
 				res = &mcp.CallToolResult{}
 			}
@@ -175,9 +224,9 @@ func AddTool[In, Out any](d *Door, t *mcp.Tool, scope string, h Handler[In, Out]
 				text, merr := delimited(out)
 				if merr != nil {
 					err, outcome = merr, apperr.Internal
-					break
+				} else {
+					res.Content = []mcp.Content{&mcp.TextContent{Text: text}}
 				}
-				res.Content = []mcp.Content{&mcp.TextContent{Text: text}}
 			}
 		}
 		keyID := ""
@@ -322,28 +371,28 @@ func (d *Door) Call(ctx context.Context, mreq *mcp.CallToolRequest, r Request) (
 	return &Response{Status: rec.status, Header: rec.header, Body: rec.body.Bytes()}, nil
 }
 
-// Get runs a GET and decodes its answer into out.
-func Get[Out any](ctx context.Context, d *Door, mreq *mcp.CallToolRequest, path string, q url.Values) (Out, error) {
-	var out Out
-	res, err := d.Call(ctx, mreq, Request{Method: http.MethodGet, Path: path, Query: q})
-	if err != nil {
-		return out, err
-	}
-	return out, json.Unmarshal(res.Body, &out)
+// Get runs a GET and answers as a tool handler: the REST answer decoded
+// as the structured result.
+func Get[Out any](ctx context.Context, d *Door, mreq *mcp.CallToolRequest, path string, q url.Values) (*mcp.CallToolResult, Out, error) {
+	return Send[Out](ctx, d, mreq, Request{Method: http.MethodGet, Path: path, Query: q})
 }
 
-// Decode decodes a REST answer into out, and marks a replayed answer in
-// the result's _meta.
-func Decode[Out any](res *Response) (*mcp.CallToolResult, Out, error) {
+// Send runs r and answers as a tool handler: the REST answer decoded as
+// the structured result, a replayed one marked in the result's _meta.
+func Send[Out any](ctx context.Context, d *Door, mreq *mcp.CallToolRequest, r Request) (*mcp.CallToolResult, Out, error) {
 	var out Out
+	res, err := d.Call(ctx, mreq, r)
+	if err != nil {
+		return nil, out, err
+	}
 	if err := json.Unmarshal(res.Body, &out); err != nil {
 		return nil, out, err
 	}
-	r := &mcp.CallToolResult{}
+	result := &mcp.CallToolResult{}
 	if res.Replayed() {
-		r.Meta = mcp.Meta{"idempotentReplayed": true}
+		result.Meta = mcp.Meta{"idempotentReplayed": true}
 	}
-	return r, out, nil
+	return result, out, nil
 }
 
 // Query builds query parameters from name, value pairs, leaving out empty
@@ -372,9 +421,8 @@ func Query(pairs ...any) url.Values {
 	return q
 }
 
-// Challenge answers a request without a valid key: the REST API's 401
-// (or other) envelope, with the Bearer challenge naming the metadata.
-func Challenge(w http.ResponseWriter, publicURL string) {
+// challenge sets the Bearer challenge of a 401, naming the metadata.
+func challenge(w http.ResponseWriter, publicURL string) {
 	w.Header().Set("WWW-Authenticate", `Bearer resource_metadata="`+publicURL+MetadataPath+`"`)
 }
 

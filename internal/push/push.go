@@ -1,7 +1,8 @@
 // Package push delivers notifications to users' devices: the message sent
 // to one device (Message), the providers that send it (HTTPSender to a
 // Firebase-compatible gateway, LogSender for development), the text of a
-// chat-message notification in the device's language (Language, Notice)
+// chat-message notification and of a pending action's request for
+// confirmation in the device's language (Language, Notice, ActionNotice)
 // and the quiet hours during which a device is left alone (QuietUntil).
 package push
 

@@ -83,6 +83,43 @@ func TestNoticeRender(t *testing.T) {
 	}
 }
 
+func TestActionNoticeRender(t *testing.T) {
+	for _, tc := range []struct {
+		name        string
+		n           push.ActionNotice
+		lang        string
+		title, body string
+	}{
+		{"cancel en", push.ActionNotice{KeyName: "trip  agent\n"}, "en", "Confirm booking cancellation",
+			"The API key “trip agent” asks to cancel one of your bookings. Nothing happens unless you confirm it in the app."},
+		{"close en", push.ActionNotice{CloseAccount: true, KeyName: "trip agent"}, "en", "Confirm account closure",
+			"The API key “trip agent” asks to close your account. Nothing happens unless you confirm it in the app."},
+		{"key gone", push.ActionNotice{}, "en", "Confirm booking cancellation",
+			"An API key asks to cancel one of your bookings. Nothing happens unless you confirm it in the app."},
+		{"cancel ja", push.ActionNotice{KeyName: "旅行エージェント"}, "ja", "予約キャンセルの確認",
+			"API キー「旅行エージェント」が予約のキャンセルを求めています。アプリで確認するまで何も変わりません。"},
+		{"close zh", push.ActionNotice{CloseAccount: true, KeyName: "助手"}, "zh", "确认注销账户",
+			"API 密钥“助手”请求注销您的账户。除非您在应用中确认，否则不会有任何变更。"},
+		{"cancel zh-TW", push.ActionNotice{KeyName: "助理"}, "zh-TW", "確認取消預訂",
+			"API 金鑰「助理」要求取消您的一筆預訂。除非您在 App 中確認，否則不會有任何變更。"},
+		{"close ko", push.ActionNotice{CloseAccount: true}, "ko", "계정 삭제 확인",
+			"API 키에서 계정 삭제를 요청했습니다. 앱에서 확인하기 전에는 아무것도 바뀌지 않습니다."},
+		{"unknown language", push.ActionNotice{}, "fr", "Confirm booking cancellation",
+			"An API key asks to cancel one of your bookings. Nothing happens unless you confirm it in the app."},
+	} {
+		title, body := tc.n.Render(tc.lang)
+		if title != tc.title || body != tc.body {
+			t.Errorf("%s: Render = %q, %q; want %q, %q", tc.name, title, body, tc.title, tc.body)
+		}
+	}
+	// A long name is cut: the key's name is the person's own text, but the
+	// sentence around it must stay readable.
+	_, body := push.ActionNotice{KeyName: strings.Repeat("x", 100)}.Render("en")
+	if want := "“" + strings.Repeat("x", push.KeyNameRunes-1) + "…”"; !strings.Contains(body, want) {
+		t.Errorf("long key name: %q", body)
+	}
+}
+
 func TestQuietUntil(t *testing.T) {
 	utc := func(s string) time.Time {
 		v, err := time.Parse(time.RFC3339, s)

@@ -1,6 +1,7 @@
 package push
 
 import (
+	"fmt"
 	"strings"
 	"unicode/utf8"
 )
@@ -135,4 +136,61 @@ func truncate(s string, n int) string {
 		count++
 	}
 	return strings.TrimRight(s[:i], " ") + "…"
+}
+
+// actionTexts are the strings of a pending action's notification per
+// language: the titles, the bodies (%s is the key phrase), the phrase
+// naming a key (%s is its name) and the one for a key whose name is gone.
+var actionTexts = map[string]struct {
+	cancelTitle, closeTitle, cancelBody, closeBody, namedKey, anyKey string
+}{
+	English: {"Confirm booking cancellation", "Confirm account closure",
+		"%s asks to cancel one of your bookings. Nothing happens unless you confirm it in the app.",
+		"%s asks to close your account. Nothing happens unless you confirm it in the app.",
+		"The API key “%s”", "An API key"},
+	ChineseSimplified: {"确认取消预订", "确认注销账户",
+		"%s请求取消您的一项预订。除非您在应用中确认，否则不会有任何变更。",
+		"%s请求注销您的账户。除非您在应用中确认，否则不会有任何变更。",
+		"API 密钥“%s”", "一个 API 密钥"},
+	ChineseTraditional: {"確認取消預訂", "確認刪除帳戶",
+		"%s要求取消您的一筆預訂。除非您在 App 中確認，否則不會有任何變更。",
+		"%s要求刪除您的帳戶。除非您在 App 中確認，否則不會有任何變更。",
+		"API 金鑰「%s」", "一個 API 金鑰"},
+	Japanese: {"予約キャンセルの確認", "アカウント削除の確認",
+		"%sが予約のキャンセルを求めています。アプリで確認するまで何も変わりません。",
+		"%sがアカウントの削除を求めています。アプリで確認するまで何も変わりません。",
+		"API キー「%s」", "API キー"},
+	Korean: {"예약 취소 확인", "계정 삭제 확인",
+		"%s에서 예약 취소를 요청했습니다. 앱에서 확인하기 전에는 아무것도 바뀌지 않습니다.",
+		"%s에서 계정 삭제를 요청했습니다. 앱에서 확인하기 전에는 아무것도 바뀌지 않습니다.",
+		"API 키 '%s'", "API 키"},
+}
+
+// KeyNameRunes is the most characters of an API key's name a
+// notification shows.
+const KeyNameRunes = 40
+
+// ActionNotice is what a notification says about an action an API key
+// asked for, which waits for the person's confirmation.
+type ActionNotice struct {
+	CloseAccount bool   // closing the account; otherwise cancelling a booking
+	KeyName      string // the name the person gave the key; "" when unknown
+}
+
+// Render returns the notification's title and body in lang (a supported
+// language; others are English): what is asked, by which key, and that
+// nothing happens without the person's confirmation.
+func (n ActionNotice) Render(lang string) (title, body string) {
+	t, ok := actionTexts[lang]
+	if !ok {
+		t = actionTexts[English]
+	}
+	key := t.anyKey
+	if name := strings.Join(strings.Fields(n.KeyName), " "); name != "" {
+		key = fmt.Sprintf(t.namedKey, truncate(name, KeyNameRunes))
+	}
+	if n.CloseAccount {
+		return t.closeTitle, fmt.Sprintf(t.closeBody, key)
+	}
+	return t.cancelTitle, fmt.Sprintf(t.cancelBody, key)
 }

@@ -60,6 +60,7 @@ type Queue interface {
 type Guide interface {
 	FanOutPushMessage(ctx context.Context, jobID, messageID string) (int, error)
 	PushDelivery(ctx context.Context, messageID, token string) (*guidedb.PushDelivery, error)
+	ActionPushDelivery(ctx context.Context, actionID, token string) (*guidedb.ActionPush, error)
 	DeletePushToken(ctx context.Context, token string) error
 	LoadAIReplyContext(ctx context.Context, conversationID, messageID string) (*guidedb.AIReplyContext, error)
 	PostAIReply(ctx context.Context, conversationID, messageID, text string) (string, error)
@@ -90,7 +91,8 @@ type Runner struct {
 	// without publishing.
 	Realtime Publisher
 	// PublicURL is the guide API's external base URL, for the absolute
-	// image URLs of published messages.
+	// image URLs of published messages and the confirmation URL of a
+	// pending action's notification.
 	PublicURL string
 	// Webhooks sends webhook deliveries; nil leaves them queued. Guide nil
 	// makes a runner of webhook deliveries only (the property platform's).
@@ -122,7 +124,7 @@ func NewRunner(jobs Queue, g Guide, c clock.Clock, sender push.Sender, aiClient 
 func (r *Runner) kinds() []string {
 	var k []string
 	if r.Guide != nil {
-		k = append(k, guidedb.JobPushMessage, guidedb.JobPushDevice, guidedb.JobAIReply, guidedb.JobRealtimeMessage, guidedb.JobRealtimeRead,
+		k = append(k, guidedb.JobPushMessage, guidedb.JobPushDevice, guidedb.JobPushAction, guidedb.JobAIReply, guidedb.JobRealtimeMessage, guidedb.JobRealtimeRead,
 			guidedb.JobRealtimeConversation)
 	}
 	if r.Blobs != nil {
@@ -278,6 +280,8 @@ func (r *Runner) handle(ctx context.Context, j store.Job) error {
 		err = r.fanOut(hctx, j)
 	case guidedb.JobPushDevice:
 		err = r.deliver(hctx, j)
+	case guidedb.JobPushAction:
+		err = r.deliverAction(hctx, j)
 	case guidedb.JobAIReply:
 		err = r.aiReply(hctx, j)
 	case guidedb.JobBlobDelete:

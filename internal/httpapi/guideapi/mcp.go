@@ -34,30 +34,17 @@ type data[T any] struct {
 func (s *Server) mcpRoutes() {
 	d := mcpapi.NewDoor("guide", "1.0.0", mcpInstructions, s.router, s.cfg.Logger, s.cfg.Metrics)
 	s.mcpTools(d)
-	s.router.Handle("POST /mcp", httpapi.Adapt(func(w http.ResponseWriter, r *http.Request) error {
-		// Text is checked before the key is looked up, as Decode would.
-		err := httpapi.CheckJSONBody(w, r)
-		var c *guide.Caller
-		if err == nil {
-			c, err = s.mcpCaller(r)
-		}
-		if err != nil {
-			if apperr.Code(err) == apperr.Unauthorized {
-				mcpapi.Challenge(w, s.cfg.PublicURL)
-			}
-			// Failed attempts count against the client IP, as public reads do.
-			return httpapi.RateLimitCounted(s.cfg.Metrics, s.cfg.ReadLimiter, s.publicKey, func(http.ResponseWriter, *http.Request) error { return err })(w, r)
-		}
-		p := &mcpapi.Principal{KeyID: c.APIKey.ID, Scopes: c.APIKey.Scopes, Value: c}
-		d.ServeHTTP(w, r.WithContext(mcpapi.WithPrincipal(r.Context(), p)))
-		return nil
+	s.router.Handle("POST /mcp", d.Endpoint(s.cfg.PublicURL, s.mcpPrincipal, func(h httpapi.HandlerFunc) httpapi.HandlerFunc {
+		// Failed attempts count against the client IP, as public reads do.
+		return httpapi.RateLimitCounted(s.cfg.Metrics, s.cfg.ReadLimiter, s.publicKey, h)
 	}))
 	s.router.Handle("GET "+mcpapi.MetadataPath, mcpapi.Metadata(s.cfg.PublicURL, "Wayfarer guide marketplace API", guide.Scopes))
 }
 
-// mcpCaller authenticates an MCP request: an API key only. A user token
-// would act without the confirmations keys are held to, so it is refused.
-func (s *Server) mcpCaller(r *http.Request) (*guide.Caller, error) {
+// mcpPrincipal authenticates an MCP request: an API key only. A user
+// token would act without the confirmations keys are held to, so it is
+// refused.
+func (s *Server) mcpPrincipal(r *http.Request) (*mcpapi.Principal, error) {
 	bearer, ok, err := httpapi.BearerToken(r)
 	if err != nil {
 		return nil, err
@@ -65,7 +52,11 @@ func (s *Server) mcpCaller(r *http.Request) (*guide.Caller, error) {
 	if !ok || !auth.IsAPIKey(bearer) {
 		return nil, apperr.Errorf(apperr.Unauthorized, "The MCP endpoint takes an API key: send \"Authorization: Bearer pk_…\".")
 	}
-	return s.authenticate(nil, r, anyKey)
+	c, err := s.authenticate(nil, r, anyKey)
+	if err != nil {
+		return nil, err
+	}
+	return &mcpapi.Principal{KeyID: c.APIKey.ID, Scopes: c.APIKey.Scopes, Value: c}, nil
 }
 
 // mcpCallerFrom returns the caller of a tool call.
@@ -101,15 +92,14 @@ func (discard) WriteHeader(int)             {}
 // Tool inputs. Names, bounds and defaults are the REST API's; it checks them.
 
 type expertSearchIn struct {
-	Locale    string `json:"locale,omitempty" jsonschema:"en (default), zh, zh-TW, ja or ko"`
-	Page      int    `json:"page,omitempty" jsonschema:"page number from 1"`
-	PageSize  int    `json:"pageSize,omitempty" jsonschema:"results per page, 1 to 100 (default 20)"`
-	Order     string `json:"order,omitempty" jsonschema:"asc or desc (default desc)"`
-	Sort      string `json:"sort,omitempty" jsonschema:"rating (default), reviewCount or createdAt"`
-	City      string `json:"city,omitempty" jsonschema:"city name"`
-	Language  string `json:"language,omitempty" jsonschema:"language the expert speaks, such as en"`
-	Specialty string `json:"specialty,omitempty" jsonschema:"specialty, as listed by the REST API's GET /api/v1/specialties"`
-	Country   string `json:"country,omitempty" jsonschema:"ISO 3166-1 alpha-2 country code"`
+	mcpapi.Paging        // page and pageSize
+	Locale        string `json:"locale,omitempty" jsonschema:"en (default), zh, zh-TW, ja or ko"`
+	Order         string `json:"order,omitempty" jsonschema:"asc or desc (default desc)"`
+	Sort          string `json:"sort,omitempty" jsonschema:"rating (default), reviewCount or createdAt"`
+	City          string `json:"city,omitempty" jsonschema:"city name"`
+	Language      string `json:"language,omitempty" jsonschema:"language the expert speaks, such as en"`
+	Specialty     string `json:"specialty,omitempty" jsonschema:"specialty, as listed by the REST API's GET /api/v1/specialties"`
+	Country       string `json:"country,omitempty" jsonschema:"ISO 3166-1 alpha-2 country code"`
 }
 
 type expertGetIn struct {
@@ -123,14 +113,13 @@ type expertWithReviews struct {
 }
 
 type packageSearchIn struct {
-	Locale       string `json:"locale,omitempty" jsonschema:"en (default), zh, zh-TW, ja or ko"`
-	Page         int    `json:"page,omitempty" jsonschema:"page number from 1"`
-	PageSize     int    `json:"pageSize,omitempty" jsonschema:"results per page, 1 to 100 (default 20)"`
-	Order        string `json:"order,omitempty" jsonschema:"asc or desc (default desc)"`
-	Sort         string `json:"sort,omitempty" jsonschema:"createdAt (default), basePrice or duration"`
-	Category     string `json:"category,omitempty" jsonschema:"package category"`
-	Country      string `json:"country,omitempty" jsonschema:"ISO 3166-1 alpha-2 country code"`
-	ExpertHandle string `json:"expertHandle,omitempty" jsonschema:"only the packages of this expert (then sort and filters other than paging do not apply)"`
+	mcpapi.Paging        // page and pageSize
+	Locale        string `json:"locale,omitempty" jsonschema:"en (default), zh, zh-TW, ja or ko"`
+	Order         string `json:"order,omitempty" jsonschema:"asc or desc (default desc)"`
+	Sort          string `json:"sort,omitempty" jsonschema:"createdAt (default), basePrice or duration"`
+	Category      string `json:"category,omitempty" jsonschema:"package category"`
+	Country       string `json:"country,omitempty" jsonschema:"ISO 3166-1 alpha-2 country code"`
+	ExpertHandle  string `json:"expertHandle,omitempty" jsonschema:"only the packages of this expert (then sort and filters other than paging do not apply)"`
 }
 
 type idLocaleIn struct {
@@ -139,12 +128,11 @@ type idLocaleIn struct {
 }
 
 type travelogueListIn struct {
-	Locale   string `json:"locale,omitempty" jsonschema:"en (default), zh, zh-TW, ja or ko"`
-	Page     int    `json:"page,omitempty" jsonschema:"page number from 1"`
-	PageSize int    `json:"pageSize,omitempty" jsonschema:"results per page, 1 to 100 (default 20)"`
-	Order    string `json:"order,omitempty" jsonschema:"asc or desc (default desc)"`
-	Sort     string `json:"sort,omitempty" jsonschema:"hotScore (default), score, viewCount, createdAt or publishedAt"`
-	Category string `json:"category,omitempty" jsonschema:"travelogue category"`
+	mcpapi.Paging        // page and pageSize
+	Locale        string `json:"locale,omitempty" jsonschema:"en (default), zh, zh-TW, ja or ko"`
+	Order         string `json:"order,omitempty" jsonschema:"asc or desc (default desc)"`
+	Sort          string `json:"sort,omitempty" jsonschema:"hotScore (default), score, viewCount, createdAt or publishedAt"`
+	Category      string `json:"category,omitempty" jsonschema:"travelogue category"`
 }
 
 type travelogueGetIn struct {
@@ -153,15 +141,10 @@ type travelogueGetIn struct {
 }
 
 type bookingListIn struct {
-	Page     int    `json:"page,omitempty" jsonschema:"page number from 1"`
-	PageSize int    `json:"pageSize,omitempty" jsonschema:"results per page, 1 to 100 (default 20)"`
-	Order    string `json:"order,omitempty" jsonschema:"asc or desc (default desc)"`
-	Sort     string `json:"sort,omitempty" jsonschema:"createdAt (default) or scheduledDate"`
-	Status   string `json:"status,omitempty" jsonschema:"PENDING, CONFIRMED, IN_PROGRESS, COMPLETED or CANCELLED"`
-}
-
-type idIn struct {
-	ID string `json:"id" jsonschema:"the id (UUID)"`
+	mcpapi.Paging        // page and pageSize
+	Order         string `json:"order,omitempty" jsonschema:"asc or desc (default desc)"`
+	Sort          string `json:"sort,omitempty" jsonschema:"createdAt (default) or scheduledDate"`
+	Status        string `json:"status,omitempty" jsonschema:"PENDING, CONFIRMED, IN_PROGRESS, COMPLETED or CANCELLED"`
 }
 
 type bookingCreateIn struct {
@@ -195,53 +178,44 @@ type pendingActionOut struct {
 	Message     string     `json:"message"`
 }
 
-var (
-	readOnly    = &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: new(false)}
-	creates     = &mcp.ToolAnnotations{DestructiveHint: new(false), OpenWorldHint: new(false)}
-	overwrites  = &mcp.ToolAnnotations{DestructiveHint: new(true), IdempotentHint: true, OpenWorldHint: new(false)}
-	destructive = &mcp.ToolAnnotations{DestructiveHint: new(true), OpenWorldHint: new(false)}
-)
+// anonymous is the REST request of a catalogue read: public over REST,
+// so it carries no credentials (the key is counted by mcpCatalog).
+var anonymous = &mcp.CallToolRequest{Extra: &mcp.RequestExtra{}}
+
+// mcpCatalog runs a public catalogue read for a tool, counted against the
+// key's rate limit and usage first.
+func mcpCatalog[Out any](ctx context.Context, s *Server, d *mcpapi.Door, path string, q url.Values) (*mcp.CallToolResult, Out, error) {
+	if err := s.countKeyRead(ctx); err != nil {
+		var zero Out
+		return nil, zero, err
+	}
+	return mcpapi.Get[Out](ctx, d, anonymous, path, q)
+}
 
 func (s *Server) mcpTools(d *mcpapi.Door) {
-	catalog := func(ctx context.Context, path string, q url.Values, out any) error {
-		if err := s.countKeyRead(ctx); err != nil {
-			return err
-		}
-		res, err := d.Call(ctx, &mcp.CallToolRequest{Extra: &mcp.RequestExtra{}}, mcpapi.Request{Method: http.MethodGet, Path: path, Query: q})
-		if err != nil {
-			return err
-		}
-		return json.Unmarshal(res.Body, out)
-	}
-
-	mcpapi.AddTool(d, &mcp.Tool{Name: "search_experts", Title: "Search experts", Annotations: readOnly,
+	mcpapi.AddTool(d, &mcp.Tool{Name: "search_experts", Title: "Search experts", Annotations: mcpapi.ReadOnly,
 		Description: "Search the verified local experts (guides), filtered by city, language, specialty or country, with paging."},
 		"experts:read", func(ctx context.Context, _ *mcp.CallToolRequest, in expertSearchIn) (*mcp.CallToolResult, list[guide.ExpertSummary], error) {
-			var out list[guide.ExpertSummary]
-			err := catalog(ctx, "/api/v1/experts", mcpapi.Query("locale", in.Locale, "page", in.Page, "pageSize", in.PageSize, "order", in.Order,
-				"sort", in.Sort, "city", in.City, "language", in.Language, "specialty", in.Specialty, "country", in.Country), &out)
-			return nil, out, err
+			return mcpCatalog[list[guide.ExpertSummary]](ctx, s, d, "/api/v1/experts", mcpapi.Query("locale", in.Locale, "page", in.Page,
+				"pageSize", in.PageSize, "order", in.Order, "sort", in.Sort, "city", in.City, "language", in.Language,
+				"specialty", in.Specialty, "country", in.Country))
 		})
-	mcpapi.AddTool(d, &mcp.Tool{Name: "get_expert", Title: "Get an expert", Annotations: readOnly,
+	mcpapi.AddTool(d, &mcp.Tool{Name: "get_expert", Title: "Get an expert", Annotations: mcpapi.ReadOnly,
 		Description: "Get one expert's profile by handle, with the newest reviews travellers wrote."},
 		"experts:read", func(ctx context.Context, _ *mcp.CallToolRequest, in expertGetIn) (*mcp.CallToolResult, expertWithReviews, error) {
-			var x data[*guide.ExpertDetail]
 			var out expertWithReviews
 			path := "/api/v1/experts/" + url.PathEscape(in.Handle)
-			if err := catalog(ctx, path, mcpapi.Query("locale", in.Locale), &x); err != nil {
-				return nil, out, err
-			}
-			out.Expert = x.Data
-			res, err := d.Call(ctx, &mcp.CallToolRequest{Extra: &mcp.RequestExtra{}}, mcpapi.Request{Method: http.MethodGet, Path: path + "/reviews"})
+			_, x, err := mcpCatalog[data[*guide.ExpertDetail]](ctx, s, d, path, mcpapi.Query("locale", in.Locale))
 			if err != nil {
 				return nil, out, err
 			}
-			return nil, out, json.Unmarshal(res.Body, &out.Reviews)
+			out.Expert = x.Data
+			_, out.Reviews, err = mcpapi.Get[list[guide.Review]](ctx, d, anonymous, path+"/reviews", nil)
+			return nil, out, err
 		})
-	mcpapi.AddTool(d, &mcp.Tool{Name: "search_packages", Title: "Search tour packages", Annotations: readOnly,
+	mcpapi.AddTool(d, &mcp.Tool{Name: "search_packages", Title: "Search tour packages", Annotations: mcpapi.ReadOnly,
 		Description: "Search the active tour packages, filtered by category or country, or those of one expert, with paging."},
 		"packages:read", func(ctx context.Context, _ *mcp.CallToolRequest, in packageSearchIn) (*mcp.CallToolResult, list[guide.PackageSummary], error) {
-			var out list[guide.PackageSummary]
 			q := mcpapi.Query("locale", in.Locale, "page", in.Page, "pageSize", in.PageSize, "order", in.Order,
 				"sort", in.Sort, "category", in.Category, "country", in.Country)
 			path := "/api/v1/packages"
@@ -249,80 +223,66 @@ func (s *Server) mcpTools(d *mcpapi.Door) {
 				path = "/api/v1/experts/" + url.PathEscape(in.ExpertHandle) + "/packages"
 				q = mcpapi.Query("locale", in.Locale, "page", in.Page, "pageSize", in.PageSize, "order", in.Order)
 			}
-			return nil, out, catalog(ctx, path, q, &out)
+			return mcpCatalog[list[guide.PackageSummary]](ctx, s, d, path, q)
 		})
-	mcpapi.AddTool(d, &mcp.Tool{Name: "get_package", Title: "Get a tour package", Annotations: readOnly,
+	mcpapi.AddTool(d, &mcp.Tool{Name: "get_package", Title: "Get a tour package", Annotations: mcpapi.ReadOnly,
 		Description: "Get one tour package by id: itinerary, price, duration and its expert."},
 		"packages:read", func(ctx context.Context, _ *mcp.CallToolRequest, in idLocaleIn) (*mcp.CallToolResult, data[*guide.PackageDetail], error) {
-			var out data[*guide.PackageDetail]
-			return nil, out, catalog(ctx, "/api/v1/packages/"+url.PathEscape(in.ID), mcpapi.Query("locale", in.Locale), &out)
+			return mcpCatalog[data[*guide.PackageDetail]](ctx, s, d, "/api/v1/packages/"+url.PathEscape(in.ID), mcpapi.Query("locale", in.Locale))
 		})
-	mcpapi.AddTool(d, &mcp.Tool{Name: "list_travelogues", Title: "List travelogues", Annotations: readOnly,
+	mcpapi.AddTool(d, &mcp.Tool{Name: "list_travelogues", Title: "List travelogues", Annotations: mcpapi.ReadOnly,
 		Description: "List published travelogues (travel stories), by category, with paging."},
 		"travelogues:read", func(ctx context.Context, _ *mcp.CallToolRequest, in travelogueListIn) (*mcp.CallToolResult, list[guide.TravelogueSummary], error) {
-			var out list[guide.TravelogueSummary]
-			return nil, out, catalog(ctx, "/api/v1/travelogues", mcpapi.Query("locale", in.Locale, "page", in.Page, "pageSize", in.PageSize,
-				"order", in.Order, "sort", in.Sort, "category", in.Category), &out)
+			return mcpCatalog[list[guide.TravelogueSummary]](ctx, s, d, "/api/v1/travelogues", mcpapi.Query("locale", in.Locale, "page", in.Page,
+				"pageSize", in.PageSize, "order", in.Order, "sort", in.Sort, "category", in.Category))
 		})
-	mcpapi.AddTool(d, &mcp.Tool{Name: "get_travelogue", Title: "Get a travelogue", Annotations: readOnly,
+	mcpapi.AddTool(d, &mcp.Tool{Name: "get_travelogue", Title: "Get a travelogue", Annotations: mcpapi.ReadOnly,
 		Description: "Get one published travelogue by slug, with its full text."},
 		"travelogues:read", func(ctx context.Context, _ *mcp.CallToolRequest, in travelogueGetIn) (*mcp.CallToolResult, data[*guide.TravelogueDetail], error) {
-			var out data[*guide.TravelogueDetail]
-			return nil, out, catalog(ctx, "/api/v1/travelogues/"+url.PathEscape(in.Slug), mcpapi.Query("locale", in.Locale), &out)
+			return mcpCatalog[data[*guide.TravelogueDetail]](ctx, s, d, "/api/v1/travelogues/"+url.PathEscape(in.Slug), mcpapi.Query("locale", in.Locale))
 		})
 
-	mcpapi.AddTool(d, &mcp.Tool{Name: "list_my_bookings", Title: "List my bookings", Annotations: readOnly,
+	mcpapi.AddTool(d, &mcp.Tool{Name: "list_my_bookings", Title: "List my bookings", Annotations: mcpapi.ReadOnly,
 		Description: "List the bookings of the key's owner (as traveller, and as expert), with paging."},
 		"bookings:read", func(ctx context.Context, req *mcp.CallToolRequest, in bookingListIn) (*mcp.CallToolResult, list[guide.BookingSummary], error) {
-			out, err := mcpapi.Get[list[guide.BookingSummary]](ctx, d, req, "/api/v1/bookings", mcpapi.Query("page", in.Page, "pageSize", in.PageSize,
+			return mcpapi.Get[list[guide.BookingSummary]](ctx, d, req, "/api/v1/bookings", mcpapi.Query("page", in.Page, "pageSize", in.PageSize,
 				"order", in.Order, "sort", in.Sort, "status", in.Status))
-			return nil, out, err
 		})
-	mcpapi.AddTool(d, &mcp.Tool{Name: "get_booking", Title: "Get a booking", Annotations: readOnly,
+	mcpapi.AddTool(d, &mcp.Tool{Name: "get_booking", Title: "Get a booking", Annotations: mcpapi.ReadOnly,
 		Description: "Get one booking of the key's owner by id."},
-		"bookings:read", func(ctx context.Context, req *mcp.CallToolRequest, in idIn) (*mcp.CallToolResult, data[*guide.BookingDetail], error) {
-			out, err := mcpapi.Get[data[*guide.BookingDetail]](ctx, d, req, "/api/v1/bookings/"+url.PathEscape(in.ID), nil)
-			return nil, out, err
+		"bookings:read", func(ctx context.Context, req *mcp.CallToolRequest, in mcpapi.ByID) (*mcp.CallToolResult, data[*guide.BookingDetail], error) {
+			return mcpapi.Get[data[*guide.BookingDetail]](ctx, d, req, "/api/v1/bookings/"+url.PathEscape(in.ID), nil)
 		})
-	mcpapi.AddTool(d, &mcp.Tool{Name: "create_booking", Title: "Book an expert or a package", Annotations: creates,
+	mcpapi.AddTool(d, &mcp.Tool{Name: "create_booking", Title: "Book an expert or a package", Annotations: mcpapi.Creates,
 		Description: "Request a booking of an expert or a tour package for the key's owner; the expert then accepts it. " +
 			"Pass an idempotencyKey so that a retry cannot book twice."},
 		"bookings:write", func(ctx context.Context, req *mcp.CallToolRequest, in bookingCreateIn) (*mcp.CallToolResult, data[guide.CreatedBooking], error) {
 			key := in.IdempotencyKey
 			in.IdempotencyKey = "" // not part of the REST body
-			res, err := d.Call(ctx, req, mcpapi.Request{Method: http.MethodPost, Path: "/api/v1/bookings", Body: in, IdempotencyKey: key})
-			if err != nil {
-				return nil, data[guide.CreatedBooking]{}, err
-			}
-			return mcpapi.Decode[data[guide.CreatedBooking]](res)
+			return mcpapi.Send[data[guide.CreatedBooking]](ctx, d, req, mcpapi.Request{Method: http.MethodPost, Path: "/api/v1/bookings", Body: in, IdempotencyKey: key})
 		})
-	mcpapi.AddTool(d, &mcp.Tool{Name: "cancel_booking", Title: "Ask to cancel a booking", Annotations: destructive,
+	mcpapi.AddTool(d, &mcp.Tool{Name: "cancel_booking", Title: "Ask to cancel a booking", Annotations: mcpapi.Destructive,
 		Description: "Ask to cancel a booking. Nothing is cancelled by this call: it creates a pending action that the " +
 			"key's owner must confirm themselves (in the app) before it expires; the rules are checked again then. " +
 			"Returns the action; follow it with get_pending_action."},
-		"bookings:write", func(ctx context.Context, req *mcp.CallToolRequest, in idIn) (*mcp.CallToolResult, pendingActionOut, error) {
+		"bookings:write", func(ctx context.Context, req *mcp.CallToolRequest, in mcpapi.ByID) (*mcp.CallToolResult, pendingActionOut, error) {
 			res, err := d.Call(ctx, req, mcpapi.Request{Method: http.MethodPost, Path: "/api/v1/bookings/" + url.PathEscape(in.ID) + "/cancel"})
 			if err != nil {
 				return nil, pendingActionOut{}, err
 			}
 			return s.mcpPending(ctx, res)
 		})
-	mcpapi.AddTool(d, &mcp.Tool{Name: "get_my_profile", Title: "Get my profile", Annotations: readOnly,
+	mcpapi.AddTool(d, &mcp.Tool{Name: "get_my_profile", Title: "Get my profile", Annotations: mcpapi.ReadOnly,
 		Description: "Get the profile of the key's owner."},
 		"profile:read", func(ctx context.Context, req *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, data[*guide.Profile], error) {
-			out, err := mcpapi.Get[data[*guide.Profile]](ctx, d, req, "/api/v1/profile", nil)
-			return nil, out, err
+			return mcpapi.Get[data[*guide.Profile]](ctx, d, req, "/api/v1/profile", nil)
 		})
-	mcpapi.AddTool(d, &mcp.Tool{Name: "update_my_profile", Title: "Update my profile", Annotations: overwrites,
+	mcpapi.AddTool(d, &mcp.Tool{Name: "update_my_profile", Title: "Update my profile", Annotations: mcpapi.Overwrites,
 		Description: "Change fields of the profile of the key's owner; fields left out keep their value."},
 		"profile:write", func(ctx context.Context, req *mcp.CallToolRequest, in profileUpdateIn) (*mcp.CallToolResult, data[*guide.Profile], error) {
-			res, err := d.Call(ctx, req, mcpapi.Request{Method: http.MethodPut, Path: "/api/v1/profile", Body: in})
-			if err != nil {
-				return nil, data[*guide.Profile]{}, err
-			}
-			return mcpapi.Decode[data[*guide.Profile]](res)
+			return mcpapi.Send[data[*guide.Profile]](ctx, d, req, mcpapi.Request{Method: http.MethodPut, Path: "/api/v1/profile", Body: in})
 		})
-	mcpapi.AddTool(d, &mcp.Tool{Name: "close_account", Title: "Ask to close my account", Annotations: destructive,
+	mcpapi.AddTool(d, &mcp.Tool{Name: "close_account", Title: "Ask to close my account", Annotations: mcpapi.Destructive,
 		Description: "Ask to close the account of the key's owner. Nothing is closed by this call: it creates a pending " +
 			"action that the owner must confirm themselves before it expires. Refused while a booking is active."},
 		"profile:write", func(ctx context.Context, req *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, pendingActionOut, error) {
@@ -332,10 +292,10 @@ func (s *Server) mcpTools(d *mcpapi.Door) {
 			}
 			return s.mcpPending(ctx, res)
 		})
-	mcpapi.AddTool(d, &mcp.Tool{Name: "get_pending_action", Title: "Get a pending action", Annotations: readOnly,
+	mcpapi.AddTool(d, &mcp.Tool{Name: "get_pending_action", Title: "Get a pending action", Annotations: mcpapi.ReadOnly,
 		Description: "Get a pending action this key asked for (a cancellation or an account closure): pending, confirmed " +
 			"by the owner (with its result) or expired."},
-		"", func(ctx context.Context, req *mcp.CallToolRequest, in idIn) (*mcp.CallToolResult, pendingActionOut, error) {
+		"", func(ctx context.Context, req *mcp.CallToolRequest, in mcpapi.ByID) (*mcp.CallToolResult, pendingActionOut, error) {
 			// The REST read checks the id and counts the call; the domain
 			// read adds what the REST answer leaves out (the result).
 			if _, err := d.Call(ctx, req, mcpapi.Request{Method: http.MethodGet, Path: "/api/v1/actions/" + url.PathEscape(in.ID)}); err != nil {

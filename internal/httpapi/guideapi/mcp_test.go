@@ -12,6 +12,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/wayfarer-asia/platform/internal/mcpapi/mcptest"
 	"github.com/wayfarer-asia/platform/internal/store"
 	"github.com/wayfarer-asia/platform/internal/store/storetest"
 )
@@ -22,74 +23,13 @@ func mcpSession(t *testing.T, e *env, key string) *mcp.ClientSession {
 	t.Helper()
 	ts := httptest.NewServer(e.srv)
 	t.Cleanup(ts.Close)
-	return mcpConnect(t, ts.URL+"/mcp", key)
-}
-
-func mcpConnect(t *testing.T, url, key string) *mcp.ClientSession {
-	t.Helper()
-	client := mcp.NewClient(&mcp.Implementation{Name: "test-agent", Version: "1"}, nil)
-	cs, err := client.Connect(t.Context(), &mcp.StreamableClientTransport{
-		Endpoint:             url,
-		HTTPClient:           &http.Client{Transport: bearerTransport{key}},
-		DisableStandaloneSSE: true,
-	}, nil)
-	if err != nil {
-		t.Fatalf("connect: %v", err)
-	}
-	t.Cleanup(func() { cs.Close() })
-	return cs
-}
-
-type bearerTransport struct{ key string }
-
-func (b bearerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
-	r = r.Clone(r.Context())
-	r.Header.Set("Authorization", "Bearer "+b.key)
-	return http.DefaultTransport.RoundTrip(r)
-}
-
-// callTool calls a tool and decodes its structured result into out; it
-// returns the result, which IsError when the API refused.
-func callTool(t *testing.T, cs *mcp.ClientSession, name string, args any, out any) *mcp.CallToolResult {
-	t.Helper()
-	res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: name, Arguments: args})
-	if err != nil {
-		t.Fatalf("%s: %v", name, err)
-	}
-	if !res.IsError && out != nil {
-		b, err := json.Marshal(res.StructuredContent)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := json.Unmarshal(b, out); err != nil {
-			t.Fatalf("%s: %v in %s", name, err, b)
-		}
-	}
-	return res
+	return mcptest.Connect(t, ts.URL+"/mcp", "Authorization", "Bearer "+key)
 }
 
 // toolError returns the REST error envelope a failed tool call carries.
 func toolError(t *testing.T, res *mcp.CallToolResult) (code string, details map[string]any) {
 	t.Helper()
-	if !res.IsError || len(res.Content) != 1 {
-		t.Fatalf("want a tool error, got %+v", res)
-	}
-	var env struct {
-		Error struct {
-			Code    string
-			Details map[string]any
-			DocURL  string `json:"doc_url"`
-		}
-		RequestID string
-	}
-	text := res.Content[0].(*mcp.TextContent).Text
-	if err := json.Unmarshal([]byte(text), &env); err != nil {
-		t.Fatalf("error text is not the REST envelope: %s", text)
-	}
-	if !strings.HasPrefix(env.Error.DocURL, publicURL+"/docs/errors/") || env.RequestID == "" {
-		t.Errorf("envelope without doc_url or requestId: %s", text)
-	}
-	return env.Error.Code, env.Error.Details
+	return mcptest.Error(t, res, publicURL)
 }
 
 func toolNames(t *testing.T, cs *mcp.ClientSession) []string {
@@ -224,7 +164,7 @@ func TestMCPAuthentication(t *testing.T) {
 		"close_account":  {"profile:write", map[string]any{}},
 	} {
 		scope := c.scope
-		code, details := toolError(t, callTool(t, cs, tool, c.args, nil))
+		code, details := toolError(t, mcptest.Call(t, cs, tool, c.args, nil))
 		if code != "INSUFFICIENT_SCOPE" || details["requiredScope"] != scope {
 			t.Errorf("%s: %s %v", tool, code, details)
 		}
@@ -238,7 +178,7 @@ func TestMCPAuthentication(t *testing.T) {
 	var created struct{ Data struct{ ID string } }
 	e.Do("POST", "/api/v1/bookings", map[string]any{"packageId": pkg, "scheduledDate": e.clock.Now().Add(72 * time.Hour).Format(time.RFC3339)},
 		bearer(other.token)...).Expect(201).Decode(&created)
-	if code, _ := toolError(t, callTool(t, cs, "get_booking", map[string]any{"id": created.Data.ID}, nil)); code != "FORBIDDEN" {
+	if code, _ := toolError(t, mcptest.Call(t, cs, "get_booking", map[string]any{"id": created.Data.ID}, nil)); code != "FORBIDDEN" {
 		t.Errorf("another's booking: %s", code)
 	}
 }
@@ -263,7 +203,7 @@ func mcpBookingFlow(t *testing.T, engine store.Engine) {
 			Data []struct{ ID, Title string }
 			Meta struct{ Total int }
 		}
-		res := callTool(t, cs, "search_packages", map[string]any{"pageSize": 3}, &pkgs)
+		res := mcptest.Call(t, cs, "search_packages", map[string]any{"pageSize": 3}, &pkgs)
 		if res.IsError || len(pkgs.Data) != 3 || pkgs.Meta.Total < 3 {
 			t.Fatalf("search_packages: %+v %+v", res, pkgs)
 		}
@@ -276,16 +216,16 @@ func mcpBookingFlow(t *testing.T, engine store.Engine) {
 		args := map[string]any{"packageId": pkgs.Data[0].ID, "participants": 2,
 			"scheduledDate": e.clock.Now().Add(96 * time.Hour).Format(time.RFC3339), "idempotencyKey": "mcp-book-1"}
 		var booked struct{ Data struct{ ID, Status string } }
-		if res := callTool(t, cs, "create_booking", args, &booked); res.IsError || booked.Data.Status != "PENDING" || res.Meta["idempotentReplayed"] != nil {
+		if res := mcptest.Call(t, cs, "create_booking", args, &booked); res.IsError || booked.Data.Status != "PENDING" || res.Meta["idempotentReplayed"] != nil {
 			t.Fatalf("create_booking: %+v %+v", res, booked)
 		}
 		// A retry with the same key answers the first booking again.
 		var again struct{ Data struct{ ID string } }
-		if res := callTool(t, cs, "create_booking", args, &again); res.IsError || again.Data.ID != booked.Data.ID || res.Meta["idempotentReplayed"] != true {
+		if res := mcptest.Call(t, cs, "create_booking", args, &again); res.IsError || again.Data.ID != booked.Data.ID || res.Meta["idempotentReplayed"] != true {
 			t.Fatalf("retry: %+v %+v", res, again)
 		}
 		args["participants"] = 3
-		if code, _ := toolError(t, callTool(t, cs, "create_booking", args, nil)); code != "IDEMPOTENCY_KEY_REUSED" {
+		if code, _ := toolError(t, mcptest.Call(t, cs, "create_booking", args, nil)); code != "IDEMPOTENCY_KEY_REUSED" {
 			t.Errorf("same key, other arguments: %s", code)
 		}
 		if n := e.count(t, `SELECT COUNT(*) FROM bookings WHERE tourist_id = $1`, u.id); n != 1 {
@@ -297,7 +237,7 @@ func mcpBookingFlow(t *testing.T, engine store.Engine) {
 			ActionID, Action, Status, ConfirmURL, Message string
 			ExpiresAt                                     time.Time
 		}
-		if res := callTool(t, cs, "cancel_booking", map[string]any{"id": booked.Data.ID}, &pending); res.IsError {
+		if res := mcptest.Call(t, cs, "cancel_booking", map[string]any{"id": booked.Data.ID}, &pending); res.IsError {
 			t.Fatalf("cancel_booking: %+v", res)
 		}
 		if pending.Status != "pending" || pending.Action != "booking.cancel" || pending.ConfirmURL != publicURL+"/api/v1/actions/"+pending.ActionID+"/confirm" ||
@@ -309,7 +249,7 @@ func mcpBookingFlow(t *testing.T, engine store.Engine) {
 			t.Fatalf("booking %s before confirmation (%v)", status, err)
 		}
 		var polled struct{ Status string }
-		if callTool(t, cs, "get_pending_action", map[string]any{"id": pending.ActionID}, &polled); polled.Status != "pending" {
+		if mcptest.Call(t, cs, "get_pending_action", map[string]any{"id": pending.ActionID}, &polled); polled.Status != "pending" {
 			t.Fatalf("poll: %+v", polled)
 		}
 
@@ -319,18 +259,18 @@ func mcpBookingFlow(t *testing.T, engine store.Engine) {
 			Status string
 			Result struct{ ID, Status string }
 		}
-		if res := callTool(t, cs, "get_pending_action", map[string]any{"id": pending.ActionID}, &done); res.IsError ||
+		if res := mcptest.Call(t, cs, "get_pending_action", map[string]any{"id": pending.ActionID}, &done); res.IsError ||
 			done.Status != "confirmed" || done.Result.ID != booked.Data.ID || done.Result.Status != "CANCELLED" {
 			t.Fatalf("after confirmation: %+v %+v", res, done)
 		}
 		var detail struct{ Data struct{ Status string } }
-		if callTool(t, cs, "get_booking", map[string]any{"id": booked.Data.ID}, &detail); detail.Data.Status != "CANCELLED" {
+		if mcptest.Call(t, cs, "get_booking", map[string]any{"id": booked.Data.ID}, &detail); detail.Data.Status != "CANCELLED" {
 			t.Errorf("booking after confirmation: %+v", detail)
 		}
 
 		// An unknown action, and one of another key, are not found.
 		other := mcpSession(t, e, e.apiKey(t, u, "bookings:read"))
-		if code, _ := toolError(t, callTool(t, other, "get_pending_action", map[string]any{"id": pending.ActionID}, nil)); code != "NOT_FOUND" {
+		if code, _ := toolError(t, mcptest.Call(t, other, "get_pending_action", map[string]any{"id": pending.ActionID}, nil)); code != "NOT_FOUND" {
 			t.Errorf("another key's action: %s", code)
 		}
 
@@ -355,7 +295,7 @@ func TestMCPCloseAccountNeedsConfirmation(t *testing.T) {
 	u := e.register(t, "mcp-closer@example.com", "TOURIST")
 	cs := mcpSession(t, e, e.apiKey(t, u, "profile:read", "profile:write"))
 	var pending struct{ ActionID, Action, Status string }
-	if res := callTool(t, cs, "close_account", map[string]any{}, &pending); res.IsError || pending.Action != "account.delete" || pending.Status != "pending" {
+	if res := mcptest.Call(t, cs, "close_account", map[string]any{}, &pending); res.IsError || pending.Action != "account.delete" || pending.Status != "pending" {
 		t.Fatalf("close_account: %+v %+v", res, pending)
 	}
 	if n := e.count(t, `SELECT COUNT(*) FROM users WHERE id = $1 AND deleted_at IS NULL`, u.id); n != 1 {
@@ -364,11 +304,11 @@ func TestMCPCloseAccountNeedsConfirmation(t *testing.T) {
 	// The pending action expires unconfirmed; nothing happens.
 	e.clock.Advance(11 * time.Minute)
 	var expired struct{ Status string }
-	if callTool(t, cs, "get_pending_action", map[string]any{"id": pending.ActionID}, &expired); expired.Status != "expired" {
+	if mcptest.Call(t, cs, "get_pending_action", map[string]any{"id": pending.ActionID}, &expired); expired.Status != "expired" {
 		t.Errorf("after expiry: %+v", expired)
 	}
 	var profile struct{ Data struct{ ID string } }
-	if res := callTool(t, cs, "get_my_profile", nil, &profile); res.IsError || profile.Data.ID != u.id {
+	if res := mcptest.Call(t, cs, "get_my_profile", nil, &profile); res.IsError || profile.Data.ID != u.id {
 		t.Errorf("profile: %+v", res)
 	}
 }
@@ -384,12 +324,12 @@ func TestMCPKeyRateLimit(t *testing.T) {
 		bearer(u.token)...).Expect(201).Decode(&res)
 	cs := mcpSession(t, e, res.Data.Key)
 	for _, tool := range []string{"search_experts", "list_my_bookings", "search_experts"} {
-		if r := callTool(t, cs, tool, map[string]any{}, nil); r.IsError {
+		if r := mcptest.Call(t, cs, tool, map[string]any{}, nil); r.IsError {
 			t.Fatalf("%s: %+v", tool, r.Content[0])
 		}
 	}
 	for _, tool := range []string{"search_experts", "list_my_bookings"} {
-		if code, _ := toolError(t, callTool(t, cs, tool, map[string]any{}, nil)); code != "RATE_LIMITED" {
+		if code, _ := toolError(t, mcptest.Call(t, cs, tool, map[string]any{}, nil)); code != "RATE_LIMITED" {
 			t.Errorf("%s over the budget: %s", tool, code)
 		}
 	}
@@ -404,7 +344,7 @@ func TestMCPIDsStayInTheirSegment(t *testing.T) {
 	cs := mcpSession(t, e, e.apiKey(t, u, "bookings:read", "packages:read"))
 	for _, id := range []string{"../../experts", "..%2F..%2Fexperts", "x?page=2", "a/b"} {
 		for _, tool := range []string{"get_booking", "get_package", "get_pending_action"} {
-			res := callTool(t, cs, tool, map[string]any{"id": id}, nil)
+			res := mcptest.Call(t, cs, tool, map[string]any{"id": id}, nil)
 			if code, _ := toolError(t, res); code != "VALIDATION_ERROR" && code != "NOT_FOUND" {
 				t.Errorf("%s %q: %s", tool, id, code)
 			}

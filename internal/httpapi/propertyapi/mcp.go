@@ -10,7 +10,6 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/wayfarer-asia/platform/internal/apperr"
 	"github.com/wayfarer-asia/platform/internal/httpapi"
 	"github.com/wayfarer-asia/platform/internal/mcpapi"
 	"github.com/wayfarer-asia/platform/internal/property"
@@ -36,33 +35,27 @@ func (s *Server) mcpRoutes() {
 	}
 	s.mcpTools(d)
 	s.mcpSupplyTools(d)
-	s.router.Handle("POST /mcp", httpapi.Adapt(func(w http.ResponseWriter, r *http.Request) error {
-		// Text is checked before the key is looked up, as Decode would.
-		err := httpapi.CheckJSONBody(w, r)
-		var key *property.Key
-		if err == nil {
-			key, err = s.authenticateKey(r)
-		}
-		if err != nil {
-			if apperr.Code(err) == apperr.Unauthorized {
-				mcpapi.Challenge(w, s.cfg.PublicURL)
-			}
-			// Failed attempts count against the client IP, as REST requests
-			// without a valid key do.
-			return httpapi.RateLimit(s.cfg.Limiter, s.ipLimit, func(http.ResponseWriter, *http.Request) error { return err })(w, r)
-		}
-		p := &mcpapi.Principal{KeyID: key.ID, Scopes: key.Scopes, Value: key}
-		d.ServeHTTP(w, r.WithContext(mcpapi.WithPrincipal(r.Context(), p)))
-		return nil
-	}))
-	// The router's own answers under /mcp (a query that is not text, a
-	// wrong method) are counted per client IP too, so they carry the
-	// X-RateLimit-* headers.
-	s.router.HandleTree("/mcp/", func(h httpapi.HandlerFunc) httpapi.HandlerFunc { return httpapi.RateLimit(s.cfg.Limiter, s.ipLimit, h) })
+	// Requests without a valid key, and the router's own answers under
+	// /mcp (a query that is not text, a wrong method), are counted per
+	// client IP, as REST requests without a valid key are; so they carry
+	// the X-RateLimit-* headers.
+	perIP := func(h httpapi.HandlerFunc) httpapi.HandlerFunc { return httpapi.RateLimit(s.cfg.Limiter, s.ipLimit, h) }
+	s.router.Handle("POST /mcp", d.Endpoint(s.cfg.PublicURL, s.mcpPrincipal, perIP))
+	s.router.HandleTree("/mcp/", perIP)
 	s.ipLimited("GET "+mcpapi.MetadataPath, func(w http.ResponseWriter, r *http.Request) error {
 		mcpapi.Metadata(s.cfg.PublicURL, "Wayfarer property platform API", property.Scopes).ServeHTTP(w, r)
 		return nil
 	})
+}
+
+// mcpPrincipal authenticates an MCP request by its API key (X-API-KEY or
+// Bearer).
+func (s *Server) mcpPrincipal(r *http.Request) (*mcpapi.Principal, error) {
+	key, err := s.authenticateKey(r)
+	if err != nil {
+		return nil, err
+	}
+	return &mcpapi.Principal{KeyID: key.ID, Scopes: key.Scopes, Value: key}, nil
 }
 
 // Tool inputs. Names, bounds and defaults are the REST API's; it checks them.
@@ -80,12 +73,7 @@ type propertySearchIn struct {
 	Amenities []string `json:"amenities,omitempty" jsonschema:"amenities every result has, such as wifi"`
 	Sort      string   `json:"sort,omitempty" jsonschema:"rating (default), price or name"`
 	Order     string   `json:"order,omitempty" jsonschema:"asc or desc"`
-	Page      int      `json:"page,omitempty" jsonschema:"page number from 1"`
-	PageSize  int      `json:"pageSize,omitempty" jsonschema:"results per page, 1 to 100 (default 20)"`
-}
-
-type idIn struct {
-	ID string `json:"id" jsonschema:"the id (UUID)"`
+	mcpapi.Paging
 }
 
 type availabilityIn struct {
@@ -129,8 +117,7 @@ type bookingListIn struct {
 	UpdatedSince      string `json:"updatedSince,omitempty" jsonschema:"changed since this RFC 3339 date-time"`
 	Sort              string `json:"sort,omitempty" jsonschema:"createdAt (default), checkIn or updatedAt"`
 	Order             string `json:"order,omitempty" jsonschema:"asc or desc (default desc)"`
-	Page              int    `json:"page,omitempty" jsonschema:"page number from 1"`
-	PageSize          int    `json:"pageSize,omitempty" jsonschema:"results per page, 1 to 100 (default 20)"`
+	mcpapi.Paging
 }
 
 type cancelIn struct {
@@ -138,78 +125,55 @@ type cancelIn struct {
 	IdempotencyKey string `json:"idempotencyKey,omitempty" jsonschema:"a unique string such as a UUID: a retry with the same key returns the first answer"`
 }
 
-var (
-	readOnly    = &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: new(false)}
-	creates     = &mcp.ToolAnnotations{DestructiveHint: new(false), OpenWorldHint: new(false)}
-	destructive = &mcp.ToolAnnotations{DestructiveHint: new(true), IdempotentHint: true, OpenWorldHint: new(false)}
-)
-
 func (s *Server) mcpTools(d *mcpapi.Door) {
-	mcpapi.AddTool(d, &mcp.Tool{Name: "search_properties", Title: "Search properties", Annotations: readOnly,
+	mcpapi.AddTool(d, &mcp.Tool{Name: "search_properties", Title: "Search properties", Annotations: mcpapi.ReadOnly,
 		Description: "Search active properties by place, type, price and amenities; with checkIn, checkOut and guests, " +
 			"only those that can host the stay, with its price."},
 		property.ScopePropertiesRead, func(ctx context.Context, req *mcp.CallToolRequest, in propertySearchIn) (*mcp.CallToolResult, list[property.PropertySummary], error) {
 			q := mcpapi.Query("checkIn", in.CheckIn, "checkOut", in.CheckOut, "guests", in.Guests, "city", in.City, "country", in.Country,
 				"type", in.Type, "currency", in.Currency, "minPrice", in.MinPrice, "maxPrice", in.MaxPrice,
 				"amenities", strings.Join(in.Amenities, ","), "sort", in.Sort, "order", in.Order, "page", in.Page, "pageSize", in.PageSize)
-			out, err := mcpapi.Get[list[property.PropertySummary]](ctx, d, req, "/api/v1/properties", q)
-			return nil, out, err
+			return mcpapi.Get[list[property.PropertySummary]](ctx, d, req, "/api/v1/properties", q)
 		})
-	mcpapi.AddTool(d, &mcp.Tool{Name: "get_property", Title: "Get a property", Annotations: readOnly,
+	mcpapi.AddTool(d, &mcp.Tool{Name: "get_property", Title: "Get a property", Annotations: mcpapi.ReadOnly,
 		Description: "Get one property by id: description, room types, amenities, policies and pictures."},
-		property.ScopePropertiesRead, func(ctx context.Context, req *mcp.CallToolRequest, in idIn) (*mcp.CallToolResult, *property.Property, error) {
-			out, err := mcpapi.Get[*property.Property](ctx, d, req, "/api/v1/properties/"+url.PathEscape(in.ID), nil)
-			return nil, out, err
+		property.ScopePropertiesRead, func(ctx context.Context, req *mcp.CallToolRequest, in mcpapi.ByID) (*mcp.CallToolResult, *property.Property, error) {
+			return mcpapi.Get[*property.Property](ctx, d, req, "/api/v1/properties/"+url.PathEscape(in.ID), nil)
 		})
-	mcpapi.AddTool(d, &mcp.Tool{Name: "get_availability", Title: "Get availability", Annotations: readOnly,
+	mcpapi.AddTool(d, &mcp.Tool{Name: "get_availability", Title: "Get availability", Annotations: mcpapi.ReadOnly,
 		Description: "Get a property's availability calendar: units left, price and restrictions per night and room type."},
 		property.ScopePropertiesRead, func(ctx context.Context, req *mcp.CallToolRequest, in availabilityIn) (*mcp.CallToolResult, *property.Availability, error) {
-			out, err := mcpapi.Get[*property.Availability](ctx, d, req, "/api/v1/properties/"+url.PathEscape(in.ID)+"/availability",
+			return mcpapi.Get[*property.Availability](ctx, d, req, "/api/v1/properties/"+url.PathEscape(in.ID)+"/availability",
 				mcpapi.Query("from", in.From, "to", in.To, "roomTypeId", in.RoomTypeID))
-			return nil, out, err
 		})
-	mcpapi.AddTool(d, &mcp.Tool{Name: "create_quote", Title: "Quote a stay", Annotations: creates,
+	mcpapi.AddTool(d, &mcp.Tool{Name: "create_quote", Title: "Quote a stay", Annotations: mcpapi.Creates,
 		Description: "Price a stay and hold one unit for every night until the quote expires (see expiresAt); book it with book."},
 		property.ScopeBookingsWrite, func(ctx context.Context, req *mcp.CallToolRequest, in quoteIn) (*mcp.CallToolResult, *property.Quote, error) {
 			body := stayFields{PropertyID: &in.PropertyID, RoomTypeID: &in.RoomTypeID, CheckIn: &in.CheckIn, CheckOut: &in.CheckOut, Guests: &in.Guests}
-			res, err := d.Call(ctx, req, mcpapi.Request{Method: http.MethodPost, Path: "/api/v1/quotes", Body: body, IdempotencyKey: in.IdempotencyKey})
-			if err != nil {
-				return nil, nil, err
-			}
-			return mcpapi.Decode[*property.Quote](res)
+			return mcpapi.Send[*property.Quote](ctx, d, req, mcpapi.Request{Method: http.MethodPost, Path: "/api/v1/quotes", Body: body, IdempotencyKey: in.IdempotencyKey})
 		})
-	mcpapi.AddTool(d, &mcp.Tool{Name: "book", Title: "Book a quote", Annotations: creates,
+	mcpapi.AddTool(d, &mcp.Tool{Name: "book", Title: "Book a quote", Annotations: mcpapi.Creates,
 		Description: "Book a quoted stay for a guest, at the quoted price, before the quote expires."},
 		property.ScopeBookingsWrite, func(ctx context.Context, req *mcp.CallToolRequest, in bookIn) (*mcp.CallToolResult, *property.Booking, error) {
 			key := in.IdempotencyKey
 			in.IdempotencyKey = "" // not part of the REST body
-			res, err := d.Call(ctx, req, mcpapi.Request{Method: http.MethodPost, Path: "/api/v1/bookings", Body: in, IdempotencyKey: key})
-			if err != nil {
-				return nil, nil, err
-			}
-			return mcpapi.Decode[*property.Booking](res)
+			return mcpapi.Send[*property.Booking](ctx, d, req, mcpapi.Request{Method: http.MethodPost, Path: "/api/v1/bookings", Body: in, IdempotencyKey: key})
 		})
-	mcpapi.AddTool(d, &mcp.Tool{Name: "list_bookings", Title: "List bookings", Annotations: readOnly,
+	mcpapi.AddTool(d, &mcp.Tool{Name: "list_bookings", Title: "List bookings", Annotations: mcpapi.ReadOnly,
 		Description: "List the bookings of this key's account (test or live), with filters and paging."},
 		property.ScopeBookingsRead, func(ctx context.Context, req *mcp.CallToolRequest, in bookingListIn) (*mcp.CallToolResult, list[property.Booking], error) {
-			out, err := mcpapi.Get[list[property.Booking]](ctx, d, req, "/api/v1/bookings", mcpapi.Query("status", in.Status,
+			return mcpapi.Get[list[property.Booking]](ctx, d, req, "/api/v1/bookings", mcpapi.Query("status", in.Status,
 				"propertyId", in.PropertyID, "checkInFrom", in.CheckInFrom, "checkInTo", in.CheckInTo, "externalReference", in.ExternalReference,
 				"updatedSince", in.UpdatedSince, "sort", in.Sort, "order", in.Order, "page", in.Page, "pageSize", in.PageSize))
-			return nil, out, err
 		})
-	mcpapi.AddTool(d, &mcp.Tool{Name: "get_booking", Title: "Get a booking", Annotations: readOnly,
+	mcpapi.AddTool(d, &mcp.Tool{Name: "get_booking", Title: "Get a booking", Annotations: mcpapi.ReadOnly,
 		Description: "Get one booking of this key's account by id."},
-		property.ScopeBookingsRead, func(ctx context.Context, req *mcp.CallToolRequest, in idIn) (*mcp.CallToolResult, *property.Booking, error) {
-			out, err := mcpapi.Get[*property.Booking](ctx, d, req, "/api/v1/bookings/"+url.PathEscape(in.ID), nil)
-			return nil, out, err
+		property.ScopeBookingsRead, func(ctx context.Context, req *mcp.CallToolRequest, in mcpapi.ByID) (*mcp.CallToolResult, *property.Booking, error) {
+			return mcpapi.Get[*property.Booking](ctx, d, req, "/api/v1/bookings/"+url.PathEscape(in.ID), nil)
 		})
-	mcpapi.AddTool(d, &mcp.Tool{Name: "cancel_booking", Title: "Cancel a booking", Annotations: destructive,
+	mcpapi.AddTool(d, &mcp.Tool{Name: "cancel_booking", Title: "Cancel a booking", Annotations: mcpapi.Overwrites,
 		Description: "Cancel a booking of this key's account now, under the property's cancellation policy (a fee may apply; see cancellationFee)."},
 		property.ScopeBookingsWrite, func(ctx context.Context, req *mcp.CallToolRequest, in cancelIn) (*mcp.CallToolResult, *property.Booking, error) {
-			res, err := d.Call(ctx, req, mcpapi.Request{Method: http.MethodPost, Path: "/api/v1/bookings/" + url.PathEscape(in.ID) + "/cancel", IdempotencyKey: in.IdempotencyKey})
-			if err != nil {
-				return nil, nil, err
-			}
-			return mcpapi.Decode[*property.Booking](res)
+			return mcpapi.Send[*property.Booking](ctx, d, req, mcpapi.Request{Method: http.MethodPost, Path: "/api/v1/bookings/" + url.PathEscape(in.ID) + "/cancel", IdempotencyKey: in.IdempotencyKey})
 		})
 }

@@ -38,20 +38,13 @@ type calendarIn struct {
 	IdempotencyKey string             `json:"idempotencyKey,omitempty" jsonschema:"a unique string such as a UUID: a retry with the same key and arguments returns the first answer (kept 24 hours)"`
 }
 
-// setsCalendar: pushing the same updates again leaves the same calendar.
-var setsCalendar = &mcp.ToolAnnotations{DestructiveHint: new(false), IdempotentHint: true, OpenWorldHint: new(false)}
-
 func (s *Server) mcpSupplyTools(d *mcpapi.Door) {
-	mcpapi.AddTool(d, &mcp.Tool{Name: "update_calendar", Title: "Update a calendar", Annotations: setsCalendar,
+	mcpapi.AddTool(d, &mcp.Tool{Name: "update_calendar", Title: "Update a calendar", Annotations: mcpapi.Sets,
 		Description: "Set units, nightly price and restrictions of a room type over date ranges (optionally on some weekdays only) " +
 			"for a property of this key's account. Units cannot fall below those already sold or held."},
 		property.ScopeCalendarWrite, func(ctx context.Context, req *mcp.CallToolRequest, in calendarIn) (*mcp.CallToolResult, *property.CalendarResult, error) {
 			body := map[string]any{"updates": in.Updates}
-			res, err := d.Call(ctx, req, mcpapi.Request{Method: http.MethodPatch, Path: "/api/v1/properties/" + url.PathEscape(in.PropertyID) + "/calendar",
-				Body: body, IdempotencyKey: in.IdempotencyKey})
-			if err != nil {
-				return nil, nil, err
-			}
-			return mcpapi.Decode[*property.CalendarResult](res)
+			return mcpapi.Send[*property.CalendarResult](ctx, d, req, mcpapi.Request{Method: http.MethodPatch,
+				Path: "/api/v1/properties/" + url.PathEscape(in.PropertyID) + "/calendar", Body: body, IdempotencyKey: in.IdempotencyKey})
 		})
 }

@@ -1,7 +1,6 @@
 package propertyapi_test
 
 import (
-	"encoding/json"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -11,6 +10,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/wayfarer-asia/platform/internal/mcpapi/mcptest"
 	"github.com/wayfarer-asia/platform/internal/store/storetest"
 )
 
@@ -24,55 +24,14 @@ func mcpSession(t *testing.T, e *env, header, key string) *mcp.ClientSession {
 	if header == "Authorization" {
 		key = "Bearer " + key
 	}
-	client := mcp.NewClient(&mcp.Implementation{Name: "test-agent", Version: "1"}, nil)
-	cs, err := client.Connect(t.Context(), &mcp.StreamableClientTransport{
-		Endpoint:             ts.URL + "/mcp",
-		HTTPClient:           &http.Client{Transport: headerTransport{header, key}},
-		DisableStandaloneSSE: true,
-	}, nil)
-	if err != nil {
-		t.Fatalf("connect: %v", err)
-	}
-	t.Cleanup(func() { cs.Close() })
-	return cs
-}
-
-type headerTransport struct{ name, value string }
-
-func (h headerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
-	r = r.Clone(r.Context())
-	r.Header.Set(h.name, h.value)
-	return http.DefaultTransport.RoundTrip(r)
-}
-
-// callTool calls a tool and decodes its structured result into out.
-func callTool(t *testing.T, cs *mcp.ClientSession, name string, args any, out any) *mcp.CallToolResult {
-	t.Helper()
-	res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: name, Arguments: args})
-	if err != nil {
-		t.Fatalf("%s: %v", name, err)
-	}
-	if !res.IsError && out != nil {
-		b, _ := json.Marshal(res.StructuredContent)
-		if err := json.Unmarshal(b, out); err != nil {
-			t.Fatalf("%s: %v in %s", name, err, b)
-		}
-	}
-	return res
+	return mcptest.Connect(t, ts.URL+"/mcp", header, key)
 }
 
 // toolErrorCode returns the REST error code a failed tool call carries.
 func toolErrorCode(t *testing.T, res *mcp.CallToolResult) string {
 	t.Helper()
-	if !res.IsError || len(res.Content) != 1 {
-		t.Fatalf("want a tool error, got %+v", res)
-	}
-	var env struct{ Error struct{ Code string } }
-	text := res.Content[0].(*mcp.TextContent).Text
-	if err := json.Unmarshal([]byte(text), &env); err != nil {
-		t.Fatalf("error text is not the REST envelope: %s", text)
-	}
-	return env.Error.Code
+	code, _ := mcptest.Error(t, res, publicURL)
+	return code
 }
 
 func TestMCPPropertyTools(t *testing.T) {
@@ -113,7 +72,7 @@ func TestMCPPropertyTools(t *testing.T) {
 		}
 	}
 	cs := mcpSession(t, e, "Authorization", e.key(t, d, "test", "properties:read"))
-	if code := toolErrorCode(t, callTool(t, cs, "list_bookings", map[string]any{}, nil)); code != "INSUFFICIENT_SCOPE" {
+	if code := toolErrorCode(t, mcptest.Call(t, cs, "list_bookings", map[string]any{}, nil)); code != "INSUFFICIENT_SCOPE" {
 		t.Errorf("out of scope: %s", code)
 	}
 
@@ -159,7 +118,7 @@ func TestMCPPropertyBookingFlow(t *testing.T) {
 			var found struct {
 				Data []struct{ ID string }
 			}
-			if res := callTool(t, cs, "search_properties", map[string]any{"checkIn": day(10).String(), "checkOut": day(12).String(), "guests": 2, "city": "Tokyo"}, &found); res.IsError ||
+			if res := mcptest.Call(t, cs, "search_properties", map[string]any{"checkIn": day(10).String(), "checkOut": day(12).String(), "guests": 2, "city": "Tokyo"}, &found); res.IsError ||
 				!slices.ContainsFunc(found.Data, func(p struct{ ID string }) bool { return p.ID == r.propertyID }) {
 				t.Fatalf("search: %+v %+v", res, found)
 			}
@@ -168,17 +127,17 @@ func TestMCPPropertyBookingFlow(t *testing.T) {
 					Nights []struct{ AvailableUnits int }
 				}
 			}
-			if res := callTool(t, cs, "get_availability", map[string]any{"id": r.propertyID, "from": day(10).String(), "to": day(12).String(), "roomTypeId": r.roomTypeID}, &avail); res.IsError ||
+			if res := mcptest.Call(t, cs, "get_availability", map[string]any{"id": r.propertyID, "from": day(10).String(), "to": day(12).String(), "roomTypeId": r.roomTypeID}, &avail); res.IsError ||
 				len(avail.RoomTypes) != 1 || avail.RoomTypes[0].Nights[0].AvailableUnits != r.units {
 				t.Fatalf("availability: %+v %+v", res, avail)
 			}
 
 			quoteArgs := mergeMaps(stay(r, day(10), 2, 2), map[string]any{"idempotencyKey": "q-1"})
 			var quote, again struct{ ID, CheckIn string }
-			if res := callTool(t, cs, "create_quote", quoteArgs, &quote); res.IsError || quote.CheckIn != day(10).String() {
+			if res := mcptest.Call(t, cs, "create_quote", quoteArgs, &quote); res.IsError || quote.CheckIn != day(10).String() {
 				t.Fatalf("quote: %+v %+v", res, quote)
 			}
-			if res := callTool(t, cs, "create_quote", quoteArgs, &again); res.IsError || again.ID != quote.ID || res.Meta["idempotentReplayed"] != true {
+			if res := mcptest.Call(t, cs, "create_quote", quoteArgs, &again); res.IsError || again.ID != quote.ID || res.Meta["idempotentReplayed"] != true {
 				t.Fatalf("quote retry: %+v %+v", res, again)
 			}
 			if got := e.available(t, e.key(t, d, "test"), r, day(10)); got != r.units-1 {
@@ -187,10 +146,10 @@ func TestMCPPropertyBookingFlow(t *testing.T) {
 
 			bookArgs := map[string]any{"quoteId": quote.ID, "guest": guest, "idempotencyKey": "b-1"}
 			var booking, rebooked struct{ ID, Status string }
-			if res := callTool(t, cs, "book", bookArgs, &booking); res.IsError || booking.Status != "CONFIRMED" {
+			if res := mcptest.Call(t, cs, "book", bookArgs, &booking); res.IsError || booking.Status != "CONFIRMED" {
 				t.Fatalf("book: %+v %+v", res, booking)
 			}
-			if res := callTool(t, cs, "book", bookArgs, &rebooked); res.IsError || rebooked.ID != booking.ID {
+			if res := mcptest.Call(t, cs, "book", bookArgs, &rebooked); res.IsError || rebooked.ID != booking.ID {
 				t.Fatalf("book retry: %+v %+v", res, rebooked)
 			}
 			var n int
@@ -199,17 +158,17 @@ func TestMCPPropertyBookingFlow(t *testing.T) {
 			}
 
 			var cancelled struct{ ID, Status string }
-			if res := callTool(t, cs, "cancel_booking", map[string]any{"id": booking.ID}, &cancelled); res.IsError || cancelled.Status != "CANCELLED" {
+			if res := mcptest.Call(t, cs, "cancel_booking", map[string]any{"id": booking.ID}, &cancelled); res.IsError || cancelled.Status != "CANCELLED" {
 				t.Fatalf("cancel: %+v %+v", res, cancelled)
 			}
-			if code := toolErrorCode(t, callTool(t, cs, "cancel_booking", map[string]any{"id": booking.ID}, nil)); code != "INVALID_STATE" {
+			if code := toolErrorCode(t, mcptest.Call(t, cs, "cancel_booking", map[string]any{"id": booking.ID}, nil)); code != "INVALID_STATE" {
 				t.Errorf("second cancel: %s", code)
 			}
 			var listed struct {
 				Data []struct{ ID, Status string }
 				Meta struct{ Total int }
 			}
-			if callTool(t, cs, "list_bookings", map[string]any{"status": "CANCELLED"}, &listed); listed.Meta.Total != 1 || listed.Data[0].ID != booking.ID {
+			if mcptest.Call(t, cs, "list_bookings", map[string]any{"status": "CANCELLED"}, &listed); listed.Meta.Total != 1 || listed.Data[0].ID != booking.ID {
 				t.Errorf("list: %+v", listed)
 			}
 		})
@@ -224,11 +183,11 @@ func TestMCPPropertyRateLimit(t *testing.T) {
 	r := e.tokyoDouble(t)
 	cs := mcpSession(t, e, "X-API-KEY", e.key(t, e.signup(t), "test", "properties:read"))
 	for i := range 3 {
-		if res := callTool(t, cs, "get_property", map[string]any{"id": r.propertyID}, nil); res.IsError {
+		if res := mcptest.Call(t, cs, "get_property", map[string]any{"id": r.propertyID}, nil); res.IsError {
 			t.Fatalf("call %d: %+v", i, res.Content[0])
 		}
 	}
-	if code := toolErrorCode(t, callTool(t, cs, "get_property", map[string]any{"id": r.propertyID}, nil)); code != "RATE_LIMITED" {
+	if code := toolErrorCode(t, mcptest.Call(t, cs, "get_property", map[string]any{"id": r.propertyID}, nil)); code != "RATE_LIMITED" {
 		t.Errorf("fourth call: %s", code)
 	}
 }
@@ -252,7 +211,7 @@ func TestMCPCalendar(t *testing.T) {
 			}}
 
 			readOnly := mcpSession(t, e, "X-API-KEY", e.key(t, host, "live", "properties:read", "properties:write"))
-			if code := toolErrorCode(t, callTool(t, readOnly, "update_calendar", args, nil)); code != "INSUFFICIENT_SCOPE" {
+			if code := toolErrorCode(t, mcptest.Call(t, readOnly, "update_calendar", args, nil)); code != "INSUFFICIENT_SCOPE" {
 				t.Errorf("without calendar:write: %s", code)
 			}
 			if ns := e.nights(t, key, r, day(2), day(4)); ns[0].AvailableUnits != 3 || ns[1].Closed {
@@ -261,23 +220,23 @@ func TestMCPCalendar(t *testing.T) {
 
 			cs := mcpSession(t, e, "Authorization", e.key(t, host, "live", "calendar:write"))
 			var res, again struct{ UpdatedNights int }
-			if out := callTool(t, cs, "update_calendar", args, &res); out.IsError || res.UpdatedNights != 2 {
+			if out := mcptest.Call(t, cs, "update_calendar", args, &res); out.IsError || res.UpdatedNights != 2 {
 				t.Fatalf("update: %+v %+v", out, res)
 			}
 			ns := e.nights(t, key, r, day(2), day(4))
 			if ns[0].AvailableUnits != 1 || ns[0].Price.Amount != 18000 || ns[0].Closed || !ns[1].Closed {
 				t.Errorf("nights after the push: %+v", ns)
 			}
-			if out := callTool(t, cs, "update_calendar", args, &again); out.IsError || out.Meta["idempotentReplayed"] != true || again != res {
+			if out := mcptest.Call(t, cs, "update_calendar", args, &again); out.IsError || out.Meta["idempotentReplayed"] != true || again != res {
 				t.Errorf("retry: %+v %+v", out, again)
 			}
 			// The REST checks answer through the tool too.
 			bad := map[string]any{"propertyId": r.propertyID, "updates": []map[string]any{{"roomTypeId": r.roomTypeID, "from": day(4).String(), "to": day(2).String(), "units": 1}}}
-			if code := toolErrorCode(t, callTool(t, cs, "update_calendar", bad, nil)); code != "VALIDATION_ERROR" {
+			if code := toolErrorCode(t, mcptest.Call(t, cs, "update_calendar", bad, nil)); code != "VALIDATION_ERROR" {
 				t.Errorf("backwards range: %s", code)
 			}
 			other := mcpSession(t, e, "X-API-KEY", e.key(t, e.signup(t), "live", "calendar:write"))
-			if code := toolErrorCode(t, callTool(t, other, "update_calendar", args, nil)); code != "NOT_FOUND" {
+			if code := toolErrorCode(t, mcptest.Call(t, other, "update_calendar", args, nil)); code != "NOT_FOUND" {
 				t.Errorf("another account's property: %s", code)
 			}
 		})

@@ -14,7 +14,9 @@ import (
 
 var _ guide.ActionService = (*Guide)(nil)
 
-// CreateAction stores a pending action of the caller's API key.
+// CreateAction stores a pending action of the caller's API key and, in
+// the same transaction, its action.pending event and a JobPushAction per
+// device of the person, who alone is to confirm it.
 func (g *Guide) CreateAction(ctx context.Context, c *guide.Caller, action, targetID string, payload any, ttl time.Duration) (_ *guide.PendingAction, err error) {
 	defer store.Wrap(&err, "create %s action", action)
 	body, err := json.Marshal(payload)
@@ -33,7 +35,10 @@ func (g *Guide) CreateAction(ctx context.Context, c *guide.Caller, action, targe
 			a.ID, a.UserID, nullIfEmpty(a.APIKeyID), a.Action, nullIfEmpty(targetID), string(body), a.Status, a.ExpiresAt, now); err != nil {
 			return err
 		}
-		_, err := g.events.Record(ctx, tx, guide.EventActionPending, []string{guide.Audience(a.UserID)}, a)
+		if _, err := g.events.Record(ctx, tx, guide.EventActionPending, []string{guide.Audience(a.UserID)}, a); err != nil {
+			return err
+		}
+		_, err := g.enqueuePerDevice(ctx, tx, a.UserID, JobPushAction, "actionId", a.ID, now)
 		return err
 	})
 	return a, err

@@ -34,6 +34,12 @@ const (
 // and delivered on its own. Payload: {"messageId": "...", "token": "..."}.
 const JobPushDevice = "push.device"
 
+// JobPushAction asks the person, on one of their devices, to confirm (or
+// ignore) a pending action an API key asked for. CreateAction enqueues one
+// per device in its transaction; the worker sends it only while the action
+// is still pending. Payload: {"actionId": "...", "token": "..."}.
+const JobPushAction = "push.action"
+
 // messageParties is who sent a message and who receives it.
 type messageParties struct {
 	conversationID, messageType string
@@ -90,33 +96,81 @@ func (g *Guide) FanOutPushMessage(ctx context.Context, jobID, messageID string) 
 		if err != nil || p == nil || p.recipientID == "" {
 			return err
 		}
-		rows, err := tx.QueryContext(ctx, `SELECT t.token FROM push_tokens t JOIN users u ON u.id = t.user_id
-			WHERE t.user_id = $1 AND u.deleted_at IS NULL ORDER BY t.created_at, t.token`, p.recipientID)
-		if err != nil {
-			return err
-		}
-		var tokens []string
-		for rows.Next() {
-			var t string
-			if err := rows.Scan(&t); err != nil {
-				rows.Close()
-				return err
-			}
-			tokens = append(tokens, t)
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return err
-		}
-		for _, t := range tokens {
-			if err := g.jobs.Enqueue(ctx, tx, JobPushDevice, map[string]string{"messageId": messageID, "token": t}, now); err != nil {
-				return err
-			}
-		}
-		n = len(tokens)
-		return nil
+		n, err = g.enqueuePerDevice(ctx, tx, p.recipientID, JobPushDevice, "messageId", messageID, now)
+		return err
 	})
 	return n, err
+}
+
+// enqueuePerDevice enqueues a job of kind for each device registered to
+// the user (none once the account is closed), with the payload
+// {idField: id, "token": <the device's token>}, and returns how many.
+func (g *Guide) enqueuePerDevice(ctx context.Context, tx *sql.Tx, userID, kind, idField, id string, now time.Time) (int, error) {
+	rows, err := tx.QueryContext(ctx, `SELECT t.token FROM push_tokens t JOIN users u ON u.id = t.user_id
+		WHERE t.user_id = $1 AND u.deleted_at IS NULL ORDER BY t.created_at, t.token`, userID)
+	if err != nil {
+		return 0, err
+	}
+	var tokens []string
+	for rows.Next() {
+		var t string
+		if err := rows.Scan(&t); err != nil {
+			rows.Close()
+			return 0, err
+		}
+		tokens = append(tokens, t)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return 0, err
+	}
+	for _, t := range tokens {
+		if err := g.jobs.Enqueue(ctx, tx, kind, map[string]string{idField: id, "token": t}, now); err != nil {
+			return 0, err
+		}
+	}
+	return len(tokens), nil
+}
+
+// ActionPush is what the worker needs to ask one device's owner to
+// confirm a pending action.
+type ActionPush struct {
+	ActionID  string
+	Action    string // guide.ActionBookingCancel or guide.ActionAccountDelete
+	TargetID  string // the booking of a cancellation; "" otherwise
+	ExpiresAt time.Time
+	// KeyName is the name the person gave the API key that asked; "" when
+	// the key is gone.
+	KeyName         string
+	UserID          string
+	RecipientLocale string // users.locale
+	Token           string
+	Platform        string // WEB, ANDROID or IOS
+	DeviceLocale    string // "" when the device sent none
+}
+
+// ActionPushDelivery loads the notification of a pending action for the
+// device, or returns nil when there is nothing to ask any more: the action
+// is confirmed or expired, the device is no longer registered to the
+// person, or the account is closed.
+func (g *Guide) ActionPushDelivery(ctx context.Context, actionID, token string) (_ *ActionPush, err error) {
+	defer store.Wrap(&err, "load push delivery of action %s", actionID)
+	d := &ActionPush{ActionID: actionID, Token: token}
+	var target, keyName, deviceLocale sql.NullString
+	err = g.db.QueryRowContext(ctx, `SELECT a.action, a.target_id, a.expires_at, a.user_id, k.name, u.locale, t.platform, t.device_locale
+		FROM pending_actions a JOIN users u ON u.id = a.user_id
+		JOIN push_tokens t ON t.user_id = a.user_id AND t.token = $2
+		LEFT JOIN api_keys k ON k.id = a.api_key_id
+		WHERE a.id = $1 AND a.status = 'pending' AND a.expires_at > $3 AND u.deleted_at IS NULL`,
+		actionID, token, g.clock.Now()).Scan(&d.Action, &target, &d.ExpiresAt, &d.UserID, &keyName, &d.RecipientLocale, &d.Platform, &deviceLocale)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, nil
+	} else if err != nil {
+		return nil, err
+	}
+	d.ExpiresAt = d.ExpiresAt.UTC()
+	d.TargetID, d.KeyName, d.DeviceLocale = target.String, keyName.String, deviceLocale.String
+	return d, nil
 }
 
 // PushDelivery is what the worker needs to notify one device of a message.
