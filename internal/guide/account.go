@@ -57,6 +57,9 @@ type Caller struct {
 	User    *User
 	APIKey  *APIKey // nil unless the request used an API key
 	Session bool    // authenticated by the web session cookie
+	// MCP: the request came through the MCP endpoint. The pending actions
+	// it asks for are the person's to confirm, not the key's.
+	MCP bool
 }
 
 // NewUser is an account to create.

@@ -218,6 +218,7 @@ type PendingAction struct {
 	CreatedAt   time.Time       `json:"createdAt"`
 	UserID      string          `json:"-"`
 	APIKeyID    string          `json:"-"`
+	PersonOnly  bool            `json:"-"` // asked for through MCP: no API key may confirm it
 	TargetID    string          `json:"-"`
 	Payload     json.RawMessage `json:"-"`
 	Result      json.RawMessage `json:"-"`

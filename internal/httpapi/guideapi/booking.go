@@ -10,6 +10,7 @@ import (
 	"github.com/wayfarer-asia/platform/internal/apperr"
 	"github.com/wayfarer-asia/platform/internal/guide"
 	"github.com/wayfarer-asia/platform/internal/httpapi"
+	"github.com/wayfarer-asia/platform/internal/mcpapi"
 	"github.com/wayfarer-asia/platform/internal/paging"
 )
 
@@ -201,17 +202,23 @@ type pendingAccepted struct {
 // The store enqueues its notification to the person's devices; the
 // workers are woken to send it now.
 func (s *Server) writePending(w http.ResponseWriter, r *http.Request, action, target string, payload any, why string) error {
-	a, err := s.cfg.Actions.CreateAction(r.Context(), caller(r.Context()), action, target, payload, s.cfg.ActionTTL)
+	c := *caller(r.Context())
+	c.MCP = mcpapi.PrincipalFrom(r.Context()) != nil
+	a, err := s.cfg.Actions.CreateAction(r.Context(), &c, action, target, payload, s.cfg.ActionTTL)
 	if err != nil {
 		return err
 	}
 	s.cfg.Notify()
 	confirm := "/api/v1/actions/" + a.ID + "/confirm"
+	who := "your user token, or this same API key"
+	if a.PersonOnly {
+		who = "the person's user token, in the app; no API key can confirm it"
+	}
 	httpapi.WriteJSON(w, http.StatusAccepted, pendingAccepted{
 		ActionID:   a.ID,
 		ConfirmURL: confirm,
 		ExpiresIn:  int(s.cfg.ActionTTL / time.Second),
-		Message: why + " Nothing has happened yet. Confirm with POST " + confirm + " (your user token, or this same API key) within " +
+		Message: why + " Nothing has happened yet. Confirm with POST " + confirm + " (" + who + ") within " +
 			httpapi.HumanDuration(s.cfg.ActionTTL) + "; the rules are checked again then.",
 	})
 	return nil

@@ -197,7 +197,8 @@ func mcpBookingFlow(t *testing.T, engine store.Engine) {
 	{
 		e := newEnv(t, options{}, engine)
 		u := e.register(t, "mcp-traveller@example.com", "TOURIST")
-		cs := mcpSession(t, e, e.apiKey(t, u, "packages:read", "experts:read", "bookings:read", "bookings:write"))
+		key := e.apiKey(t, u, "packages:read", "experts:read", "bookings:read", "bookings:write")
+		cs := mcpSession(t, e, key)
 
 		var pkgs struct {
 			Data []struct{ ID, Title string }
@@ -251,6 +252,20 @@ func mcpBookingFlow(t *testing.T, engine store.Engine) {
 		var polled struct{ Status string }
 		if mcptest.Call(t, cs, "get_pending_action", map[string]any{"id": pending.ActionID}, &polled); polled.Status != "pending" {
 			t.Fatalf("poll: %+v", polled)
+		}
+
+		// The agent's key cannot approve what it asked for through MCP,
+		// not even over REST: the action and the booking stay as they are.
+		res403 := e.Do("POST", "/api/v1/actions/"+pending.ActionID+"/confirm", nil, "Authorization", "Bearer "+key).Expect(403)
+		if code := res403.ErrorCode(); code != "FORBIDDEN" {
+			t.Fatalf("key confirms an MCP action: %s", code)
+		}
+		var actionStatus string
+		if err := e.db.QueryRow(`SELECT status FROM pending_actions WHERE id = $1`, pending.ActionID).Scan(&actionStatus); err != nil || actionStatus != "pending" {
+			t.Fatalf("action %s after the key's attempt (%v)", actionStatus, err)
+		}
+		if err := e.db.QueryRow(`SELECT status FROM bookings WHERE id = $1`, booked.Data.ID).Scan(&status); err != nil || status != "PENDING" {
+			t.Fatalf("booking %s after the key's attempt (%v)", status, err)
 		}
 
 		// The person confirms over REST with their own token; the agent sees it.

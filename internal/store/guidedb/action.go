@@ -27,12 +27,12 @@ func (g *Guide) CreateAction(ctx context.Context, c *guide.Caller, action, targe
 	a := &guide.PendingAction{ID: store.NewID(), Action: action, Status: guide.ActionPending, ExpiresAt: now.Add(ttl), CreatedAt: now,
 		UserID: c.User.ID, TargetID: targetID, Payload: body}
 	if c.APIKey != nil {
-		a.APIKeyID = c.APIKey.ID
+		a.APIKeyID, a.PersonOnly = c.APIKey.ID, c.MCP
 	}
 	err = g.db.InTx(ctx, func(tx *sql.Tx) error {
-		if _, err := tx.ExecContext(ctx, `INSERT INTO pending_actions (id, user_id, api_key_id, action, target_id, payload, status, expires_at, created_at)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-			a.ID, a.UserID, nullIfEmpty(a.APIKeyID), a.Action, nullIfEmpty(targetID), string(body), a.Status, a.ExpiresAt, now); err != nil {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO pending_actions (id, user_id, api_key_id, action, target_id, payload, status, expires_at, created_at, person_only)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+			a.ID, a.UserID, nullIfEmpty(a.APIKeyID), a.Action, nullIfEmpty(targetID), string(body), a.Status, a.ExpiresAt, now, a.PersonOnly); err != nil {
 			return err
 		}
 		if _, err := g.events.Record(ctx, tx, guide.EventActionPending, []string{guide.Audience(a.UserID)}, a); err != nil {
@@ -69,8 +69,8 @@ func (g *Guide) findAction(ctx context.Context, q store.Querier, c *guide.Caller
 	var confirmed sql.NullTime
 	var payload, result []byte
 	err := q.QueryRowContext(ctx, `SELECT id, action, status, expires_at, confirmed_at, created_at,
-		user_id, api_key_id, target_id, payload, result FROM pending_actions`+w.String(), w.Args...).Scan(
-		&a.ID, &a.Action, &a.Status, &a.ExpiresAt, &confirmed, &a.CreatedAt, &a.UserID, &apiKey, &target, &payload, &result)
+		user_id, api_key_id, target_id, payload, result, person_only FROM pending_actions`+w.String(), w.Args...).Scan(
+		&a.ID, &a.Action, &a.Status, &a.ExpiresAt, &confirmed, &a.CreatedAt, &a.UserID, &apiKey, &target, &payload, &result, &a.PersonOnly)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, apperr.Errorf(apperr.NotFound, "No pending action with id %q.", id)
 	} else if err != nil {
@@ -97,7 +97,9 @@ type actionFailure struct {
 // ConfirmAction confirms a pending action and performs it, in one
 // transaction: the conditional update lets one of two racing confirmations
 // win; the operation's own failure is recorded as the result and the
-// action stays confirmed. Every condition sits on the updated row itself:
+// action stays confirmed. An action asked for through MCP is refused to
+// every API key (apperr.Forbidden): the person confirms it with their
+// user token. Every condition sits on the updated row itself:
 // PostgreSQL re-checks those against the row a concurrent confirmation
 // committed, but would not re-run a subquery.
 func (g *Guide) ConfirmAction(ctx context.Context, c *guide.Caller, id string) (_ *guide.ConfirmedAction, err error) {
@@ -111,6 +113,9 @@ func (g *Guide) ConfirmAction(ctx context.Context, c *guide.Caller, id string) (
 		w.And("status = 'pending'")
 		w.And("expires_at > " + at)
 		actorCondition(w, c)
+		if c.APIKey != nil {
+			w.And("NOT person_only")
+		}
 		// #nosec G202 -- only $N placeholders are concatenated; values are bound.
 		res, err := tx.ExecContext(ctx, `UPDATE pending_actions SET status = 'confirmed', confirmed_at = `+at+w.String(), w.Args...)
 		if err != nil {
@@ -121,6 +126,10 @@ func (g *Guide) ConfirmAction(ctx context.Context, c *guide.Caller, id string) (
 			return err
 		}
 		if n, _ := res.RowsAffected(); n == 0 {
+			if a.Status == guide.ActionPending && a.PersonOnly {
+				return apperr.Errorf(apperr.Forbidden, "This action was asked for through the MCP endpoint: only the person confirms it, "+
+					"with their user token (in the app). No API key can confirm it.")
+			}
 			if a.Status == guide.ActionExpired {
 				return apperr.Errorf(apperr.InvalidState, "The action expired at %s; make the request again.", a.ExpiresAt.Format(time.RFC3339))
 			}
