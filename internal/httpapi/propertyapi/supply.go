@@ -502,5 +502,15 @@ func (s *Server) supplyRoutes() {
 	s.open("POST /api/v1/properties/{id}/room-types", property.ScopePropertiesWrite, s.idem.Wrap(http.StatusCreated, nil, s.handleRoomTypeCreate))
 	s.open("PATCH /api/v1/properties/{id}/room-types/{roomTypeId}", property.ScopePropertiesWrite, s.idem.Wrap(http.StatusOK, nil, s.handleRoomTypeUpdate))
 	s.open("DELETE /api/v1/properties/{id}/room-types/{roomTypeId}", property.ScopePropertiesWrite, s.handleRoomTypeDelete)
-	s.open("PATCH /api/v1/properties/{id}/calendar", property.ScopeCalendarWrite, s.idem.Wrap(http.StatusOK, nil, s.handleCalendarUpdate))
+	s.open("PATCH /api/v1/properties/{id}/calendar", property.ScopeCalendarWrite, s.calendarUpdate())
+}
+
+// maxCalendarBody bounds a calendar push: room for MaxCalendarUpdates
+// updates that each set every field (about 300 bytes compact), indented
+// too, where the 64 KiB of other bodies hold about 200.
+const maxCalendarBody = 512 << 10
+
+// calendarUpdate is the calendar push of the open API and the portal.
+func (s *Server) calendarUpdate() httpapi.HandlerFunc {
+	return httpapi.LimitBody(maxCalendarBody, s.idem.Wrap(http.StatusOK, nil, s.handleCalendarUpdate))
 }
