@@ -171,14 +171,6 @@ type packageFields struct {
 	ExpertID *string `json:"expertId"`
 }
 
-func required[T any](errs apperr.FieldErrors, field string, o httpapi.Optional[T], create bool) bool {
-	if (create && !o.Set) || (o.Set && o.Value == nil) {
-		errs.Add(field, "is required")
-		return false
-	}
-	return o.Set
-}
-
 // apply checks the sent fields and sets them on c.
 func (s *Server) applyPackageFields(in *packageFields, c *guide.PackageContent, create bool, errs apperr.FieldErrors) {
 	if c.Translations == nil {
@@ -197,7 +189,7 @@ func (s *Server) applyPackageFields(in *packageFields, c *guide.PackageContent, 
 		{"title", in.Title, 200, func(t *guide.PackageText, v string) { t.Title = v }},
 		{"description", in.Description, 5000, func(t *guide.PackageText, v string) { t.Description = v }},
 	} {
-		if !required(errs, f.name, f.o, create) {
+		if !f.o.Required(errs, f.name, create) {
 			continue
 		}
 		for loc, v := range *f.o.Value {
@@ -227,7 +219,7 @@ func (s *Server) applyPackageFields(in *packageFields, c *guide.PackageContent, 
 		errs.Add("title.en", "the English title and description are required")
 	}
 	c.Translations = texts
-	if required(errs, "category", in.Category, create) {
+	if in.Category.Required(errs, "category", create) {
 		if v := *in.Category.Value; !validCategory.MatchString(v) {
 			errs.Add("category", "must be a lower-case tag such as city_tour, food_tour or shopping")
 		} else {
@@ -241,28 +233,28 @@ func (s *Server) applyPackageFields(in *packageFields, c *guide.PackageContent, 
 			c.CountryCode = *in.CountryCode.Value
 		}
 	}
-	if required(errs, "basePrice", in.BasePrice, create) {
+	if in.BasePrice.Required(errs, "basePrice", create) {
 		if v := *in.BasePrice.Value; v < 0 || v > 10_000_000 {
 			errs.Add("basePrice", "must be from 0 to 10000000")
 		} else {
 			c.BasePrice = v
 		}
 	}
-	if required(errs, "currency", in.Currency, create) {
+	if in.Currency.Required(errs, "currency", create) {
 		if v := *in.Currency.Value; !validCurrency.MatchString(v) {
 			errs.Add("currency", "must be an ISO 4217 code such as JPY")
 		} else {
 			c.Currency = v
 		}
 	}
-	if required(errs, "duration", in.Duration, create) {
+	if in.Duration.Required(errs, "duration", create) {
 		if v := *in.Duration.Value; v < 1 || v > 240 {
 			errs.Add("duration", "must be from 1 to 240 hours")
 		} else {
 			c.Duration = v
 		}
 	}
-	if required(errs, "maxParticipants", in.MaxParticipants, create) {
+	if in.MaxParticipants.Required(errs, "maxParticipants", create) {
 		if v := *in.MaxParticipants.Value; v < 1 || v > 50 {
 			errs.Add("maxParticipants", "must be from 1 to 50")
 		} else {
@@ -270,19 +262,7 @@ func (s *Server) applyPackageFields(in *packageFields, c *guide.PackageContent, 
 		}
 	}
 	if in.Images.Set || create {
-		c.Images = []string{}
-		if in.Images.Value != nil {
-			if len(*in.Images.Value) > guide.MaxPackageImages {
-				errs.Add("images", fmt.Sprintf("at most %d images", guide.MaxPackageImages))
-			}
-			for i, img := range *in.Images.Value {
-				if ref, ok := httpapi.MediaRef(s.cfg.PublicURL, img); ok {
-					c.Images = append(c.Images, ref)
-				} else {
-					errs.Add(fmt.Sprintf("images[%d]", i), "must be an image URL on this API ("+s.cfg.PublicURL+"/media/…)")
-				}
-			}
-		}
+		c.Images = httpapi.MediaRefs(errs, "images", s.cfg.PublicURL, in.Images.Value, guide.MaxPackageImages)
 	}
 	if in.Status.Set || create {
 		c.Status = guide.PackageDraft
