@@ -8,13 +8,13 @@ import (
 	"github.com/wayfarer-asia/platform/internal/apperr"
 )
 
-// MediaRefs checks the image URLs a caller sends for field (at most max)
+// CheckMediaRefs checks the image URLs a caller sends for field (at most max)
 // and returns their stored references ("/media/…"); nil (the field null)
 // is no images. Each URL must be absolute on publicURL or a path under
 // /media/; anything else (another host, a query, "..") is added to errs
 // as field[i], so that stored images are always this API's own and
 // ResolveMedia can make them absolute again.
-func MediaRefs(errs apperr.FieldErrors, field, publicURL string, urls *[]string, max int) []string {
+func CheckMediaRefs(errs apperr.FieldErrors, field, publicURL string, urls *[]string, max int) []string {
 	refs := []string{}
 	if urls == nil {
 		return refs

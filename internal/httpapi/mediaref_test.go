@@ -9,10 +9,10 @@ import (
 	"github.com/wayfarer-asia/platform/internal/apperr"
 )
 
-// TestMediaRefs: image URLs on the public URL and /media/ paths become
+// TestCheckMediaRefs: image URLs on the public URL and /media/ paths become
 // stored paths; anything that could point elsewhere is refused by index,
 // and more than the maximum is refused as a whole.
-func TestMediaRefs(t *testing.T) {
+func TestCheckMediaRefs(t *testing.T) {
 	const pub = "https://api.example.com/v2"
 	urls := []string{
 		pub + "/media/packages/ab.jpg", "/media/sample/a.jpg", // kept
@@ -20,7 +20,7 @@ func TestMediaRefs(t *testing.T) {
 		"//evil.example/media/a.jpg", "/media/a.jpg#f", "/media/" + strings.Repeat("a", 500),
 	}
 	errs := apperr.FieldErrors{}
-	refs := MediaRefs(errs, "images", pub, &urls, 3)
+	refs := CheckMediaRefs(errs, "images", pub, &urls, 3)
 	if !slices.Equal(refs, []string{"/media/packages/ab.jpg", "/media/sample/a.jpg"}) {
 		t.Errorf("refs %q", refs)
 	}
@@ -32,7 +32,7 @@ func TestMediaRefs(t *testing.T) {
 			t.Errorf("%q was not refused: %v", urls[i], errs)
 		}
 	}
-	if refs := MediaRefs(apperr.FieldErrors{}, "images", pub, nil, 3); refs == nil || len(refs) != 0 {
+	if refs := CheckMediaRefs(apperr.FieldErrors{}, "images", pub, nil, 3); refs == nil || len(refs) != 0 {
 		t.Errorf("null: %q, want no images", refs)
 	}
 }

@@ -123,7 +123,7 @@ func (s *Server) applyPropertyFields(in *propertyFields, c *property.PropertyCon
 		}
 	}
 	if in.Images.Set || create {
-		c.Images = httpapi.MediaRefs(errs, "images", s.cfg.PublicURL, in.Images.Value, property.MaxImages)
+		c.Images = httpapi.CheckMediaRefs(errs, "images", s.cfg.PublicURL, in.Images.Value, property.MaxImages)
 	}
 	if in.LicenseNumber.Set {
 		if in.LicenseNumber.Value == nil {
