@@ -99,6 +99,7 @@ var extraRows = []struct{ method, path string }{
 	{"PUT", "/api/expert/availability"},
 	{"POST", "/api/v1/packages"},
 	{"PATCH", "/api/v1/packages/{id}"},
+	{"POST", "/api/v1/packages/{id}/images"},
 }
 
 // requiredScopes is the API key scope of each operation that accepts API

@@ -308,6 +308,7 @@ func (a *app) guide(ctx context.Context) (http.Handler, error) {
 		PublicLimit:      ratelimit.PerMinute(cfg.PublicRateLimit),
 		AuthLimit:        ratelimit.Limit{Rate: cfg.AuthRateLimit, Period: 15 * time.Minute},
 		AvatarLimit:      ratelimit.Limit{Rate: cfg.AvatarRateLimit, Period: time.Hour},
+		ImageLimit:       ratelimit.Limit{Rate: cfg.ImageRateLimit, Period: time.Hour},
 		TrustedProxies:   cfg.TrustedProxies,
 		Logger:           logger,
 		OpenAPI:          openAPI,

@@ -14,7 +14,7 @@ func TestLoadDefaults(t *testing.T) {
 		t.Fatal(err)
 	}
 	if c.GuideAddr != ":8080" || c.PropertyAddr != ":8081" || !c.SampleData || c.PublicRateLimit != 60 ||
-		c.GuideDatabaseURL != "data/guide.db" || c.AvatarRateLimit != 10 || c.PendingActionTTL.Minutes() != 10 || c.LogLevel != slog.LevelInfo || len(c.TrustedProxies) != 0 {
+		c.GuideDatabaseURL != "data/guide.db" || c.AvatarRateLimit != 10 || c.ImageRateLimit != 30 || c.PendingActionTTL.Minutes() != 10 || c.LogLevel != slog.LevelInfo || len(c.TrustedProxies) != 0 {
 		t.Fatalf("defaults: %+v", c)
 	}
 }

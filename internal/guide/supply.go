@@ -16,6 +16,12 @@ var PackageStatuses = []string{PackageDraft, PackageActive, PackageArchived}
 // MaxPackageImages bounds the images of a package.
 const MaxPackageImages = 10
 
+// PackageUploadsPrefix starts the path of every image uploaded to a
+// package: "/media/packages/{package id}/…". Such an image belongs to its
+// package: it joins the images only by an upload, and its file is removed
+// once the package drops it.
+const PackageUploadsPrefix = "/media/packages/"
+
 // PackageText is a package's title and description in one locale.
 type PackageText struct {
 	Title       string `json:"title"`
@@ -51,9 +57,14 @@ type SupplyService interface {
 	// admin may name another expert by expertID). Errors: apperr.NotFound
 	// (no expert profile, or no such expert), apperr.Validation.
 	CreatePackage(ctx context.Context, user *User, expertID string, c PackageContent) (*ExpertPackage, error)
-	// UpdatePackage changes a package as apply says. Errors:
+	// FindExpertPackage returns a package for its expert or an admin.
+	// Errors: apperr.NotFound, apperr.Forbidden (another expert's package,
+	// for anyone but an admin).
+	FindExpertPackage(ctx context.Context, user *User, id string) (*ExpertPackage, error)
+	// UpdatePackage changes a package as apply says; the files of uploaded
+	// images it drops are removed by a background job. Errors:
 	// apperr.NotFound, apperr.Forbidden (another expert's package, for
-	// anyone but an admin), apperr.Validation.
+	// anyone but an admin), apperr.Validation and the errors of apply.
 	UpdatePackage(ctx context.Context, user *User, id string, apply func(*PackageContent) error) (*ExpertPackage, error)
 	// UpdateAvailability replaces the expert's weekly schedule, blocked
 	// dates and time zone. Errors: apperr.NotFound (not an expert).

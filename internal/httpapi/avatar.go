@@ -25,7 +25,7 @@ import (
 // for the boundaries, the part headers and any small other fields.
 const MultipartOverhead = 64 << 10
 
-// ReadAvatarUpload reads the image of a multipart/form-data upload and
+// ReadImageUpload reads the image of a multipart/form-data upload and
 // returns it sanitised by imaging.Sanitize (type judged from the bytes,
 // dimensions bounded, re-encoded without metadata).
 //
@@ -48,7 +48,7 @@ const MultipartOverhead = 64 << 10
 //     with details.file);
 //   - the request ended while it waited for its turn (see uploads and
 //     heavy.Default): heavy.ErrBusy (503, retriable).
-func ReadAvatarUpload(w http.ResponseWriter, r *http.Request, maxBytes int64) (*imaging.Image, error) {
+func ReadImageUpload(w http.ResponseWriter, r *http.Request, maxBytes int64) (*imaging.Image, error) {
 	mt, params, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
 	if err != nil || mt != "multipart/form-data" {
 		return nil, &apperr.Error{

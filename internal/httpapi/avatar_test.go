@@ -102,13 +102,13 @@ func fileForm(t *testing.T, data []byte) ([]byte, string) {
 	return form(t, part{name: "file", filename: "me.jpg", contentType: "image/jpeg", data: data})
 }
 
-// upload runs ReadAvatarUpload behind Adapt and returns the recorder and
+// upload runs ReadImageUpload behind Adapt and returns the recorder and
 // the image read, if any.
 func upload(t *testing.T, body io.Reader, contentType string, maxBytes int64) (*httptest.ResponseRecorder, *imaging.Image) {
 	t.Helper()
 	var got *imaging.Image
 	h := Adapt(func(w http.ResponseWriter, r *http.Request) error {
-		img, err := ReadAvatarUpload(w, r, maxBytes)
+		img, err := ReadImageUpload(w, r, maxBytes)
 		if err != nil {
 			return err
 		}
@@ -153,7 +153,7 @@ func wantError(t *testing.T, rec *httptest.ResponseRecorder, status int, code, d
 	return env
 }
 
-func TestReadAvatarUpload(t *testing.T) {
+func TestReadImageUpload(t *testing.T) {
 	t.Run("JPEG", func(t *testing.T) {
 		body, ct := fileForm(t, testJPEG(t, 200, 100))
 		rec, img := upload(t, bytes.NewReader(body), ct, avatarMax)
@@ -184,7 +184,7 @@ func TestReadAvatarUpload(t *testing.T) {
 	})
 }
 
-func TestReadAvatarUploadRefusals(t *testing.T) {
+func TestReadImageUploadRefusals(t *testing.T) {
 	jpg := testJPEG(t, 64, 64)
 	for _, tc := range []struct {
 		name        string
@@ -305,7 +305,7 @@ func (e *endless) Read(p []byte) (int, error) {
 	return len(p), nil
 }
 
-func TestReadAvatarUploadBodyCap(t *testing.T) {
+func TestReadImageUploadBodyCap(t *testing.T) {
 	const maxBytes = 1 << 20
 	// A file part that never ends: refused once the file passes maxBytes.
 	head := "--b\r\nContent-Disposition: form-data; name=\"file\"; filename=\"a.jpg\"\r\n\r\n\xFF\xD8\xFF"
@@ -330,7 +330,7 @@ func TestReadAvatarUploadBodyCap(t *testing.T) {
 	req := httptest.NewRequest(http.MethodPost, "/", bytes.NewReader(body))
 	req.Header.Set("Content-Type", ct)
 	req.ContentLength = maxBytes + MultipartOverhead + 1
-	_, err := ReadAvatarUpload(httptest.NewRecorder(), req, maxBytes)
+	_, err := ReadImageUpload(httptest.NewRecorder(), req, maxBytes)
 	if apperr.Code(err) != apperr.TooLarge {
 		t.Errorf("error %v", err)
 	}
@@ -411,7 +411,7 @@ func TestAvatarRoundTrip(t *testing.T) {
 	store := blob.Local{Dir: t.TempDir()}
 	mux := http.NewServeMux()
 	mux.Handle("POST /api/v1/profile/avatar", Adapt(func(w http.ResponseWriter, r *http.Request) error {
-		img, err := ReadAvatarUpload(w, r, avatarMax)
+		img, err := ReadImageUpload(w, r, avatarMax)
 		if err != nil {
 			return err
 		}

@@ -14,7 +14,8 @@ import (
 	"github.com/wayfarer-asia/platform/internal/apperr"
 )
 
-// MaxJSONBody is the largest JSON request body any endpoint reads.
+// MaxJSONBody is the largest JSON request body an endpoint reads, unless
+// its route sets another with LimitBody.
 const MaxJSONBody = 64 << 10
 
 // WriteJSON answers with v as JSON.
@@ -38,7 +39,7 @@ func WriteJSONBytes(w http.ResponseWriter, status int, body []byte) {
 }
 
 // Decode reads the JSON object in r's body into dst. Bodies over
-// MaxJSONBody, strings (keys too) that are not UTF-8 text without NUL,
+// MaxJSONBody (or the route's LimitBody), strings (keys too) that are not UTF-8 text without NUL,
 // unknown fields, wrong types, trailing data and malformed JSON are refused
 // with a VALIDATION_ERROR (or PAYLOAD_TOO_LARGE) whose details name the
 // field at fault. The body is judged by its content, not
@@ -49,7 +50,7 @@ func Decode(w http.ResponseWriter, r *http.Request, dst any) error {
 	if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err == nil && strings.HasPrefix(mt, "multipart/") {
 		return apperr.Errorf(apperr.MediaType, "Send the body as application/json.")
 	}
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxJSONBody))
+	body, err := readJSONBody(w, r)
 	if err != nil {
 		return decodeError(err)
 	}
@@ -115,6 +116,18 @@ func bodyError(msg string) error { return apperr.Field("body", msg) }
 type Optional[T any] struct {
 	Set   bool // the field was in the body
 	Value *T   // nil when the field was null
+}
+
+// Required reports whether the field is to be set: it was sent with a
+// value. Sent as null, or absent on a create, it is added to errs as
+// required. For the create and update bodies where absent means "leave
+// as it is".
+func (o Optional[T]) Required(errs apperr.FieldErrors, field string, create bool) bool {
+	if (create && !o.Set) || (o.Set && o.Value == nil) {
+		errs.Add(field, "is required")
+		return false
+	}
+	return o.Set
 }
 
 // UnmarshalJSON records that the field was sent.

@@ -1,15 +1,38 @@
 package httpapi
 
 import (
+	"fmt"
 	"net/url"
 	"strings"
+
+	"github.com/wayfarer-asia/platform/internal/apperr"
 )
 
-// MediaRef returns the stored reference ("/media/…") of an image URL a
-// caller sends: absolute on publicURL, or a path under /media/. Anything
-// else (another host, a query, "..") is refused, so stored images are
-// always this API's own and ResolveMedia can make them absolute again.
-func MediaRef(publicURL, v string) (string, bool) {
+// CheckMediaRefs checks the image URLs a caller sends for field (at most max)
+// and returns their stored references ("/media/…"); nil (the field null)
+// is no images. Each URL must be absolute on publicURL or a path under
+// /media/; anything else (another host, a query, "..") is added to errs
+// as field[i], so that stored images are always this API's own and
+// ResolveMedia can make them absolute again.
+func CheckMediaRefs(errs apperr.FieldErrors, field, publicURL string, urls *[]string, max int) []string {
+	refs := []string{}
+	if urls == nil {
+		return refs
+	}
+	if len(*urls) > max {
+		errs.Add(field, fmt.Sprintf("at most %d images", max))
+	}
+	for i, v := range *urls {
+		if ref, ok := mediaRef(publicURL, v); ok {
+			refs = append(refs, ref)
+		} else {
+			errs.Add(fmt.Sprintf("%s[%d]", field, i), "must be an image URL on this API ("+publicURL+"/media/…)")
+		}
+	}
+	return refs
+}
+
+func mediaRef(publicURL, v string) (string, bool) {
 	if len(v) > 500 {
 		return "", false
 	}

@@ -60,6 +60,7 @@ func TestAuthorizationMatrix(t *testing.T) {
 		"POST /api/v1/conversations/{id}/read":            {conv.Data.ID, nil},
 		"DELETE /api/v1/auth/api-keys/{id}":               {keys.Data[0].ID, nil},
 		"PATCH /api/v1/packages/{id}":                     {pkg, map[string]any{"status": "archived"}},
+		"POST /api/v1/packages/{id}/images":               {pkg, nil},
 		"GET /api/v1/webhooks/{id}":                       {hook.ID, nil},
 		"PATCH /api/v1/webhooks/{id}":                     {hook.ID, map[string]any{"description": "taken over"}},
 		"DELETE /api/v1/webhooks/{id}":                    {hook.ID, nil},
@@ -78,7 +79,7 @@ func TestAuthorizationMatrix(t *testing.T) {
 			`SELECT id || status FROM pending_actions WHERE user_id = $1`,
 			`SELECT m.id || CAST(m.is_read AS TEXT) FROM messages m JOIN conversations c ON c.id = m.conversation_id WHERE c.tourist_id = $1 ORDER BY m.id`,
 			`SELECT id || COALESCE(CAST(revoked_at AS TEXT), '') FROM api_keys WHERE user_id = $1 ORDER BY id`,
-			`SELECT id || title || status FROM packages WHERE $1 <> '' ORDER BY id`,
+			`SELECT id || title || status || images FROM packages WHERE $1 <> '' ORDER BY id`,
 			`SELECT id || status || COALESCE(description, '') || secret FROM webhook_endpoints WHERE substr(owner, 6) = $1 ORDER BY id`,
 			`SELECT d.id FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id WHERE substr(e.owner, 6) = $1 ORDER BY d.id`,
 		} {

@@ -47,6 +47,7 @@ type options struct {
 	publicLimit    int
 	authLimit      int
 	avatarLimit    int // uploads an hour per user
+	imageLimit     int // package image uploads an hour per user
 	trustedProxies []netip.Prefix
 	noSample       bool
 	noIdP          bool
@@ -82,6 +83,9 @@ func newEnv(t *testing.T, opts options, engine ...store.Engine) *env {
 	}
 	if opts.avatarLimit == 0 {
 		opts.avatarLimit = 1000
+	}
+	if opts.imageLimit == 0 {
+		opts.imageLimit = 1000
 	}
 	clk := clock.NewFake(time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC))
 	if opts.limiter == nil {
@@ -152,6 +156,7 @@ func newEnv(t *testing.T, opts options, engine ...store.Engine) *env {
 		PublicLimit:     ratelimit.PerMinute(opts.publicLimit),
 		AuthLimit:       ratelimit.Limit{Rate: opts.authLimit, Period: 15 * time.Minute},
 		AvatarLimit:     ratelimit.Limit{Rate: opts.avatarLimit, Period: time.Hour},
+		ImageLimit:      ratelimit.Limit{Rate: opts.imageLimit, Period: time.Hour},
 		TrustedProxies:  opts.trustedProxies,
 		Logger:          slog.New(slog.NewTextHandler(io.Discard, nil)),
 		OpenAPI:         openAPI,

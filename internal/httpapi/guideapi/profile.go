@@ -170,11 +170,12 @@ func (s *Server) handlePushUnregister(w http.ResponseWriter, r *http.Request) er
 	return nil
 }
 
-// maxAvatar is the largest avatar file accepted.
-const maxAvatar = 5 << 20
+// maxImageUpload is the largest image file accepted: an avatar or a
+// package image.
+const maxImageUpload = 5 << 20
 
 func (s *Server) handleAvatarUpload(w http.ResponseWriter, r *http.Request) error {
-	img, err := httpapi.ReadAvatarUpload(w, r, maxAvatar)
+	img, err := httpapi.ReadImageUpload(w, r, maxImageUpload)
 	if err != nil {
 		return err
 	}

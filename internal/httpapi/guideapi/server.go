@@ -41,7 +41,7 @@ type Config struct {
 	ActionTTL     time.Duration // lifetime of a pending action
 	Conversations guide.ConversationService
 	Supply        guide.SupplyService // experts' packages and availability
-	Avatars       blob.Store
+	Avatars       blob.Store          // uploaded images: avatars and package images
 	Realtime      *auth.Realtime
 	Live          Live // the realtime channel; nil: its routes answer 503
 	// Events is the change feed; Webhooks the webhook endpoints, whose
@@ -71,6 +71,7 @@ type Config struct {
 	PublicLimit    ratelimit.Limit // per client IP on public reads and sample images
 	AuthLimit      ratelimit.Limit // per client IP on login, register, providers, session exchange
 	AvatarLimit    ratelimit.Limit // avatar uploads per user (GUIDE_AVATAR_RATE_LIMIT); default 10 an hour
+	ImageLimit     ratelimit.Limit // package image uploads per user (GUIDE_PACKAGE_IMAGE_RATE_LIMIT); default 30 an hour
 	TrustedProxies []netip.Prefix
 	Logger         *slog.Logger
 	OpenAPI        []byte              // the OpenAPI document as JSON
@@ -112,6 +113,9 @@ func New(cfg Config) *Server {
 	}
 	if cfg.AvatarLimit.Rate == 0 {
 		cfg.AvatarLimit = ratelimit.Limit{Rate: 10, Period: time.Hour}
+	}
+	if cfg.ImageLimit.Rate == 0 {
+		cfg.ImageLimit = ratelimit.Limit{Rate: 30, Period: time.Hour}
 	}
 	s := &Server{cfg: cfg, router: httpapi.NewRouter(), publicReads: map[string]bool{"GET /api/v1/openapi.json": true}}
 	s.idem = &httpapi.Idempotency{Store: cfg.Idempotency, Account: idempotencyAccount, Render: renderItem, Logger: cfg.Logger}

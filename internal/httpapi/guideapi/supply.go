@@ -1,6 +1,7 @@
 package guideapi
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -13,6 +14,8 @@ import (
 	"github.com/wayfarer-asia/platform/internal/apperr"
 	"github.com/wayfarer-asia/platform/internal/guide"
 	"github.com/wayfarer-asia/platform/internal/httpapi"
+	"github.com/wayfarer-asia/platform/internal/ratelimit"
+	"github.com/wayfarer-asia/platform/internal/store"
 )
 
 // The experts' supply side: their packages and availability, with user
@@ -23,6 +26,15 @@ func (s *Server) supplyRoutes() {
 	s.authed("PUT /api/expert/availability", userOnly, s.handleAvailabilityUpdate)
 	s.authed("POST /api/v1/packages", userOnly, s.idem.Wrap(http.StatusCreated, nil, s.handlePackageCreate))
 	s.authed("PATCH /api/v1/packages/{id}", userOnly, s.idem.Wrap(http.StatusOK, nil, s.handlePackageUpdate))
+	// Each upload is decoded: a costly step, bounded per user before the
+	// body is read.
+	s.authed("POST /api/v1/packages/{id}/images", userOnly,
+		httpapi.RateLimitCounted(s.cfg.Metrics, s.cfg.Limiter, s.packageImageKey, s.handlePackageImageUpload))
+	s.router.Handle("GET /media/packages/{key...}", httpapi.Adapt(s.handlePackageImageGet))
+}
+
+func (s *Server) packageImageKey(r *http.Request) (string, ratelimit.Limit) {
+	return "guide:package-image:" + caller(r.Context()).User.ID, s.cfg.ImageLimit
 }
 
 var (
@@ -171,14 +183,6 @@ type packageFields struct {
 	ExpertID *string `json:"expertId"`
 }
 
-func required[T any](errs apperr.FieldErrors, field string, o httpapi.Optional[T], create bool) bool {
-	if (create && !o.Set) || (o.Set && o.Value == nil) {
-		errs.Add(field, "is required")
-		return false
-	}
-	return o.Set
-}
-
 // apply checks the sent fields and sets them on c.
 func (s *Server) applyPackageFields(in *packageFields, c *guide.PackageContent, create bool, errs apperr.FieldErrors) {
 	if c.Translations == nil {
@@ -197,7 +201,7 @@ func (s *Server) applyPackageFields(in *packageFields, c *guide.PackageContent, 
 		{"title", in.Title, 200, func(t *guide.PackageText, v string) { t.Title = v }},
 		{"description", in.Description, 5000, func(t *guide.PackageText, v string) { t.Description = v }},
 	} {
-		if !required(errs, f.name, f.o, create) {
+		if !f.o.Required(errs, f.name, create) {
 			continue
 		}
 		for loc, v := range *f.o.Value {
@@ -227,7 +231,7 @@ func (s *Server) applyPackageFields(in *packageFields, c *guide.PackageContent, 
 		errs.Add("title.en", "the English title and description are required")
 	}
 	c.Translations = texts
-	if required(errs, "category", in.Category, create) {
+	if in.Category.Required(errs, "category", create) {
 		if v := *in.Category.Value; !validCategory.MatchString(v) {
 			errs.Add("category", "must be a lower-case tag such as city_tour, food_tour or shopping")
 		} else {
@@ -241,28 +245,28 @@ func (s *Server) applyPackageFields(in *packageFields, c *guide.PackageContent, 
 			c.CountryCode = *in.CountryCode.Value
 		}
 	}
-	if required(errs, "basePrice", in.BasePrice, create) {
+	if in.BasePrice.Required(errs, "basePrice", create) {
 		if v := *in.BasePrice.Value; v < 0 || v > 10_000_000 {
 			errs.Add("basePrice", "must be from 0 to 10000000")
 		} else {
 			c.BasePrice = v
 		}
 	}
-	if required(errs, "currency", in.Currency, create) {
+	if in.Currency.Required(errs, "currency", create) {
 		if v := *in.Currency.Value; !validCurrency.MatchString(v) {
 			errs.Add("currency", "must be an ISO 4217 code such as JPY")
 		} else {
 			c.Currency = v
 		}
 	}
-	if required(errs, "duration", in.Duration, create) {
+	if in.Duration.Required(errs, "duration", create) {
 		if v := *in.Duration.Value; v < 1 || v > 240 {
 			errs.Add("duration", "must be from 1 to 240 hours")
 		} else {
 			c.Duration = v
 		}
 	}
-	if required(errs, "maxParticipants", in.MaxParticipants, create) {
+	if in.MaxParticipants.Required(errs, "maxParticipants", create) {
 		if v := *in.MaxParticipants.Value; v < 1 || v > 50 {
 			errs.Add("maxParticipants", "must be from 1 to 50")
 		} else {
@@ -270,17 +274,13 @@ func (s *Server) applyPackageFields(in *packageFields, c *guide.PackageContent, 
 		}
 	}
 	if in.Images.Set || create {
-		c.Images = []string{}
-		if in.Images.Value != nil {
-			if len(*in.Images.Value) > guide.MaxPackageImages {
-				errs.Add("images", fmt.Sprintf("at most %d images", guide.MaxPackageImages))
-			}
-			for i, img := range *in.Images.Value {
-				if ref, ok := httpapi.MediaRef(s.cfg.PublicURL, img); ok {
-					c.Images = append(c.Images, ref)
-				} else {
-					errs.Add(fmt.Sprintf("images[%d]", i), "must be an image URL on this API ("+s.cfg.PublicURL+"/media/…)")
-				}
+		had := c.Images
+		c.Images = httpapi.CheckMediaRefs(errs, "images", s.cfg.PublicURL, in.Images.Value, guide.MaxPackageImages)
+		// An upload can be kept, moved or dropped, never added here: not
+		// another package's, nor one dropped (its file is on its way out).
+		for _, img := range c.Images {
+			if strings.HasPrefix(img, guide.PackageUploadsPrefix) && !slices.Contains(had, img) {
+				errs.Add("images", "an uploaded image that is not this package's; add one with POST /api/v1/packages/{id}/images")
 			}
 		}
 	}
@@ -348,4 +348,61 @@ func (s *Server) handlePackageUpdate(w http.ResponseWriter, r *http.Request) err
 	httpapi.ResolveMedia(r.Context(), p)
 	httpapi.WriteJSON(w, http.StatusOK, item{p})
 	return nil
+}
+
+var errPackageImagesFull = apperr.Errorf(apperr.Conflict,
+	"The package has %d images, the most it may have: drop one with PATCH /api/v1/packages/{id} first.", guide.MaxPackageImages)
+
+// handlePackageImageUpload adds an uploaded image to a package, sanitised
+// as avatars are.
+func (s *Server) handlePackageImageUpload(w http.ResponseWriter, r *http.Request) error {
+	id, err := httpapi.PathID(r, "package")
+	if err != nil {
+		return err
+	}
+	ctx, user := r.Context(), caller(r.Context()).User
+	// Whose package, and room for one more, before the upload is read and
+	// decoded; checked again in the transaction.
+	p, err := s.cfg.Supply.FindExpertPackage(ctx, user, id)
+	if err != nil {
+		return err
+	}
+	if len(p.Images) >= guide.MaxPackageImages {
+		return errPackageImagesFull
+	}
+	img, err := httpapi.ReadImageUpload(w, r, maxImageUpload)
+	if err != nil {
+		return err
+	}
+	// A key of its own for every upload, not the content's: a dropped
+	// image's file is removed later, by a job, and must not be one
+	// uploaded again meanwhile.
+	key := "packages/" + id + "/" + store.NewID() + img.Ext()
+	if err := s.cfg.Avatars.Put(ctx, key, img.Data, img.ContentType); err != nil {
+		return err
+	}
+	path := "/media/" + key
+	p, err = s.cfg.Supply.UpdatePackage(ctx, user, id, func(c *guide.PackageContent) error {
+		if len(c.Images) >= guide.MaxPackageImages {
+			return errPackageImagesFull
+		}
+		c.Images = append(c.Images, path)
+		return nil
+	})
+	if err != nil {
+		// Nothing refers to the file: its key is this request's.
+		if derr := s.cfg.Avatars.Delete(context.WithoutCancel(ctx), key); derr != nil {
+			s.cfg.Logger.WarnContext(ctx, "refused package image not removed", "key", key, "err", derr)
+		}
+		return err
+	}
+	s.catalogChanged()
+	httpapi.ResolveMedia(ctx, p)
+	w.Header().Set("Location", httpapi.AbsoluteURL(ctx, path))
+	httpapi.WriteJSON(w, http.StatusCreated, item{p})
+	return nil
+}
+
+func (s *Server) handlePackageImageGet(w http.ResponseWriter, r *http.Request) error {
+	return httpapi.ServeBlob(w, r, s.cfg.Avatars, "packages/"+r.PathValue("key"))
 }

@@ -44,25 +44,16 @@ type propertyFields struct {
 
 var validClock = regexp.MustCompile(`^([01][0-9]|2[0-3]):[0-5][0-9]$`)
 
-// required reports a field sent as null, or absent when create is true.
-func required[T any](errs apperr.FieldErrors, field string, o httpapi.Optional[T], create bool) bool {
-	if (create && !o.Set) || (o.Set && o.Value == nil) {
-		errs.Add(field, "is required")
-		return false
-	}
-	return o.Set
-}
-
 // apply checks the sent fields and sets them on c. On create every
 // required field must be sent.
 func (s *Server) applyPropertyFields(in *propertyFields, c *property.PropertyContent, create bool, errs apperr.FieldErrors) {
 	text := func(field string, o httpapi.Optional[string], dst *string, min, max int) {
-		if required(errs, field, o, create) {
+		if o.Required(errs, field, create) {
 			*dst = httpapi.CheckString(errs, field, o.Value, true, min, max)
 		}
 	}
 	enum := func(field string, o httpapi.Optional[string], dst *string, allowed []string) {
-		if required(errs, field, o, create) {
+		if o.Required(errs, field, create) {
 			if !slices.Contains(allowed, *o.Value) {
 				errs.Add(field, "must be one of "+strings.Join(allowed, ", "))
 				return
@@ -82,21 +73,21 @@ func (s *Server) applyPropertyFields(in *propertyFields, c *property.PropertyCon
 	text("address", in.Address, &c.Address, 1, 300)
 	text("city", in.City, &c.City, 1, 100)
 	enum("countryCode", in.CountryCode, &c.CountryCode, property.CountryCodes)
-	if required(errs, "latitude", in.Latitude, create) {
+	if in.Latitude.Required(errs, "latitude", create) {
 		if v := *in.Latitude.Value; v < -90 || v > 90 {
 			errs.Add("latitude", "must be from -90 to 90")
 		} else {
 			c.Latitude = v
 		}
 	}
-	if required(errs, "longitude", in.Longitude, create) {
+	if in.Longitude.Required(errs, "longitude", create) {
 		if v := *in.Longitude.Value; v < -180 || v > 180 {
 			errs.Add("longitude", "must be from -180 to 180")
 		} else {
 			c.Longitude = v
 		}
 	}
-	if required(errs, "timezone", in.Timezone, create) {
+	if in.Timezone.Required(errs, "timezone", create) {
 		tz := *in.Timezone.Value
 		if _, err := time.LoadLocation(tz); err != nil || len(tz) > 64 || !strings.Contains(tz, "/") {
 			errs.Add("timezone", "must be an IANA time zone such as Asia/Tokyo")
@@ -110,7 +101,7 @@ func (s *Server) applyPropertyFields(in *propertyFields, c *property.PropertyCon
 		o    httpapi.Optional[string]
 		dst  *string
 	}{{"checkInTime", in.CheckInTime, &c.CheckInTime}, {"checkOutTime", in.CheckOutTime, &c.CheckOutTime}} {
-		if required(errs, f.name, f.o, create) {
+		if f.o.Required(errs, f.name, create) {
 			if !validClock.MatchString(*f.o.Value) {
 				errs.Add(f.name, "must be a local time HH:MM such as 15:00")
 			} else {
@@ -132,19 +123,7 @@ func (s *Server) applyPropertyFields(in *propertyFields, c *property.PropertyCon
 		}
 	}
 	if in.Images.Set || create {
-		c.Images = []string{}
-		if in.Images.Value != nil {
-			if len(*in.Images.Value) > property.MaxImages {
-				errs.Add("images", fmt.Sprintf("at most %d images", property.MaxImages))
-			}
-			for i, img := range *in.Images.Value {
-				if ref, ok := httpapi.MediaRef(s.cfg.PublicURL, img); ok {
-					c.Images = append(c.Images, ref)
-				} else {
-					errs.Add(fmt.Sprintf("images[%d]", i), "must be an image URL on this API ("+s.cfg.PublicURL+"/media/…)")
-				}
-			}
-		}
+		c.Images = httpapi.CheckMediaRefs(errs, "images", s.cfg.PublicURL, in.Images.Value, property.MaxImages)
 	}
 	if in.LicenseNumber.Set {
 		if in.LicenseNumber.Value == nil {
@@ -232,7 +211,7 @@ type roomTypeFields struct {
 }
 
 func applyRoomTypeFields(in *roomTypeFields, c *property.RoomTypeContent, currency string, create bool, errs apperr.FieldErrors) {
-	if required(errs, "name", in.Name, create) {
+	if in.Name.Required(errs, "name", create) {
 		c.Name = httpapi.CheckString(errs, "name", in.Name.Value, true, 1, 200)
 	}
 	if in.Description.Set || create {
@@ -241,7 +220,7 @@ func applyRoomTypeFields(in *roomTypeFields, c *property.RoomTypeContent, curren
 			c.Description = httpapi.CheckString(errs, "description", in.Description.Value, false, 0, 5000)
 		}
 	}
-	if required(errs, "maxGuests", in.MaxGuests, create) {
+	if in.MaxGuests.Required(errs, "maxGuests", create) {
 		if v := *in.MaxGuests.Value; v < 1 || v > property.MaxGuests {
 			errs.Add("maxGuests", fmt.Sprintf("must be from 1 to %d", property.MaxGuests))
 		} else {
@@ -267,14 +246,14 @@ func applyRoomTypeFields(in *roomTypeFields, c *property.RoomTypeContent, curren
 			}
 		}
 	}
-	if required(errs, "totalUnits", in.TotalUnits, create) {
+	if in.TotalUnits.Required(errs, "totalUnits", create) {
 		if v := *in.TotalUnits.Value; v < 0 || v > property.MaxUnits {
 			errs.Add("totalUnits", fmt.Sprintf("must be from 0 to %d", property.MaxUnits))
 		} else {
 			c.TotalUnits = v
 		}
 	}
-	if required(errs, "basePrice", in.BasePrice, create) {
+	if in.BasePrice.Required(errs, "basePrice", create) {
 		if p, ok := checkMoney(errs, "basePrice", in.BasePrice.Value.Amount, in.BasePrice.Value.Currency, currency); ok {
 			c.BasePrice = p
 		}
@@ -502,5 +481,15 @@ func (s *Server) supplyRoutes() {
 	s.open("POST /api/v1/properties/{id}/room-types", property.ScopePropertiesWrite, s.idem.Wrap(http.StatusCreated, nil, s.handleRoomTypeCreate))
 	s.open("PATCH /api/v1/properties/{id}/room-types/{roomTypeId}", property.ScopePropertiesWrite, s.idem.Wrap(http.StatusOK, nil, s.handleRoomTypeUpdate))
 	s.open("DELETE /api/v1/properties/{id}/room-types/{roomTypeId}", property.ScopePropertiesWrite, s.handleRoomTypeDelete)
-	s.open("PATCH /api/v1/properties/{id}/calendar", property.ScopeCalendarWrite, s.idem.Wrap(http.StatusOK, nil, s.handleCalendarUpdate))
+	s.open("PATCH /api/v1/properties/{id}/calendar", property.ScopeCalendarWrite, s.calendarUpdate())
+}
+
+// maxCalendarBody bounds a calendar push: room for MaxCalendarUpdates
+// updates that each set every field (about 300 bytes compact), indented
+// too, where the 64 KiB of other bodies hold about 200.
+const maxCalendarBody = 512 << 10
+
+// calendarUpdate is the calendar push of the open API and the portal.
+func (s *Server) calendarUpdate() httpapi.HandlerFunc {
+	return httpapi.LimitBody(maxCalendarBody, s.idem.Wrap(http.StatusOK, nil, s.handleCalendarUpdate))
 }

@@ -15,7 +15,7 @@ import (
 func (s *Server) supplyPortalRoutes() {
 	s.portal("GET /portal/api/properties", s.asHost(s.handlePropertyList))
 	s.portal("GET /portal/api/properties/{id}/availability", s.asHost(s.handleOwnedAvailability))
-	s.portal("PATCH /portal/api/properties/{id}/calendar", s.asHost(s.idem.Wrap(http.StatusOK, nil, s.handleCalendarUpdate)))
+	s.portal("PATCH /portal/api/properties/{id}/calendar", s.asHost(s.calendarUpdate()))
 }
 
 // asHost runs h for the signed-in developer as a key of the inventory

@@ -432,3 +432,80 @@ func TestPortalProperties(t *testing.T) {
 		t.Fatalf("night: %+v", n)
 	}
 }
+
+// TestCalendarBodyLimit: a push of the most updates allowed, each setting
+// every field, is more than the 64 KiB other bodies get; the calendar
+// routes take it (with and without Idempotency-Key, which reads the body
+// first), one more update is a 400 naming updates, and a body over the
+// calendar's own limit is a 413 that changes nothing. Other routes keep
+// 64 KiB.
+func TestCalendarBodyLimit(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, options{})
+	host := e.signup(t)
+	key := e.key(t, host, "live")
+	r := e.hostRoom(t, key, 3)
+	full := func(n, from int) map[string]any {
+		updates := make([]map[string]any, n)
+		for i := range updates {
+			night := day(1).AddDays(from + i)
+			updates[i] = map[string]any{"roomTypeId": r.roomTypeID, "from": night.String(), "to": night.AddDays(1).String(),
+				"daysOfWeek": []string{"mon", "tue", "wed", "thu", "fri", "sat", "sun"}, "units": i % 5,
+				"price": map[string]any{"amount": 10000 + i, "currency": "JPY"}, "minStay": 1 + i%3,
+				"closed": i%7 == 0, "closedToArrival": i%2 == 0, "closedToDeparture": i%3 == 0}
+		}
+		return calendar(updates...)
+	}
+	body, _ := json.Marshal(full(property.MaxCalendarUpdates, 0))
+	if len(body) <= 64<<10 {
+		t.Fatalf("the push is %d bytes: not over the general limit, so it proves nothing", len(body))
+	}
+	check := func(offset int) {
+		t.Helper()
+		for _, window := range [][2]int{{0, 300}, {300, property.MaxCalendarUpdates}} {
+			ns := e.nights(t, key, r, day(1).AddDays(window[0]), day(1).AddDays(window[1]))
+			for j, n := range ns {
+				i := window[0] + j
+				if n.AvailableUnits != i%5 || n.Price.Amount != int64(10000+i+offset) || n.MinStay != 1+i%3 || n.Closed != (i%7 == 0) ||
+					n.ClosedToArrival != (i%2 == 0) || n.ClosedToDeparture != (i%3 == 0) {
+					t.Fatalf("night %d: %+v", i, n)
+				}
+			}
+		}
+	}
+	var res property.CalendarResult
+	e.Do("PATCH", "/api/v1/properties/"+r.propertyID+"/calendar", body, append(xkey(key), "Idempotency-Key", "big-push")...).Expect(200).Decode(&res)
+	if res.UpdatedNights != property.MaxCalendarUpdates {
+		t.Fatalf("updatedNights %d", res.UpdatedNights)
+	}
+	check(0)
+	// The portal route, without a key: Decode reads the body.
+	portal := full(property.MaxCalendarUpdates, 0)
+	for _, u := range portal["updates"].([]map[string]any) {
+		u["price"].(map[string]any)["amount"] = u["price"].(map[string]any)["amount"].(int) + 1
+	}
+	e.Do("PATCH", "/portal/api/properties/"+r.propertyID+"/calendar", portal, bearer(host.token)...).Expect(200).Decode(&res)
+	if res.UpdatedNights != property.MaxCalendarUpdates {
+		t.Fatalf("portal updatedNights %d", res.UpdatedNights)
+	}
+	check(1)
+
+	if res := e.Do("PATCH", "/api/v1/properties/"+r.propertyID+"/calendar", full(property.MaxCalendarUpdates+1, 0), xkey(key)...).Expect(400); res.ErrorDetails()["updates"] == nil {
+		t.Fatalf("501 updates: %s", res.Body)
+	}
+	huge := `{"updates": [` + strings.Repeat(" ", 512<<10) + `]}`
+	for _, h := range [][]string{xkey(key), append(xkey(key), "Idempotency-Key", "huge-push")} {
+		if res := e.Do("PATCH", "/api/v1/properties/"+r.propertyID+"/calendar", huge, h...).Expect(413); res.ErrorCode() != "PAYLOAD_TOO_LARGE" {
+			t.Fatalf("over the limit: %s", res.Body)
+		}
+	}
+	if res := e.Do("PATCH", "/portal/api/properties/"+r.propertyID+"/calendar", huge, bearer(host.token)...).Expect(413); res.ErrorCode() != "PAYLOAD_TOO_LARGE" {
+		t.Fatalf("portal over the limit: %s", res.Body)
+	}
+	check(1)
+	// Other routes keep the general limit.
+	padded := `{"name": "Canal House"` + strings.Repeat(" ", 64<<10) + `}`
+	if res := e.Do("PATCH", "/api/v1/properties/"+r.propertyID, padded, xkey(key)...).Expect(413); res.ErrorCode() != "PAYLOAD_TOO_LARGE" {
+		t.Fatalf("property over 64 KiB: %s", res.Body)
+	}
+}

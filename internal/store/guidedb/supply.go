@@ -5,6 +5,8 @@ import (
 	"database/sql"
 	"encoding/json"
 	"errors"
+	"slices"
+	"strings"
 
 	"github.com/wayfarer-asia/platform/internal/apperr"
 	"github.com/wayfarer-asia/platform/internal/guide"
@@ -148,6 +150,21 @@ func (g *Guide) CreatePackage(ctx context.Context, user *guide.User, expertID st
 	return p, err
 }
 
+// FindExpertPackage returns a package of the caller (or any, for an admin).
+func (g *Guide) FindExpertPackage(ctx context.Context, user *guide.User, id string) (_ *guide.ExpertPackage, err error) {
+	defer store.Wrap(&err, "find package %s for user %s", id, user.ID)
+	p, expertUser, err := expertPackage(ctx, g.db, id)
+	if err != nil {
+		return nil, err
+	}
+	if expertUser != user.ID && user.Role != guide.RoleAdmin {
+		return nil, errNotPackageExpert
+	}
+	return p, nil
+}
+
+var errNotPackageExpert = apperr.Errorf(apperr.Forbidden, "Only the package's expert can change it.")
+
 // UpdatePackage changes a package of the caller (or any, for an admin).
 func (g *Guide) UpdatePackage(ctx context.Context, user *guide.User, id string, apply func(*guide.PackageContent) error) (_ *guide.ExpertPackage, err error) {
 	defer store.Wrap(&err, "update package %s", id)
@@ -162,15 +179,25 @@ func (g *Guide) UpdatePackage(ctx context.Context, user *guide.User, id string, 
 			return err
 		}
 		if expertUser != user.ID && user.Role != guide.RoleAdmin {
-			return apperr.Errorf(apperr.Forbidden, "Only the package's expert can change it.")
+			return errNotPackageExpert
 		}
 		c := guide.PackageContent{Translations: cur.Translations, Category: cur.Category, CountryCode: cur.CountryCode, BasePrice: cur.BasePrice,
 			Currency: cur.Currency, Duration: cur.Duration, MaxParticipants: cur.MaxParticipants, Images: cur.Images, Status: cur.Status}
 		if err := apply(&c); err != nil {
 			return err
 		}
-		if err := writePackage(ctx, tx, id, c, g.clock.Now()); err != nil {
+		now := g.clock.Now()
+		if err := writePackage(ctx, tx, id, c, now); err != nil {
 			return err
+		}
+		// An uploaded image dropped is its package's alone (it cannot be
+		// added back but by a new upload, under a new key): its file goes.
+		for _, img := range cur.Images {
+			if strings.HasPrefix(img, guide.PackageUploadsPrefix) && !slices.Contains(c.Images, img) {
+				if err := g.jobs.Enqueue(ctx, tx, JobBlobDelete, map[string]string{"key": strings.TrimPrefix(img, "/media/")}, now); err != nil {
+					return err
+				}
+			}
 		}
 		p, err = g.packageChanged(ctx, tx, id, cur.Status)
 		return err
