@@ -23,7 +23,6 @@ import (
 	_ "github.com/jackc/pgx/v5/stdlib" // registers the "pgx" driver
 	"github.com/pressly/goose/v3"
 	"github.com/pressly/goose/v3/database"
-	_ "modernc.org/sqlite" // registers the "sqlite" driver
 
 	"github.com/wayfarer-asia/platform/internal/store/dburl"
 )
@@ -56,12 +55,15 @@ func Open(ctx context.Context, dsn string) (*DB, error) {
 	if err != nil {
 		return nil, err
 	}
-	driver := "pgx"
+	var sqlDB *sql.DB
 	if engine == SQLite {
-		driver = "sqlite"
-	}
-	sqlDB, err := sql.Open(driver, driverDSN)
-	if err != nil {
+		// Each connection keeps its prepared statements (stmtcache.go).
+		connector, err := newSQLiteConnector(driverDSN)
+		if err != nil {
+			return nil, fmt.Errorf("open %s database: %w", engine, err)
+		}
+		sqlDB = sql.OpenDB(connector)
+	} else if sqlDB, err = sql.Open("pgx", driverDSN); err != nil {
 		return nil, fmt.Errorf("open %s database: %w", engine, err)
 	}
 	if engine == SQLite {

@@ -27,7 +27,7 @@ type testIdP struct {
 	fetches          atomic.Int32
 }
 
-func newTestIdP(t *testing.T) *testIdP {
+func newTestIdP(t testing.TB) *testIdP {
 	t.Helper()
 	rk, err := rsa.GenerateKey(rand.Reader, 2048)
 	if err != nil {

@@ -63,7 +63,7 @@ func loadSample(ctx context.Context, db *store.DB) error {
 
 // newEnv starts the guide API on a fresh SQLite database (or the engine
 // named) loaded with the sample data.
-func newEnv(t *testing.T, opts options, engine ...store.Engine) *env {
+func newEnv(t testing.TB, opts options, engine ...store.Engine) *env {
 	t.Helper()
 	eng := store.SQLite
 	if len(engine) > 0 {
@@ -168,7 +168,7 @@ func newEnv(t *testing.T, opts options, engine ...store.Engine) *env {
 }
 
 // count runs a COUNT query.
-func (e *env) count(t *testing.T, q string, args ...any) int {
+func (e *env) count(t testing.TB, q string, args ...any) int {
 	t.Helper()
 	var n int
 	if err := e.db.QueryRow(q, args...).Scan(&n); err != nil {
@@ -183,7 +183,7 @@ type user struct {
 }
 
 // register creates an account through the API and returns its token.
-func (e *env) register(t *testing.T, email, role string) user {
+func (e *env) register(t testing.TB, email, role string) user {
 	t.Helper()
 	var res struct {
 		Token string
@@ -217,7 +217,7 @@ func trusted(cidrs ...string) []netip.Prefix {
 }
 
 // tokenFor issues a user token for the account with the e-mail.
-func (e *env) tokenFor(t *testing.T, email string) user {
+func (e *env) tokenFor(t testing.TB, email string) user {
 	t.Helper()
 	var id string
 	if err := e.db.QueryRow(`SELECT id FROM users WHERE email_normalized = $1`, email).Scan(&id); err != nil {

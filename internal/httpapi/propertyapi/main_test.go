@@ -60,7 +60,7 @@ func loadSample(ctx context.Context, db *store.DB) error {
 	return propertydb.LoadSample(ctx, db, sample.GenerateDays(property.DateOf(start), sampleDays))
 }
 
-func newEnv(t *testing.T, opts options, engine ...store.Engine) *env {
+func newEnv(t testing.TB, opts options, engine ...store.Engine) *env {
 	t.Helper()
 	eng := store.SQLite
 	if len(engine) > 0 {
@@ -130,7 +130,7 @@ var devSeq struct {
 }
 
 // signup creates a developer account through the portal.
-func (e *env) signup(t *testing.T) dev {
+func (e *env) signup(t testing.TB) dev {
 	t.Helper()
 	devSeq.Lock()
 	devSeq.n++
@@ -145,7 +145,7 @@ func (e *env) signup(t *testing.T) dev {
 }
 
 // key creates an API key of the mode for d through the portal.
-func (e *env) key(t *testing.T, d dev, mode string, scopes ...string) string {
+func (e *env) key(t testing.TB, d dev, mode string, scopes ...string) string {
 	t.Helper()
 	body := map[string]any{"name": mode + " key", "mode": mode}
 	if len(scopes) > 0 {
@@ -169,7 +169,7 @@ type room struct {
 // tokyoDouble is the sample's Standard Double Room at the Shinjuku
 // Gardenview Hotel, with every night from the start open and unrestricted
 // and nothing sold, so that tests set the nights they need.
-func (e *env) tokyoDouble(t *testing.T) room {
+func (e *env) tokyoDouble(t testing.TB) room {
 	t.Helper()
 	var r room
 	if err := e.db.QueryRow(`SELECT p.id, r.id, r.name, r.total_units, r.max_guests FROM properties p JOIN room_types r ON r.property_id = p.id
@@ -181,7 +181,7 @@ func (e *env) tokyoDouble(t *testing.T) room {
 	return r
 }
 
-func (e *env) exec(t *testing.T, q string, args ...any) {
+func (e *env) exec(t testing.TB, q string, args ...any) {
 	t.Helper()
 	if _, err := e.db.Exec(q, args...); err != nil {
 		t.Fatalf("%s: %v", q, err)

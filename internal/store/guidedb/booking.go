@@ -153,7 +153,17 @@ func (g *Guide) FindBookingByID(ctx context.Context, user *guide.User, id string
 }
 
 func (g *Guide) bookingDetail(ctx context.Context, q store.Querier, p guide.Party, id string) (*guide.BookingDetail, error) {
+	b, _, err := g.bookingWithAudience(ctx, q, p, id)
+	return b, err
+}
+
+// bookingWithAudience is bookingDetail with the audience of the booking's
+// change events (its traveller and its expert's user), read in the same
+// query.
+func (g *Guide) bookingWithAudience(ctx context.Context, q store.Querier, p guide.Party, id string) (*guide.BookingDetail, []string, error) {
 	var b guide.BookingDetail
+	var tourist string
+	var expertUser sql.NullString
 	var end, confirmed, completed, cancelled, reviewAt sql.NullTime
 	var custom, meeting, tName, tEmail, tImage, tAvatar sql.NullString
 	var eHandle, eName, eAvatar, eImage sql.NullString
@@ -167,7 +177,7 @@ func (g *Guide) bookingDetail(ctx context.Context, q store.Querier, p guide.Part
 			eu.handle, eu.name, eu.avatar, e.profile_image, eu.deleted_at IS NOT NULL,
 			b.package_id, p.title, b.price, b.currency, b.duration,
 			b.confirmed_at, b.completed_at, b.cancelled_at, b.created_at,
-			r.id, r.rating, r.comment, r.created_at
+			r.id, r.rating, r.comment, r.created_at, b.tourist_id, e.user_id
 		FROM bookings b JOIN users t ON t.id = b.tourist_id
 		LEFT JOIN experts e ON e.id = b.expert_id LEFT JOIN users eu ON eu.id = e.user_id
 		LEFT JOIN packages p ON p.id = b.package_id LEFT JOIN reviews r ON r.booking_id = b.id
@@ -176,11 +186,11 @@ func (g *Guide) bookingDetail(ctx context.Context, q store.Querier, p guide.Part
 		&eHandle, &eName, &eAvatar, &eImage, &eGone,
 		&pkgID, &pkgTitle, &price, &currency, &duration,
 		&confirmed, &completed, &cancelled, &b.CreatedAt,
-		&reviewID, &reviewRating, &reviewComment, &reviewAt)
+		&reviewID, &reviewRating, &reviewComment, &reviewAt, &tourist, &expertUser)
 	if errors.Is(err, sql.ErrNoRows) {
-		return nil, apperr.Errorf(apperr.NotFound, "No booking with id %q.", id)
+		return nil, nil, apperr.Errorf(apperr.NotFound, "No booking with id %q.", id)
 	} else if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	b.ScheduledDate, b.CreatedAt, b.ScheduledEndDate = b.ScheduledDate.UTC(), b.CreatedAt.UTC(), store.NullTime(end)
 	b.CustomRequest, b.MeetingLocation = store.NullString(custom), store.NullString(meeting)
@@ -199,7 +209,11 @@ func (g *Guide) bookingDetail(ctx context.Context, q store.Querier, p guide.Part
 		b.Review = &guide.BookingReview{ID: reviewID.String, Rating: int(reviewRating.Int64), Comment: store.NullString(reviewComment), CreatedAt: reviewAt.Time.UTC()}
 	}
 	b.CanReview = guide.CanReview(p, b.Status, b.Expert != nil, b.Review != nil)
-	return &b, nil
+	audience := []string{guide.Audience(tourist)}
+	if expertUser.Valid {
+		audience = append(audience, guide.Audience(expertUser.String))
+	}
+	return &b, audience, nil
 }
 
 func firstOf(a, b sql.NullString) *string {

@@ -187,11 +187,11 @@ func scanPackage(s store.Scanner, p *guide.PackageSummary, extra ...any) error {
 }
 
 // packageSorts are the ORDER BY expressions of sort. basePrice compares
-// prices in US dollars, converted with currency_rates (SetCurrencyRates),
-// so that CNY, HKD and JPY prices sort together; a currency without a rate
-// counts as dollars.
+// prices in US dollars, converted with currency_rates (SetCurrencyRates)
+// into usd_price by triggers (migration 00010), so that CNY, HKD and JPY
+// prices sort together; a currency without a rate counts as dollars.
 var packageSorts = map[string]string{
-	"basePrice": "p.base_price * COALESCE((SELECT r.usd_rate FROM currency_rates r WHERE r.currency = p.currency), 1)",
+	"basePrice": "p.usd_price",
 	"duration":  "p.duration", "createdAt": "p.created_at",
 }
 

@@ -279,7 +279,7 @@ func (g *Guide) SendMessage(ctx context.Context, user *guide.User, id string, nm
 		if nm.MessageType == guide.MessageImage {
 			out.ImageURL = &content
 		}
-		return g.recordMessageEvent(ctx, tx, msgID)
+		return g.recordMessageEvent(ctx, tx, &out, tourist, expertUser)
 	})
 	if err != nil {
 		return nil, false, err

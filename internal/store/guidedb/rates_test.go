@@ -56,3 +56,62 @@ func TestPackagesSortByConvertedPrice(t *testing.T) {
 		})
 	}
 }
+
+// TestUSDPriceFollowsWrites: the converted price that sort=basePrice walks
+// (usd_price, kept by triggers) follows rate changes, removed rates and
+// package price and currency changes, on both engines.
+func TestUSDPriceFollowsWrites(t *testing.T) {
+	t.Parallel()
+	for _, engine := range storetest.Engines() {
+		t.Run(string(engine), func(t *testing.T) {
+			ctx := t.Context()
+			db := storetest.MustOpenSample(t, engine, "guide", func(ctx context.Context, db *store.DB) error {
+				return guidedb.LoadSample(ctx, db, sample.Generate())
+			})
+			g := guidedb.New(db, clock.NewFake(time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC)))
+			check := func(step string, rates map[string]float64) {
+				t.Helper()
+				rows, err := db.QueryContext(ctx, `SELECT id, base_price, currency, usd_price FROM packages`)
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer rows.Close()
+				n := 0
+				for rows.Next() {
+					var id, currency string
+					var price, usd float64
+					if err := rows.Scan(&id, &price, &currency, &usd); err != nil {
+						t.Fatal(err)
+					}
+					rate, ok := rates[currency]
+					if !ok {
+						rate = 1
+					}
+					if want := price * rate; usd < want-1e-6 || usd > want+1e-6 {
+						t.Fatalf("%s: package %s, %v %s: usd_price %v, want %v", step, id, price, currency, usd, want)
+					}
+					n++
+				}
+				if err := rows.Err(); err != nil || n == 0 {
+					t.Fatalf("%s: %d packages, %v", step, n, err)
+				}
+			}
+			check("no rates", nil)
+			rates := map[string]float64{"CNY": 0.14, "HKD": 0.128, "JPY": 0.0067}
+			if err := g.SetCurrencyRates(ctx, rates); err != nil {
+				t.Fatal(err)
+			}
+			check("rates set", rates)
+			rates = map[string]float64{"CNY": 0.15, "JPY": 0.0067}
+			if err := g.SetCurrencyRates(ctx, rates); err != nil { // CNY changed, HKD removed
+				t.Fatal(err)
+			}
+			check("rates changed", rates)
+			if _, err := db.ExecContext(ctx, `UPDATE packages SET base_price = base_price + 100, currency = 'JPY'
+				WHERE id IN (SELECT id FROM packages WHERE currency <> 'JPY' ORDER BY id LIMIT 3)`); err != nil {
+				t.Fatal(err)
+			}
+			check("packages repriced", rates)
+		})
+	}
+}

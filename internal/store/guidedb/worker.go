@@ -286,6 +286,7 @@ func aiReplyTag(messageID string) string { return "ai:" + messageID }
 type aiTrigger struct {
 	createdAt                time.Time
 	expertID, expertUserID   string
+	touristID                string
 	autoReply, messaging     bool
 	expertGone, touristGone  bool
 	instructions, expertName sql.NullString
@@ -296,14 +297,14 @@ type aiTrigger struct {
 // answered (wrapping ErrNoAIReply), if so.
 func checkAITrigger(ctx context.Context, q store.Querier, conversationID, messageID string) (*aiTrigger, error) {
 	var t aiTrigger
-	var sender, tourist string
+	var sender string
 	err := q.QueryRowContext(ctx, `SELECT m.created_at, m.sender_id, c.tourist_id, e.id, e.user_id,
 			e.ai_auto_reply, e.messaging_enabled, e.ai_instructions, eu.name, eu.deleted_at IS NOT NULL,
 			tu.name, tu.deleted_at IS NOT NULL
 		FROM messages m JOIN conversations c ON c.id = m.conversation_id
 		JOIN experts e ON e.id = c.expert_id JOIN users eu ON eu.id = e.user_id JOIN users tu ON tu.id = c.tourist_id
 		WHERE m.id = $1 AND m.conversation_id = $2`, messageID, conversationID).Scan(
-		&t.createdAt, &sender, &tourist, &t.expertID, &t.expertUserID, &t.autoReply, &t.messaging, &t.instructions,
+		&t.createdAt, &sender, &t.touristID, &t.expertID, &t.expertUserID, &t.autoReply, &t.messaging, &t.instructions,
 		&t.expertName, &t.expertGone, &t.touristName, &t.touristGone)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, fmt.Errorf("%w: message %s is not in conversation %s", ErrNoAIReply, messageID, conversationID)
@@ -312,7 +313,7 @@ func checkAITrigger(ctx context.Context, q store.Querier, conversationID, messag
 	}
 	t.createdAt = t.createdAt.UTC()
 	switch {
-	case sender != tourist:
+	case sender != t.touristID:
 		return nil, fmt.Errorf("%w: the message is not the traveller's", ErrNoAIReply)
 	case !t.autoReply:
 		return nil, fmt.Errorf("%w: the expert has turned AI auto-reply off", ErrNoAIReply)
@@ -456,7 +457,13 @@ func (g *Guide) PostAIReply(ctx context.Context, conversationID, messageID, text
 		if err := g.jobs.Enqueue(ctx, tx, JobRealtimeMessage, map[string]string{"messageId": id}, now); err != nil {
 			return err
 		}
-		if err := g.recordMessageEvent(ctx, tx, id); err != nil {
+		// The event carries the reply as the API shows it (the expert's
+		// name and picture), read back once.
+		var m guide.Message
+		if err := scanMessage(tx.QueryRowContext(ctx, messageSelect+` WHERE m.id = $1`, id), &m); err != nil {
+			return err
+		}
+		if err := g.recordMessageEvent(ctx, tx, &m, t.touristID, t.expertUserID); err != nil {
 			return err
 		}
 		return g.jobs.Enqueue(ctx, tx, JobPushMessage, map[string]string{"messageId": id}, now)

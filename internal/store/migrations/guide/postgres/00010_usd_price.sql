@@ -1,0 +1,58 @@
+-- +goose Up
+-- sort=basePrice orders packages by their price in US dollars. The
+-- converted price is a column of its own, kept by triggers when a
+-- package's price or currency changes and when a rate does, so that the
+-- sort walks an index like every other sort (see the plan test) instead of
+-- converting and sorting every active package. A currency without a rate
+-- counts as dollars.
+ALTER TABLE packages ADD COLUMN usd_price DOUBLE PRECISION NOT NULL DEFAULT 0;
+UPDATE packages SET usd_price = base_price * COALESCE((SELECT r.usd_rate FROM currency_rates r WHERE r.currency = packages.currency), 1);
+
+-- The raw price is no sort's order any more.
+DROP INDEX packages_active_price;
+DROP INDEX packages_active_category_price;
+DROP INDEX packages_active_country_price;
+CREATE INDEX packages_active_price ON packages (usd_price, id, expert_id) WHERE is_active = TRUE;
+CREATE INDEX packages_active_category_price ON packages (lower(category), usd_price, id, expert_id) WHERE is_active = TRUE;
+CREATE INDEX packages_active_country_price ON packages (country_code, usd_price, id, expert_id) WHERE is_active = TRUE;
+
+-- +goose StatementBegin
+CREATE FUNCTION packages_usd_price() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    NEW.usd_price := NEW.base_price * COALESCE((SELECT r.usd_rate FROM currency_rates r WHERE r.currency = NEW.currency), 1);
+    RETURN NEW;
+END
+$$;
+-- +goose StatementEnd
+
+-- +goose StatementBegin
+CREATE FUNCTION currency_rates_usd_price() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    IF TG_OP IN ('UPDATE', 'DELETE') THEN
+        UPDATE packages SET usd_price = base_price WHERE currency = OLD.currency;
+    END IF;
+    IF TG_OP IN ('INSERT', 'UPDATE') THEN
+        UPDATE packages SET usd_price = base_price * NEW.usd_rate WHERE currency = NEW.currency;
+    END IF;
+    RETURN NULL;
+END
+$$;
+-- +goose StatementEnd
+
+CREATE TRIGGER packages_usd_price BEFORE INSERT OR UPDATE OF base_price, currency ON packages
+    FOR EACH ROW EXECUTE FUNCTION packages_usd_price();
+CREATE TRIGGER currency_rates_usd_price AFTER INSERT OR UPDATE OR DELETE ON currency_rates
+    FOR EACH ROW EXECUTE FUNCTION currency_rates_usd_price();
+
+-- +goose Down
+DROP TRIGGER packages_usd_price ON packages;
+DROP TRIGGER currency_rates_usd_price ON currency_rates;
+DROP FUNCTION packages_usd_price();
+DROP FUNCTION currency_rates_usd_price();
+DROP INDEX packages_active_price;
+DROP INDEX packages_active_category_price;
+DROP INDEX packages_active_country_price;
+CREATE INDEX packages_active_price ON packages (base_price, id, expert_id) WHERE is_active = TRUE;
+CREATE INDEX packages_active_category_price ON packages (lower(category), base_price, id, expert_id) WHERE is_active = TRUE;
+CREATE INDEX packages_active_country_price ON packages (country_code, base_price, id, expert_id) WHERE is_active = TRUE;
+ALTER TABLE packages DROP COLUMN usd_price;

@@ -1,0 +1,194 @@
+package store
+
+import (
+	"container/list"
+	"context"
+	"database/sql/driver"
+	"errors"
+	"fmt"
+
+	"modernc.org/sqlite"
+)
+
+// stmtCacheSize is how many prepared statements each SQLite connection
+// keeps. The hot paths use a few dozen distinct statements; list queries
+// built per filter come and go through the least recently used slot.
+const stmtCacheSize = 256
+
+// The SQLite driver prepares (parses and plans) every statement it runs
+// through QueryContext or ExecContext and finalizes it afterwards: about a
+// quarter of a booking's CPU time went to parsing the same SQL again. Each
+// connection here keeps its prepared statements by SQL text and runs them
+// again with new arguments. PostgreSQL needs none of this: pgx caches each
+// connection's prepared statements itself.
+
+// sqliteConnector opens SQLite connections that cache their statements.
+type sqliteConnector struct{ driver.Connector }
+
+func newSQLiteConnector(dsn string) (driver.Connector, error) {
+	c, err := sqlite.NewConnector(dsn)
+	if err != nil {
+		return nil, err
+	}
+	return sqliteConnector{c}, nil
+}
+
+// sqliteDriverConn is what the SQLite driver's connections implement and
+// the cache passes on.
+type sqliteDriverConn interface {
+	driver.Conn
+	driver.ConnBeginTx
+	driver.ConnPrepareContext
+	driver.ExecerContext
+	driver.QueryerContext
+	driver.Pinger
+	driver.SessionResetter
+	driver.Validator
+}
+
+// cachedStmt is what the driver's prepared statements implement.
+type cachedStmt interface {
+	driver.Stmt
+	driver.StmtExecContext
+	driver.StmtQueryContext
+}
+
+func (c sqliteConnector) Connect(ctx context.Context) (driver.Conn, error) {
+	dc, err := c.Connector.Connect(ctx)
+	if err != nil {
+		return nil, err
+	}
+	conn, ok := dc.(sqliteDriverConn)
+	if !ok {
+		dc.Close()
+		return nil, fmt.Errorf("sqlite connection %T lacks the interfaces the statement cache needs", dc)
+	}
+	return &stmtCacheConn{sqliteDriverConn: conn, byQuery: map[string]*list.Element{}, lru: list.New()}, nil
+}
+
+// stmtCacheConn is one SQLite connection with its statements. database/sql
+// uses a connection from one goroutine at a time, so it needs no lock.
+type stmtCacheConn struct {
+	sqliteDriverConn
+	byQuery map[string]*list.Element // of *cacheEntry
+	lru     *list.List               // most recently used first
+}
+
+type cacheEntry struct {
+	query string
+	stmt  cachedStmt
+	busy  bool // its rows are open: a nested use of the same SQL prepares its own
+}
+
+// take returns the cached statement of query, prepared on first use, marked
+// busy; nil when it is busy already (rows of it still open).
+func (c *stmtCacheConn) take(ctx context.Context, query string) (*cacheEntry, error) {
+	if el, ok := c.byQuery[query]; ok {
+		e := el.Value.(*cacheEntry)
+		if e.busy {
+			return nil, nil
+		}
+		c.lru.MoveToFront(el)
+		e.busy = true
+		return e, nil
+	}
+	ds, err := c.PrepareContext(ctx, query)
+	if err != nil {
+		return nil, err
+	}
+	s, ok := ds.(cachedStmt)
+	if !ok {
+		ds.Close()
+		return nil, fmt.Errorf("sqlite statement %T lacks the context methods", ds)
+	}
+	e := &cacheEntry{query: query, stmt: s, busy: true}
+	c.byQuery[query] = c.lru.PushFront(e)
+	if c.lru.Len() > stmtCacheSize {
+		c.evict()
+	}
+	return e, nil
+}
+
+// evict finalizes the least recently used statement that is not in use.
+func (c *stmtCacheConn) evict() {
+	for el := c.lru.Back(); el != nil; el = el.Prev() {
+		if e := el.Value.(*cacheEntry); !e.busy {
+			c.lru.Remove(el)
+			delete(c.byQuery, e.query)
+			e.stmt.Close()
+			return
+		}
+	}
+}
+
+func (c *stmtCacheConn) ExecContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Result, error) {
+	e, err := c.take(ctx, query)
+	if err != nil {
+		return nil, err
+	}
+	if e == nil {
+		return c.sqliteDriverConn.ExecContext(ctx, query, args)
+	}
+	defer func() { e.busy = false }()
+	return e.stmt.ExecContext(ctx, args)
+}
+
+func (c *stmtCacheConn) QueryContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Rows, error) {
+	e, err := c.take(ctx, query)
+	if err != nil {
+		return nil, err
+	}
+	if e == nil {
+		return c.sqliteDriverConn.QueryContext(ctx, query, args)
+	}
+	rows, err := e.stmt.QueryContext(ctx, args)
+	if err != nil {
+		e.busy = false
+		return nil, err
+	}
+	r, ok := rows.(sqliteRows)
+	if !ok {
+		rows.Close()
+		e.busy = false
+		return nil, fmt.Errorf("sqlite rows %T lack the column type methods", rows)
+	}
+	return &cachedRows{sqliteRows: r, entry: e}, nil
+}
+
+// Close finalizes the cached statements, then closes the connection.
+func (c *stmtCacheConn) Close() error {
+	var errs []error
+	for el := c.lru.Front(); el != nil; el = el.Next() {
+		errs = append(errs, el.Value.(*cacheEntry).stmt.Close())
+	}
+	c.lru.Init()
+	clear(c.byQuery)
+	return errors.Join(append(errs, c.sqliteDriverConn.Close())...)
+}
+
+// sqliteRows is what the driver's rows implement; all of it is passed on
+// (database/sql's ColumnTypes uses the column type methods).
+type sqliteRows interface {
+	driver.Rows
+	driver.RowsColumnTypeDatabaseTypeName
+	driver.RowsColumnTypeLength
+	driver.RowsColumnTypeNullable
+	driver.RowsColumnTypePrecisionScale
+	driver.RowsColumnTypeScanType
+}
+
+// cachedRows frees its statement for the next use when closed (the driver
+// resets the statement then, rather than finalizing it).
+type cachedRows struct {
+	sqliteRows
+	entry *cacheEntry
+}
+
+func (r *cachedRows) Close() error {
+	err := r.sqliteRows.Close()
+	if r.entry != nil {
+		r.entry.busy = false
+		r.entry = nil
+	}
+	return err
+}
