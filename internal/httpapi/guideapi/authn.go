@@ -10,6 +10,7 @@ import (
 	"github.com/wayfarer-asia/platform/internal/auth"
 	"github.com/wayfarer-asia/platform/internal/guide"
 	"github.com/wayfarer-asia/platform/internal/httpapi"
+	"github.com/wayfarer-asia/platform/internal/mcpapi"
 	"github.com/wayfarer-asia/platform/internal/ratelimit"
 )
 
@@ -95,7 +96,9 @@ func (s *Server) authenticate(w http.ResponseWriter, r *http.Request, rl rule) (
 			return nil, e
 		}
 		s.cfg.KeyUsage.Record(key.ID, s.cfg.Clock.Now())
-		return &guide.Caller{User: user, APIKey: key}, nil
+		// A tool's REST call carries the MCP request's principal: what
+		// the key asks for there is the person's to confirm.
+		return &guide.Caller{User: user, APIKey: key, MCP: mcpapi.PrincipalFrom(ctx) != nil}, nil
 	}
 	userID, err := s.cfg.Tokens.Verify(bearer)
 	if err != nil {

@@ -10,7 +10,6 @@ import (
 	"github.com/wayfarer-asia/platform/internal/apperr"
 	"github.com/wayfarer-asia/platform/internal/guide"
 	"github.com/wayfarer-asia/platform/internal/httpapi"
-	"github.com/wayfarer-asia/platform/internal/mcpapi"
 	"github.com/wayfarer-asia/platform/internal/paging"
 )
 
@@ -202,9 +201,7 @@ type pendingAccepted struct {
 // The store enqueues its notification to the person's devices; the
 // workers are woken to send it now.
 func (s *Server) writePending(w http.ResponseWriter, r *http.Request, action, target string, payload any, why string) error {
-	c := *caller(r.Context())
-	c.MCP = mcpapi.PrincipalFrom(r.Context()) != nil
-	a, err := s.cfg.Actions.CreateAction(r.Context(), &c, action, target, payload, s.cfg.ActionTTL)
+	a, err := s.cfg.Actions.CreateAction(r.Context(), caller(r.Context()), action, target, payload, s.cfg.ActionTTL)
 	if err != nil {
 		return err
 	}
