@@ -1,7 +1,9 @@
 // The newcomer's path in a real browser: from an empty browser to a working
 // API call with a key made in the developer portal, then rotation,
 // revocation, signing out and in with the keyboard only, a phone-width
-// screen, a cross-site attempt, and the reference pages of both servers.
+// screen, a cross-site attempt, the reference pages of both servers, and
+// the guide server's confirmation page, where a person approves what their
+// agent asked for.
 // Every step leaves a screenshot in SCREENSHOT_DIR.
 //
 // Run through run.sh, which starts the server and sets PROPERTY_URL,
@@ -570,6 +572,58 @@ test('the guide reference renders offline and finds an endpoint', async () => {
   const doc = await p.goto(body.error.doc_url);
   assert.equal(doc.status(), 200);
   await p.getByRole('heading', { name: /VALIDATION_ERROR/ }).waitFor();
+  await p.close();
+});
+
+test('a person confirms on the guide page what their agent asked for', async () => {
+  const email = `kei.${unique}@example.com`;
+  const password = 'trip-to-kyoto-2026';
+  const call = async (method, path, body, token) => {
+    const headers = { Accept: 'application/json' };
+    if (body !== undefined) headers['Content-Type'] = 'application/json';
+    if (token) headers.Authorization = `Bearer ${token}`;
+    const res = await fetch(GUIDE + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    return { status: res.status, body: await res.json().catch(() => null) };
+  };
+  const reg = await call('POST', '/api/v1/auth/register', { email, password, name: 'Kei Traveller', role: 'TOURIST' });
+  assert.equal(reg.status, 201);
+  const token = reg.body.token;
+  const key = await call('POST', '/api/v1/auth/api-keys', { name: 'trip agent', scopes: ['bookings:read', 'bookings:write'] }, token);
+  assert.equal(key.status, 201);
+  const pkg = (await call('GET', '/api/v1/packages?pageSize=1')).body.data[0];
+  const booked = await call('POST', '/api/v1/bookings',
+    { packageId: pkg.id, scheduledDate: new Date(Date.now() + 4 * 86400e3).toISOString(), participants: 2 }, token);
+  assert.equal(booked.status, 201);
+  // The agent asks; nothing happens yet.
+  const asked = await call('POST', `/api/v1/bookings/${booked.body.data.id}/cancel`, undefined, key.body.data.key);
+  assert.equal(asked.status, 202);
+
+  const p = await newPage();
+  await p.goto(`${GUIDE}/confirm/`);
+  await p.locator('#view-invalid').waitFor();
+
+  await p.goto(`${GUIDE}/confirm/?action=${asked.body.actionId}`);
+  await p.locator('#view-signin').waitFor();
+  await shot(p, 'confirm-sign-in');
+  await p.fill('#email', email);
+  await p.fill('#password', 'not-the-password');
+  await p.click('#signin-form button[type=submit]');
+  await p.locator('#signin-form .form-error').waitFor();
+  assert.match(await p.textContent('#signin-form .form-error'), /not right/);
+
+  await p.fill('#password', password);
+  await p.click('#signin-form button[type=submit]');
+  await p.locator('#view-review').waitFor();
+  assert.equal(await p.textContent('#review-title'), 'Cancel a booking');
+  const facts = await p.textContent('#review-facts');
+  assert.ok(facts.includes('trip agent') && facts.includes(pkg.title), facts);
+  assert.equal((await call('GET', `/api/v1/bookings/${booked.body.data.id}`, undefined, token)).body.data.status, 'PENDING');
+  await shot(p, 'confirm-review');
+
+  await p.click('#confirm');
+  await p.getByText('Done: the booking is cancelled.').waitFor();
+  await shot(p, 'confirm-done');
+  assert.equal((await call('GET', `/api/v1/bookings/${booked.body.data.id}`, undefined, token)).body.data.status, 'CANCELLED');
   await p.close();
 });
 

@@ -210,18 +210,20 @@ const (
 // PendingAction is a high-risk operation an API key asked for, waiting for
 // its owner's confirmation.
 type PendingAction struct {
-	ID          string          `json:"id"`
-	Action      string          `json:"action"`
-	Status      string          `json:"status"`
-	ExpiresAt   time.Time       `json:"expiresAt"`
-	ConfirmedAt *time.Time      `json:"confirmedAt"`
-	CreatedAt   time.Time       `json:"createdAt"`
-	UserID      string          `json:"-"`
-	APIKeyID    string          `json:"-"`
-	PersonOnly  bool            `json:"-"` // asked for through MCP: no API key may confirm it
-	TargetID    string          `json:"-"`
-	Payload     json.RawMessage `json:"-"`
-	Result      json.RawMessage `json:"-"`
+	ID          string     `json:"id"`
+	Action      string     `json:"action"`
+	Status      string     `json:"status"`
+	ExpiresAt   time.Time  `json:"expiresAt"`
+	ConfirmedAt *time.Time `json:"confirmedAt"`
+	CreatedAt   time.Time  `json:"createdAt"`
+	// APIKeyID is the key that asked; TargetID what the action acts on
+	// (the booking, or the account). The confirmation page shows both.
+	APIKeyID   string          `json:"apiKeyId,omitempty"`
+	TargetID   string          `json:"targetId,omitempty"`
+	UserID     string          `json:"-"`
+	PersonOnly bool            `json:"-"` // asked for through MCP: no API key may confirm it
+	Payload    json.RawMessage `json:"-"`
+	Result     json.RawMessage `json:"-"`
 }
 
 // ConfirmedAction is the answer to a confirmation.

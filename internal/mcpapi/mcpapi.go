@@ -220,7 +220,11 @@ func AddTool[In, Out any](d *Door, t *mcp.Tool, scope string, h Handler[In, Out]
 			if res == nil {
 				res = &mcp.CallToolResult{}
 			}
-			if res.Content == nil {
+			if res.InputRequests != nil {
+				// The client is asked for input first (a URL elicitation):
+				// the answer carries no content.
+				outcome = "input_required"
+			} else if res.Content == nil {
 				text, merr := delimited(out)
 				if merr != nil {
 					err, outcome = merr, apperr.Internal

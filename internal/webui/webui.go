@@ -1,6 +1,6 @@
 // Package webui serves the web pages of cmd/server: the developer portal of
-// the property platform (/portal/) and the API reference of each API
-// (/docs/), rendered in the browser from the server's own OpenAPI document.
+// the property platform (/portal/), the guide API's confirmation page
+// (/confirm/) and the API reference of each API (/docs/), rendered in the browser from the server's own OpenAPI document.
 //
 // The pages' sources live in web/ at the root of the repository; web/build.sh
 // copies them, with the reference renderer installed from the npm registry,
@@ -83,7 +83,7 @@ type DocsConfig struct {
 // Site is one set of pages under a path prefix: its page at prefix/ and its
 // assets at prefix/assets/{name}.
 type Site struct {
-	prefix string // "/docs" or "/portal"
+	prefix string // "/docs", "/portal" or "/confirm"
 	csp    string
 	page   *file
 	assets map[string]*file
@@ -95,6 +95,13 @@ type Site struct {
 // server.
 func Portal() *Site {
 	return newSite("/portal", PortalCSP, "portal", nil, "portal", "common")
+}
+
+// Confirm returns the guide API's confirmation page (/confirm/?action=<id>):
+// the person signs in there and approves what an agent asked for with
+// their API key. MCP clients open it by URL-mode elicitation.
+func Confirm() *Site {
+	return newSite("/confirm", PortalCSP, "confirm", nil, "confirm", "common")
 }
 
 // Docs returns the API reference of one server: its OpenAPI document

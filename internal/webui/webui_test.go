@@ -21,11 +21,12 @@ import (
 	"github.com/wayfarer-asia/platform/internal/webui"
 )
 
-// mux returns a router with the portal and a reference page registered, as
-// the property server has them.
+// mux returns a router with the portal, the confirmation page and a
+// reference page registered.
 func mux() *http.ServeMux {
 	m := http.NewServeMux()
 	webui.Portal().Register(m)
+	webui.Confirm().Register(m)
 	webui.Docs(webui.DocsConfig{Title: "Property <Platform> API", Links: []webui.Link{{Text: "Developer portal", Href: "/portal/"}}}).Register(m)
 	return m
 }
@@ -41,7 +42,7 @@ func get(t *testing.T, h http.Handler, path string, headers ...string) *httptest
 	return rec
 }
 
-var assetRef = regexp.MustCompile(`(?:src|href|data-renderer)="(/(?:portal|docs)/assets/[^"]+)"`)
+var assetRef = regexp.MustCompile(`(?:src|href|data-renderer)="(/(?:portal|docs|confirm)/assets/[^"]+)"`)
 
 // TestPages: each page is HTML with its CSP, is not framed, is revalidated,
 // and every asset it links is served with its type and cached for good.
@@ -53,6 +54,7 @@ func TestPages(t *testing.T) {
 	}{
 		{"/portal/", webui.PortalCSP, []string{"portal.js", "portal.css", "favicon.svg"}},
 		{"/docs/", webui.DocsCSP, []string{"docs.js", "docs.css", "favicon.svg", "redoc.standalone.js"}},
+		{"/confirm/", webui.PortalCSP, []string{"confirm.js", "confirm.css", "favicon.svg"}},
 	} {
 		t.Run(tc.path, func(t *testing.T) {
 			rec := get(t, m, tc.path)
@@ -236,7 +238,7 @@ func TestNoOutsideAddresses(t *testing.T) {
 		"https://redocly.com/redoc/\"", // the renderer's attribution, styled in docs.css
 	}
 	url := regexp.MustCompile(`(?:https?:)?//[a-z0-9.-]+\.[a-z]{2,}[^\s'")]*["']?`)
-	for _, dir := range []string{"portal", "docs", "common"} {
+	for _, dir := range []string{"portal", "confirm", "docs", "common"} {
 		files, err := os.ReadDir(filepath.Join("..", "..", "web", dir))
 		if err != nil {
 			t.Fatal(err)
@@ -260,7 +262,7 @@ func TestNoOutsideAddresses(t *testing.T) {
 // other.
 func TestDistMatchesSources(t *testing.T) {
 	web := filepath.Join("..", "..", "web")
-	for _, dir := range []string{"portal", "docs", "common"} {
+	for _, dir := range []string{"portal", "confirm", "docs", "common"} {
 		src, err := os.ReadDir(filepath.Join(web, dir))
 		if err != nil {
 			t.Fatal(err)

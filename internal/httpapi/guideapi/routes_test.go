@@ -24,12 +24,12 @@ func TestRouteInventory(t *testing.T) {
 			documented[method+" "+path] = true
 		}
 	}
-	// Pages and pictures for people, not API operations: /docs/ and
-	// /media/, and the redirect of /docs to /docs/. The realtime
+	// Pages and pictures for people, not API operations: /docs/,
+	// /confirm/ and /media/, and the redirects of /docs and /confirm. The realtime
 	// channel's transports speak its own protocol, not JSON over HTTP;
 	// the token endpoint's description documents them.
-	notAPI := []string{"GET /docs/", "GET /media/", "GET /api/realtime/connection/", "POST /api/realtime/connection/"}
-	notAPIExact := []string{"GET /docs", "GET /{$}"}
+	notAPI := []string{"GET /docs/", "GET /confirm/", "GET /media/", "GET /api/realtime/connection/", "POST /api/realtime/connection/"}
+	notAPIExact := []string{"GET /docs", "GET /confirm", "GET /{$}"}
 	srv := guideapi.New(guideapi.Config{})
 	registered := map[string]bool{}
 	for _, p := range srv.Routes() {

@@ -207,6 +207,8 @@ func (s *Server) routes() {
 	// The API reference: GET /docs/, /docs/assets/ and the error-code
 	// pages /docs/errors/.
 	webui.Docs(webui.DocsConfig{Title: "Guide Marketplace API", API: httpapi.GuideAPI}).Register(s.router)
+	// Where the person approves what an agent asked for (pending actions).
+	webui.Confirm().Register(s.router)
 	portrait, landscape := httpapi.Size{Width: 320, Height: 320}, httpapi.Size{Width: 640, Height: 420}
 	s.router.Handle("GET /media/sample/{kind}/{name}", httpapi.Adapt(httpapi.RateLimitCounted(s.cfg.Metrics, s.cfg.ReadLimiter, s.publicKey,
 		httpapi.SampleImages(map[string]httpapi.Size{

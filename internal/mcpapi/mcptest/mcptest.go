@@ -16,12 +16,23 @@ import (
 // the test ends.
 func Connect(t testing.TB, url, header, value string) *mcp.ClientSession {
 	t.Helper()
-	client := mcp.NewClient(&mcp.Implementation{Name: "test-agent", Version: "1"}, nil)
+	return ConnectClient(t, NewClient(nil), url, header, value, "")
+}
+
+// NewClient returns the SDK's client as the tests' agent, with opts.
+func NewClient(opts *mcp.ClientOptions) *mcp.Client {
+	return mcp.NewClient(&mcp.Implementation{Name: "test-agent", Version: "1"}, opts)
+}
+
+// ConnectClient connects client as Connect does, speaking protocol
+// version (the SDK's newest when empty).
+func ConnectClient(t testing.TB, client *mcp.Client, url, header, value, version string) *mcp.ClientSession {
+	t.Helper()
 	cs, err := client.Connect(t.Context(), &mcp.StreamableClientTransport{
 		Endpoint:             url,
 		HTTPClient:           &http.Client{Transport: headerTransport{header, value}},
 		DisableStandaloneSSE: true,
-	}, nil)
+	}, &mcp.ClientSessionOptions{ProtocolVersion: version})
 	if err != nil {
 		t.Fatalf("connect: %v", err)
 	}
