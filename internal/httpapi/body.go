@@ -12,8 +12,8 @@ type bodyLimitKey struct{}
 
 // LimitBody returns h reading JSON bodies of up to n bytes instead of
 // MaxJSONBody, for the few routes whose documented maximum needs more
-// room (a calendar push of 500 updates): Decode, CheckJSONBody and
-// Idempotency.Wrap all read the limit from the request, so that the
+// room (a calendar push of 500 updates): Decode and Idempotency.Wrap
+// both read the limit from the request, so that the
 // route's handlers agree on it whichever reads the body first.
 func LimitBody(n int64, h HandlerFunc) HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
@@ -21,22 +21,29 @@ func LimitBody(n int64, h HandlerFunc) HandlerFunc {
 	}
 }
 
-// readJSONBody reads r's body up to its route's limit (MaxJSONBody unless
-// LimitBody set another); past it the error is an *http.MaxBytesError.
-func readJSONBody(w http.ResponseWriter, r *http.Request) ([]byte, error) {
-	limit := int64(MaxJSONBody)
-	if n, ok := r.Context().Value(bodyLimitKey{}).(int64); ok {
-		limit = n
-	}
+// readJSONBody reads r's body up to limit; past it the error is an
+// *http.MaxBytesError.
+func readJSONBody(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, error) {
 	return io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
 }
 
-// CheckJSONBody reads a JSON request body (up to MaxJSONBody, or the
-// route's LimitBody) that another decoder will read, such as a JSON-RPC
-// message for the MCP SDK, and checks its text as Decode does; r.Body
-// then reads the same bytes again. Errors: apperr.TooLarge, apperr.Validation.
-func CheckJSONBody(w http.ResponseWriter, r *http.Request) error {
-	body, err := readJSONBody(w, r)
+// routeLimit is the JSON body limit of r's route: MaxJSONBody unless
+// LimitBody set another.
+func routeLimit(r *http.Request) int64 {
+	if n, ok := r.Context().Value(bodyLimitKey{}).(int64); ok {
+		return n
+	}
+	return MaxJSONBody
+}
+
+// CheckJSONBody reads a JSON request body of up to limit bytes that
+// another decoder will read, such as a JSON-RPC message for the MCP SDK,
+// and checks its text as Decode does; r.Body then reads the same bytes
+// again. The limit is explicit, not the route's context value, so that it
+// cannot reach the requests a handler makes from r's context. Errors:
+// apperr.TooLarge, apperr.Validation.
+func CheckJSONBody(w http.ResponseWriter, r *http.Request, limit int64) error {
+	body, err := readJSONBody(w, r, limit)
 	if err != nil {
 		return decodeError(err)
 	}

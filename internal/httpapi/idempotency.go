@@ -53,7 +53,7 @@ func (m *Idempotency) Wrap(status int, render func(any) ([]byte, error), h Handl
 		if len(key) > maxIdempotencyKey || !printableASCII(key) {
 			return apperr.Field("Idempotency-Key", "must be 1 to 255 printable ASCII characters, such as a UUID")
 		}
-		body, err := readJSONBody(w, r)
+		body, err := readJSONBody(w, r, routeLimit(r))
 		if err != nil {
 			var tooBig *http.MaxBytesError
 			if errors.As(err, &tooBig) {

@@ -50,7 +50,7 @@ func Decode(w http.ResponseWriter, r *http.Request, dst any) error {
 	if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err == nil && strings.HasPrefix(mt, "multipart/") {
 		return apperr.Errorf(apperr.MediaType, "Send the body as application/json.")
 	}
-	body, err := readJSONBody(w, r)
+	body, err := readJSONBody(w, r, routeLimit(r))
 	if err != nil {
 		return decodeError(err)
 	}

@@ -64,6 +64,7 @@ type Door struct {
 	// api runs the REST requests the tools make: the API's router, inside
 	// the middleware that already ran for the MCP request.
 	api     http.Handler
+	maxBody int64 // bytes of an MCP request
 	logger  *slog.Logger
 	metrics *httpapi.Metrics
 	// TypeSchemas are the schemas of types that encode as something
@@ -71,12 +72,18 @@ type Door struct {
 	TypeSchemas map[reflect.Type]*jsonschema.Schema
 }
 
+// Envelope is the room an MCP request needs around a tool's arguments:
+// the JSON-RPC message, the tool's name and the protocol's _meta.
+const Envelope = 8 << 10
+
 // NewDoor returns the MCP door of the API named, whose tools call api.
-func NewDoor(name, version, instructions string, api http.Handler, logger *slog.Logger, metrics *httpapi.Metrics) *Door {
+// maxBody bounds an MCP request: the largest REST body a tool sends, and
+// room for the JSON-RPC envelope around it.
+func NewDoor(name, version, instructions string, api http.Handler, maxBody int64, logger *slog.Logger, metrics *httpapi.Metrics) *Door {
 	if logger == nil {
 		logger = slog.Default()
 	}
-	d := &Door{name: name, scopes: map[string]string{}, api: api, logger: logger, metrics: metrics}
+	d := &Door{name: name, scopes: map[string]string{}, api: api, maxBody: maxBody, logger: logger, metrics: metrics}
 	// The SDK logs each stateless session's start and end at Info; only
 	// its warnings and errors are kept.
 	sdkLogger := slog.New(warnings{logger.Handler()})
@@ -92,7 +99,7 @@ func NewDoor(name, version, instructions string, api http.Handler, logger *slog.
 		// proxy that may well run on localhost, and every request carries
 		// an API key no web page has.
 		DisableLocalhostProtection: true,
-		MaxRequestBodyBytes:        httpapi.MaxJSONBody,
+		MaxRequestBodyBytes:        maxBody,
 	})
 	return d
 }
@@ -118,7 +125,7 @@ func (w warnings) WithGroup(name string) slog.Handler { return warnings{w.Handle
 func (d *Door) Endpoint(publicURL string, authenticate func(*http.Request) (*Principal, error),
 	refuse func(httpapi.HandlerFunc) httpapi.HandlerFunc) http.Handler {
 	return httpapi.Adapt(func(w http.ResponseWriter, r *http.Request) error {
-		err := httpapi.CheckJSONBody(w, r)
+		err := httpapi.CheckJSONBody(w, r, d.maxBody)
 		var p *Principal
 		if err == nil {
 			p, err = authenticate(r)

@@ -34,7 +34,7 @@ type data[T any] struct {
 
 // mcpRoutes registers the MCP endpoint, its metadata and its tools.
 func (s *Server) mcpRoutes() {
-	d := mcpapi.NewDoor("guide", "1.0.0", mcpInstructions, s.router, s.cfg.Logger, s.cfg.Metrics)
+	d := mcpapi.NewDoor("guide", "1.0.0", mcpInstructions, s.router, httpapi.MaxJSONBody+mcpapi.Envelope, s.cfg.Logger, s.cfg.Metrics)
 	s.mcpTools(d)
 	s.router.Handle("POST /mcp", d.Endpoint(s.cfg.PublicURL, s.mcpPrincipal, func(h httpapi.HandlerFunc) httpapi.HandlerFunc {
 		// Failed attempts count against the client IP, as public reads do.

@@ -28,7 +28,7 @@ const mcpInstructions = "Tools of the Wayfarer property platform: search propert
 
 // mcpRoutes registers the MCP endpoint, its metadata and its tools.
 func (s *Server) mcpRoutes() {
-	d := mcpapi.NewDoor("property", "1.0.0", mcpInstructions, s.router, s.cfg.Logger, s.cfg.Metrics)
+	d := mcpapi.NewDoor("property", "1.0.0", mcpInstructions, s.router, maxCalendarBody+mcpapi.Envelope, s.cfg.Logger, s.cfg.Metrics)
 	// A Date is a JSON string ("2027-01-15"), or null when unset.
 	d.TypeSchemas = map[reflect.Type]*jsonschema.Schema{
 		reflect.TypeFor[property.Date](): {Types: []string{"null", "string"}, Format: "date"},

@@ -1,6 +1,7 @@
 package propertyapi_test
 
 import (
+	"encoding/json"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -11,6 +12,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/wayfarer-asia/platform/internal/mcpapi/mcptest"
+	"github.com/wayfarer-asia/platform/internal/property"
 	"github.com/wayfarer-asia/platform/internal/store/storetest"
 )
 
@@ -240,5 +242,56 @@ func TestMCPCalendar(t *testing.T) {
 				t.Errorf("another account's property: %s", code)
 			}
 		})
+	}
+}
+
+// TestMCPCalendarBodyLimit: update_calendar takes what the REST calendar
+// takes, 500 updates that set every field (over the 64 KiB other bodies
+// get), and an MCP request over the calendar's limit and its envelope is
+// a 413 that changes nothing.
+func TestMCPCalendarBodyLimit(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, options{})
+	host := e.signup(t)
+	key := e.key(t, host, "live")
+	r := e.hostRoom(t, key, 3)
+	updates := make([]map[string]any, property.MaxCalendarUpdates)
+	for i := range updates {
+		night := day(1).AddDays(i)
+		updates[i] = map[string]any{"roomTypeId": r.roomTypeID, "from": night.String(), "to": night.AddDays(1).String(),
+			"daysOfWeek": []string{"mon", "tue", "wed", "thu", "fri", "sat", "sun"}, "units": i % 3,
+			"price": map[string]any{"amount": 20000 + i, "currency": "JPY"}, "minStay": 1 + i%3,
+			"closed": false, "closedToArrival": i%2 == 0, "closedToDeparture": i%3 == 0}
+	}
+	args := map[string]any{"propertyId": r.propertyID, "idempotencyKey": "big-mcp-push", "updates": updates}
+	if b, _ := json.Marshal(args); len(b) <= 64<<10 {
+		t.Fatalf("the call is %d bytes: not over the general limit, so it proves nothing", len(b))
+	}
+	cs := mcpSession(t, e, "X-API-KEY", e.key(t, host, "live", "calendar:write"))
+	var res struct{ UpdatedNights int }
+	if out := mcptest.Call(t, cs, "update_calendar", args, &res); out.IsError || res.UpdatedNights != property.MaxCalendarUpdates {
+		t.Fatalf("500 updates: %+v %+v", out, res)
+	}
+	ns := e.nights(t, key, r, day(1).AddDays(499), day(1).AddDays(500))
+	if ns[0].Price.Amount != 20499 || ns[0].AvailableUnits != 499%3 || ns[0].MinStay != 1+499%3 {
+		t.Fatalf("the last night: %+v", ns[0])
+	}
+
+	ts := httptest.NewServer(e.srv)
+	defer ts.Close()
+	huge := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"update_calendar","arguments":{"propertyId":"` + r.propertyID +
+		`","updates":[` + strings.Repeat(" ", 528<<10) + `]}}}`
+	req, _ := http.NewRequest("POST", ts.URL+"/mcp", strings.NewReader(huge))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("X-API-KEY", key)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 413 || !strings.Contains(string(body), `"code":"PAYLOAD_TOO_LARGE"`) {
+		t.Fatalf("over the limit: %d %s", resp.StatusCode, body)
 	}
 }
