@@ -50,6 +50,8 @@ type options struct {
 	imageLimit     int // package image uploads an hour per user
 	trustedProxies []netip.Prefix
 	noSample       bool
+	scale          int  // SAMPLE_SCALE of the catalogue: the ×1 template when 0 or 1
+	noPageCache    bool // every catalogue read goes to the store
 	noIdP          bool
 	limiter        ratelimit.Limiter // strict limiter; a memory one when nil
 	readLimiter    ratelimit.Limiter
@@ -70,9 +72,20 @@ func newEnv(t testing.TB, opts options, engine ...store.Engine) *env {
 		eng = engine[0]
 	}
 	var db *store.DB
-	if opts.noSample {
+	switch {
+	case opts.noSample:
 		db = storetest.MustOpenDB(t, eng, "guide")
-	} else {
+	case opts.scale > 1:
+		db = storetest.MustOpenDB(t, eng, "guide")
+		if err := guidedb.LoadSampleScaled(t.Context(), db, sample.Generate(), opts.scale); err != nil {
+			t.Fatal(err)
+		}
+		if eng == store.Postgres {
+			if _, err := db.ExecContext(t.Context(), "ANALYZE"); err != nil {
+				t.Fatal(err)
+			}
+		}
+	default:
 		db = storetest.MustOpenSample(t, eng, "guide", loadSample)
 	}
 	if opts.publicLimit == 0 {
@@ -94,6 +107,10 @@ func newEnv(t testing.TB, opts options, engine ...store.Engine) *env {
 	tokens, err := auth.NewTokens([]byte("test-secret-test-secret-test-secret!"), clk)
 	if err != nil {
 		t.Fatal(err)
+	}
+	cacheTTL := time.Minute
+	if opts.noPageCache {
+		cacheTTL = 0
 	}
 	gs := guidedb.New(db, clk)
 	gs.Events().PublicURL = publicURL
@@ -143,7 +160,7 @@ func newEnv(t testing.TB, opts options, engine ...store.Engine) *env {
 		Events:          gs.Events(),
 		Webhooks:        hooks,
 		WebhookPolicy:   webhook.Policy{AllowHosts: []string{"127.0.0.1"}},
-		CatalogCacheTTL: time.Minute,
+		CatalogCacheTTL: cacheTTL,
 		Realtime:        auth.NewRealtime("test-app", []byte("realtime-secret-realtime-secret!"), clk),
 		AIReplies:       true,
 		Tokens:          tokens,

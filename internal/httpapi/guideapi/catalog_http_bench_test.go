@@ -1,0 +1,176 @@
+package guideapi_test
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/wayfarer-asia/platform/internal/guide"
+	"github.com/wayfarer-asia/platform/internal/store"
+	"github.com/wayfarer-asia/platform/internal/store/storetest"
+)
+
+// BenchmarkCatalogHTTP is issue 16's catalogue target through the real
+// router with the page cache off: list pages of 20 over every documented
+// filter, sort and locale, pages 1 to 50, one request at a time (one
+// connection), in a seeded random order, at each scale of
+// BENCH_CATALOG_SCALES (default 1; ×1000 is 49,000 experts, 129,000
+// packages, 36,000 travelogues and takes minutes to load). It reports the
+// p50 and p99 in milliseconds and the requests per CPU-second: this
+// process's CPU, plus on PostgreSQL the CPU of the database's backends
+// (read from /proc; "pg-cpu-unseen" is 1 when they could not be read).
+// Requests skip the network and the OpenAPI validation of the API tests.
+//
+//	BENCH_CATALOG_SCALES=1,1000 TEST_POSTGRES_URL=… go test -run '^$' -bench CatalogHTTP -benchtime 2000x ./internal/httpapi/guideapi/
+func BenchmarkCatalogHTTP(b *testing.B) {
+	scales := []int{1}
+	if v := os.Getenv("BENCH_CATALOG_SCALES"); v != "" {
+		scales = nil
+		for _, f := range strings.Split(v, ",") {
+			n, err := strconv.Atoi(strings.TrimSpace(f))
+			if err != nil || n < 1 {
+				b.Fatalf("BENCH_CATALOG_SCALES=%q: want scales such as 1,1000", v)
+			}
+			scales = append(scales, n)
+		}
+	}
+	for _, eng := range storetest.Engines() {
+		for _, scale := range scales {
+			b.Run(fmt.Sprintf("%s/x%d", eng, scale), func(b *testing.B) {
+				e := newEnv(b, options{noIdP: true, noPageCache: true, scale: scale, publicLimit: 1 << 30}, eng)
+				urls := catalogURLs(b, e)
+				backends := pgBackends(b, e, eng)
+				cpu0, pg0 := processCPU(), backendsCPU(backends)
+				took := make([]time.Duration, 0, b.N)
+				i := 0
+				for b.Loop() {
+					req := httptest.NewRequest(http.MethodGet, urls[i%len(urls)], nil)
+					rec := httptest.NewRecorder()
+					start := time.Now()
+					e.srv.ServeHTTP(rec, req)
+					took = append(took, time.Since(start))
+					if rec.Code != http.StatusOK {
+						b.Fatalf("GET %s: %d %s", urls[i%len(urls)], rec.Code, rec.Body)
+					}
+					i++
+				}
+				cpu := processCPU() - cpu0
+				if eng == store.Postgres {
+					if pg := backendsCPU(backends); pg >= 0 && pg0 >= 0 {
+						cpu += pg - pg0
+					} else {
+						b.ReportMetric(1, "pg-cpu-unseen")
+					}
+				}
+				slices.Sort(took)
+				at := func(q float64) float64 { return float64(took[int(q*float64(len(took)-1))].Microseconds()) / 1000 }
+				b.ReportMetric(at(0.50), "p50-ms")
+				b.ReportMetric(at(0.99), "p99-ms")
+				b.ReportMetric(float64(len(took))/cpu.Seconds(), "req/cpu-s")
+			})
+		}
+	}
+}
+
+// catalogURLs lists the pages the benchmark reads, shuffled with a fixed
+// seed: each list's documented filters (the first two cities, languages
+// and specialties the API lists, three countries, two categories), sorts
+// and orders, in every locale, at pages 1, 2, 10, 25 and 50.
+func catalogURLs(b *testing.B, e *env) []string {
+	var cities struct{ Data []struct{ Name string } }
+	e.Get("/api/v1/cities").Expect(200).Decode(&cities)
+	var specialties struct{ Data []string }
+	e.Get("/api/v1/specialties").Expect(200).Decode(&specialties)
+	if len(cities.Data) < 2 || len(specialties.Data) < 2 {
+		b.Fatalf("cities %v, specialties %v", cities.Data, specialties.Data)
+	}
+	expertFilters := []string{"", "city=" + cities.Data[0].Name, "city=" + cities.Data[1].Name, "language=ja", "language=en",
+		"specialty=" + specialties.Data[0], "specialty=" + specialties.Data[1], "country=JP", "country=KR", "country=TW"}
+	packageFilters := []string{"", "country=JP", "country=CN", "country=KR", "category=food", "category=culture"}
+	travelogueFilters := []string{"", "category=food", "category=culture"}
+	var urls []string
+	add := func(path string, filters, sorts []string) {
+		for _, f := range filters {
+			for _, sort := range sorts {
+				for _, order := range []string{"asc", "desc"} {
+					for _, locale := range guide.Locales {
+						for _, page := range []int{1, 2, 10, 25, 50} {
+							q := fmt.Sprintf("pageSize=20&page=%d&sort=%s&order=%s&locale=%s", page, sort, order, locale)
+							if f != "" {
+								q += "&" + f
+							}
+							urls = append(urls, path+"?"+q)
+						}
+					}
+				}
+			}
+		}
+	}
+	add("/api/v1/experts", expertFilters, []string{"rating", "reviewCount", "createdAt"})
+	add("/api/v1/packages", packageFilters, []string{"basePrice", "duration", "createdAt"})
+	add("/api/v1/travelogues", travelogueFilters, []string{"hotScore", "score", "viewCount", "createdAt", "publishedAt"})
+	rand.New(rand.NewPCG(16, 16)).Shuffle(len(urls), func(i, j int) { urls[i], urls[j] = urls[j], urls[i] })
+	return urls
+}
+
+// processCPU is the CPU time this process has used.
+func processCPU() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// pgBackends lists the PostgreSQL backends of the env's database (its
+// pool keeps every connection it opens, so the set holds for the run).
+func pgBackends(b *testing.B, e *env, eng store.Engine) []int {
+	if eng != store.Postgres {
+		return nil
+	}
+	rows, err := e.db.QueryContext(b.Context(), `SELECT pid FROM pg_stat_activity WHERE datname = current_database()`)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer rows.Close()
+	var pids []int
+	for rows.Next() {
+		var pid int
+		if err := rows.Scan(&pid); err != nil {
+			b.Fatal(err)
+		}
+		pids = append(pids, pid)
+	}
+	return pids
+}
+
+// backendsCPU is the CPU time the processes pids have used, from
+// /proc/<pid>/stat (in clock ticks of 10 ms); -1 when one cannot be read.
+func backendsCPU(pids []int) time.Duration {
+	var total time.Duration
+	for _, pid := range pids {
+		stat, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "stat"))
+		if err != nil {
+			return -1
+		}
+		// Fields after the command's closing parenthesis: utime and
+		// stime are the 12th and 13th.
+		fields := strings.Fields(string(stat[strings.LastIndexByte(string(stat), ')')+1:]))
+		if len(fields) < 13 {
+			return -1
+		}
+		u, _ := strconv.Atoi(fields[11])
+		s, _ := strconv.Atoi(fields[12])
+		total += time.Duration(u+s) * 10 * time.Millisecond
+	}
+	return total
+}
