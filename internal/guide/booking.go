@@ -216,10 +216,11 @@ type PendingAction struct {
 	ExpiresAt   time.Time  `json:"expiresAt"`
 	ConfirmedAt *time.Time `json:"confirmedAt"`
 	CreatedAt   time.Time  `json:"createdAt"`
-	// APIKeyID is the key that asked; TargetID what the action acts on
-	// (the booking, or the account). The confirmation page shows both.
-	APIKeyID   string          `json:"apiKeyId,omitempty"`
-	TargetID   string          `json:"targetId,omitempty"`
+	// APIKeyID is the key that asked (nil once the key is deleted);
+	// TargetID what the action acts on (the booking, or the account). The
+	// confirmation page shows both.
+	APIKeyID   *string         `json:"apiKeyId"`
+	TargetID   string          `json:"targetId"`
 	UserID     string          `json:"-"`
 	PersonOnly bool            `json:"-"` // asked for through MCP: no API key may confirm it
 	Payload    json.RawMessage `json:"-"`

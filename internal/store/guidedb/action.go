@@ -27,12 +27,13 @@ func (g *Guide) CreateAction(ctx context.Context, c *guide.Caller, action, targe
 	a := &guide.PendingAction{ID: store.NewID(), Action: action, Status: guide.ActionPending, ExpiresAt: now.Add(ttl), CreatedAt: now,
 		UserID: c.User.ID, TargetID: targetID, Payload: body}
 	if c.APIKey != nil {
-		a.APIKeyID, a.PersonOnly = c.APIKey.ID, c.MCP
+		id := c.APIKey.ID
+		a.APIKeyID, a.PersonOnly = &id, c.MCP
 	}
 	err = g.db.InTx(ctx, func(tx *sql.Tx) error {
 		if _, err := tx.ExecContext(ctx, `INSERT INTO pending_actions (id, user_id, api_key_id, action, target_id, payload, status, expires_at, created_at, person_only)
 			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
-			a.ID, a.UserID, nullIfEmpty(a.APIKeyID), a.Action, nullIfEmpty(targetID), string(body), a.Status, a.ExpiresAt, now, a.PersonOnly); err != nil {
+			a.ID, a.UserID, a.APIKeyID, a.Action, nullIfEmpty(targetID), string(body), a.Status, a.ExpiresAt, now, a.PersonOnly); err != nil {
 			return err
 		}
 		if _, err := g.events.Record(ctx, tx, guide.EventActionPending, []string{guide.Audience(a.UserID)}, a); err != nil {
@@ -77,7 +78,10 @@ func (g *Guide) findAction(ctx context.Context, q store.Querier, c *guide.Caller
 		return nil, err
 	}
 	a.ExpiresAt, a.CreatedAt, a.ConfirmedAt = a.ExpiresAt.UTC(), a.CreatedAt.UTC(), store.NullTime(confirmed)
-	a.APIKeyID, a.TargetID = apiKey.String, target.String
+	a.TargetID = target.String
+	if apiKey.Valid {
+		a.APIKeyID = &apiKey.String
+	}
 	a.Payload, a.Result = store.RawJSON(payload, "{}"), store.RawJSON(result, "null")
 	if a.Status == guide.ActionPending && !g.clock.Now().Before(a.ExpiresAt) {
 		a.Status = guide.ActionExpired
