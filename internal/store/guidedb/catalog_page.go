@@ -19,7 +19,9 @@ import (
 //     sort under the country or category filter) and stops after
 //     offset+limit matches; only those ids are joined to their details,
 //     translations and authors. Up to page 50 of 20 that is at most 1,000
-//     index entries plus the rows a filter rejects on the way.
+//     index entries plus the rows a filter rejects on the way. A page after
+//     the first starts from the total, so a page past the end is answered
+//     without walking: for a rare filter that walk would be the whole list.
 //   - meta.total comes from countCache, not from COUNT(*) OVER (), which
 //     visits every matching row. The count runs once per filter and version
 //     of the list (catalog_versions, bumped by triggers in the transaction
@@ -98,7 +100,6 @@ func (q catalogQuery) countSQL() string {
 // scan reads one row; its last column is the list's version.
 func catalogPage[T any](ctx context.Context, g *Guide, q catalogQuery, p paging.Page,
 	scan func(s store.Scanner, version *int64) (T, error)) ([]T, int, error) {
-	args := q.where.Args
 	var db store.Querier = g.db
 	if q.genericPlan && p.Offset() < genericPlanMaxOffset && g.db.Engine == store.Postgres {
 		tx, err := genericPlans(ctx, g.db)
@@ -108,7 +109,25 @@ func catalogPage[T any](ctx context.Context, g *Guide, q catalogQuery, p paging.
 		defer tx.Rollback()
 		db = tx
 	}
-	rows, err := db.QueryContext(ctx, q.pageSQL(p), q.where.Args...)
+	key := cacheKey(q.list, q.filter, q.where.Args[:q.filterArgs])
+	if p.Offset() > 0 {
+		// A later page starts from the total: past the end it is empty,
+		// and walking the sort's index to learn that would visit the
+		// whole list (a city with 100 experts, page 25).
+		version, err := listVersion(ctx, db, q.list)
+		if err != nil {
+			return nil, 0, err
+		}
+		total, err := g.total(ctx, db, q, key, version)
+		if err != nil {
+			return nil, 0, err
+		}
+		if p.Offset() >= total {
+			return []T{}, total, nil
+		}
+	}
+	page := q.pageSQL(p) // adds the limit and offset to q.where.Args
+	rows, err := db.QueryContext(ctx, page, q.where.Args...)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -126,26 +145,37 @@ func catalogPage[T any](ctx context.Context, g *Guide, q catalogQuery, p paging.
 		return nil, 0, err
 	}
 	rows.Close()
-	args = args[:q.filterArgs]
-	key := cacheKey(q.list, q.filter, args)
 	if version < 0 {
 		// An empty page carries no version: read it alone.
-		if err := db.QueryRowContext(ctx, `SELECT version FROM catalog_versions WHERE name = $1`, q.list).Scan(&version); err != nil {
+		if version, err = listVersion(ctx, db, q.list); err != nil {
 			return nil, 0, err
 		}
 	}
+	total, err := g.total(ctx, db, q, key, version)
+	return out, total, err
+}
+
+// listVersion reads the version of a list (catalog_versions).
+func listVersion(ctx context.Context, db store.Querier, list string) (int64, error) {
+	var version int64
+	err := db.QueryRowContext(ctx, `SELECT version FROM catalog_versions WHERE name = $1`, list).Scan(&version)
+	return version, err
+}
+
+// total is the count of q's filter at the list's version: from the count
+// cache, or counted and cached.
+func (g *Guide) total(ctx context.Context, db store.Querier, q catalogQuery, key string, version int64) (int, error) {
 	if total, ok := g.counts.get(key, version); ok {
-		return out, total, nil
+		return total, nil
 	}
 	var total int
 	// The count and the version it holds for come from one statement, so
 	// from one snapshot.
-	if err := db.QueryRowContext(ctx, q.countSQL(), args...).
-		Scan(&total, &version); err != nil {
-		return nil, 0, err
+	if err := db.QueryRowContext(ctx, q.countSQL(), q.where.Args[:q.filterArgs]...).Scan(&total, &version); err != nil {
+		return 0, err
 	}
 	g.counts.put(key, version, total)
-	return out, total, nil
+	return total, nil
 }
 
 // genericPlanMaxOffset is the first offset that takes custom plans again.
