@@ -240,7 +240,7 @@ func (g *Guide) packagesQuery(ctx context.Context, f guide.PackageFilter) (catal
 		col = packageSorts["createdAt"]
 	}
 	return catalogQuery{
-		list: "packages", genericPlan: true, id: "p.id", where: w, filterArgs: filterArgs,
+		list: "packages", id: "p.id", where: w, filterArgs: filterArgs,
 		filter:  ` FROM packages p JOIN experts e ON e.id = p.expert_id JOIN users u ON u.id = e.user_id` + w.String(),
 		columns: packageColumns,
 		details: `JOIN packages p ON p.id = pg.id JOIN experts e ON e.id = p.expert_id JOIN users u ON u.id = e.user_id
@@ -370,7 +370,7 @@ func traveloguesQuery(f guide.TravelogueFilter) catalogQuery {
 		col = travelogueSorts["hotScore"]
 	}
 	return catalogQuery{
-		list: "travelogues", genericPlan: true, id: "tr.id", where: w, filterArgs: filterArgs,
+		list: "travelogues", id: "tr.id", where: w, filterArgs: filterArgs,
 		filter:  ` FROM travelogues tr` + w.String(),
 		columns: travelogueColumns,
 		details: `JOIN travelogues tr ON tr.id = pg.id JOIN users u ON u.id = tr.author_id
