@@ -48,8 +48,7 @@ func BenchmarkCatalogHTTP(b *testing.B) {
 			b.Run(fmt.Sprintf("%s/x%d", eng, scale), func(b *testing.B) {
 				e := newEnv(b, options{noIdP: true, noPageCache: true, scale: scale, publicLimit: 1 << 30}, eng)
 				urls := catalogURLs(b, e)
-				backends := pgBackends(b, e, eng)
-				cpu0, pg0 := processCPU(), backendsCPU(backends)
+				cpu0, pg0 := processCPU(), backendsCPU(pgBackends(b, e, eng))
 				took := make([]time.Duration, 0, b.N)
 				i := 0
 				for b.Loop() {
@@ -65,10 +64,20 @@ func BenchmarkCatalogHTTP(b *testing.B) {
 				}
 				cpu := processCPU() - cpu0
 				if eng == store.Postgres {
-					if pg := backendsCPU(backends); pg >= 0 && pg0 >= 0 {
-						cpu += pg - pg0
-					} else {
-						b.ReportMetric(1, "pg-cpu-unseen")
+					// Backends opened during the run count whole; one that
+					// ended during it took its CPU time along.
+					pg1 := backendsCPU(pgBackends(b, e, eng))
+					for pid, t0 := range pg0 {
+						if _, ok := pg1[pid]; !ok || t0 < 0 {
+							b.ReportMetric(1, "pg-cpu-unseen")
+						}
+					}
+					for pid, t1 := range pg1 {
+						if t1 < 0 {
+							b.ReportMetric(1, "pg-cpu-unseen")
+							continue
+						}
+						cpu += t1 - max(pg0[pid], 0)
 					}
 				}
 				slices.Sort(took)
@@ -153,24 +162,26 @@ func pgBackends(b *testing.B, e *env, eng store.Engine) []int {
 	return pids
 }
 
-// backendsCPU is the CPU time the processes pids have used, from
-// /proc/<pid>/stat (in clock ticks of 10 ms); -1 when one cannot be read.
-func backendsCPU(pids []int) time.Duration {
-	var total time.Duration
+// backendsCPU is the CPU time each of the processes pids has used, from
+// /proc/<pid>/stat (in clock ticks of 10 ms); -1 for one that cannot be
+// read.
+func backendsCPU(pids []int) map[int]time.Duration {
+	out := make(map[int]time.Duration, len(pids))
 	for _, pid := range pids {
+		out[pid] = -1
 		stat, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "stat"))
 		if err != nil {
-			return -1
+			continue
 		}
 		// Fields after the command's closing parenthesis: utime and
 		// stime are the 12th and 13th.
 		fields := strings.Fields(string(stat[strings.LastIndexByte(string(stat), ')')+1:]))
 		if len(fields) < 13 {
-			return -1
+			continue
 		}
 		u, _ := strconv.Atoi(fields[11])
 		s, _ := strconv.Atoi(fields[12])
-		total += time.Duration(u+s) * 10 * time.Millisecond
+		out[pid] = time.Duration(u+s) * 10 * time.Millisecond
 	}
-	return total
+	return out
 }
