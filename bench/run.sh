@@ -45,7 +45,7 @@ SERVER_CPU=${SERVER_CPU:-0}
 CLIENT_CPU=${CLIENT_CPU:-1}
 NICE=${NICE:--10}                    # niceness of the servers and vegeta (as root), so that other work on the machine disturbs less
 BENCH_LOG_LEVEL=${BENCH_LOG_LEVEL:-info} # our server's LOG_LEVEL: info (the default) logs every request
-WORKLOADS=${WORKLOADS:-list detail packages booking_user booking_key message mixed} # ours; the ceiling and the peer follow
+WORKLOADS=${WORKLOADS:-list detail packages booking_user booking_key message mixed quotebook} # ours; the ceiling and the peer follow (quotebook: the property API, ours only)
 WITH_CEILING=${WITH_CEILING:-1}
 WITH_POSTGRES=${WITH_POSTGRES:-1}
 PIN_POSTGRES=${PIN_POSTGRES:-1}      # move the PostgreSQL backends of our database to SERVER_CPU
@@ -89,6 +89,7 @@ die() { echo "bench: $*" >&2; exit 1; }
 
 PIDS=()          # servers this script started
 PG_DB=""         # the database this script created
+PG_PROPERTY_DB="" # and the property API's
 cleanup() {
   local pid
   for pid in "${PIDS[@]}"; do
@@ -97,9 +98,10 @@ cleanup() {
   for pid in "${PIDS[@]}"; do
     wait "$pid" 2>/dev/null || true
   done
-  if [ -n "$PG_DB" ]; then
-    psql "$PG_URL_BASE/postgres$PG_URL_PARAMS" -qc "DROP DATABASE IF EXISTS $PG_DB" >/dev/null 2>&1 || true
-  fi
+  local db
+  for db in $PG_DB $PG_PROPERTY_DB; do
+    psql "$PG_URL_BASE/postgres$PG_URL_PARAMS" -qc "DROP DATABASE IF EXISTS $db" >/dev/null 2>&1 || true
+  done
   if [ "${KEEP_WORK:-0}" = 1 ]; then echo "work folder kept: $WORK" >&2; else rm -rf "$WORK"; fi
 }
 trap cleanup EXIT
@@ -179,6 +181,14 @@ locked_lines() { # LOGFILE: SQLite lock errors the server logged so far
 
 median() { sort -g | awk '{a[NR]=$1} END {if (NR == 0) print 0; else if (NR % 2) print a[(NR+1)/2]; else print (a[NR/2]+a[NR/2+1])/2}'; }
 
+# chain_attack STATE BASE TARGETS OUTPUT DURATION RATE RUN: attack for
+# quotebook, whose bookings book the quotes the attack creates (benchtool
+# chain: vegeta's library with attack's settings).
+chain_attack() {
+  "${PRIO[@]}" taskset -c "$CLIENT_CPU" "$BIN/benchtool" chain -state "$1" -base "$2" -targets "$3" -output "$4" -duration "$5" \
+    -rate "$6" -workers "$WORKERS" -run "$7"
+}
+
 # measure SYSTEM DB WORKLOAD BASE PID STATE LOG: the warm-up, RUNS at the
 # maximum rate, then RUNS at FIXED_FRACTION of their median.
 measure() {
@@ -190,6 +200,9 @@ measure() {
       -count "$TARGETS_PER_RUN" -run "$1" -out "$dir/targets-$1.json"
     echo "$dir/targets-$1.json"
   }
+  hit() { # TARGETS OUTPUT DURATION RATE RUN
+    if [ "$workload" = quotebook ]; then chain_attack "$state" "$base" "$@"; else attack "$1" "$2" "$3" "$4"; fi
+  }
   one() { # PHASE RUN RATE DURATION → prints the summary line
     local phase=$1 run=$2 rate=$3 duration=$4 t cpu busy tot l0 l1 w0 w1 res=$dir/$1-$2.bin
     t=$(gen "$run")
@@ -198,7 +211,7 @@ measure() {
     local extra=""
     if [ "$db" = postgres ]; then extra=$(pg_backends); fi
     "$BIN/benchtool" cpu -pid "$pid" -extra "$extra" -core "$SERVER_CPU" -save "$dir/cpu.json"; w0=$(date +%s%N)
-    attack "$t" "$res" "$duration" "$rate"
+    hit "$t" "$res" "$duration" "$rate" "$run"
     w1=$(date +%s%N); read -r cpu busy tot < <("$BIN/benchtool" cpu -pid "$pid" -extra "$extra" -core "$SERVER_CPU" -since "$dir/cpu.json")
     if [ "$db" = postgres ] && [ "$(pg_backends)" != "$extra" ]; then
       # A backend that came or went during the run is missing from the
@@ -215,7 +228,7 @@ measure() {
   }
   local t i line tps=() max rate
   t=$(gen 0)
-  attack "$t" /dev/null "$WARMUP" 0 || true
+  hit "$t" /dev/null "$WARMUP" 0 0 || true
   rm -f "$t"
   for i in $(seq 1 "$RUNS"); do
     line=$(one max "$i" 0 "$MAX_DURATION")
@@ -230,17 +243,18 @@ measure() {
   kill -0 "$pid" 2>/dev/null || die "$system stopped during $workload (see its log in $WORK)"
 }
 
-# start_ours DATABASE_URL DIR: our server on a fresh database with the
-# sample data, limits out of the way, pinned to the server core.
+# start_ours DATABASE_URL PROPERTY_DATABASE_URL DIR: our server on fresh
+# databases with the sample data, limits out of the way, pinned to the
+# server core.
 start_ours() {
-  local url=$1 dir=$2
+  local url=$1 property_url=$2 dir=$3
   mkdir -p "$dir"
   port_free "$OURS_PORT"; port_free "$((OURS_PORT + 1))"
   env -u REDIS_URL -u S3_BUCKET -u IDP_A_ISSUER -u IDP_B_ISSUER \
     GOMAXPROCS=1 GUIDE_ADDR="127.0.0.1:$OURS_PORT" PROPERTY_ADDR="127.0.0.1:$((OURS_PORT + 1))" \
-    GUIDE_DATABASE_URL="$url" PROPERTY_DATABASE_URL="$dir/property.db" AVATAR_DIR="$dir/avatars" \
+    GUIDE_DATABASE_URL="$url" PROPERTY_DATABASE_URL="$property_url" AVATAR_DIR="$dir/avatars" \
     SAMPLE_DATA=on SAMPLE_SCALE="$SCALE" DEMO_PASSWORD=bench-demo-password LOG_LEVEL="$BENCH_LOG_LEVEL" \
-    GUIDE_PUBLIC_RATE_LIMIT=1000000000 GUIDE_AUTH_RATE_LIMIT=1000000000 \
+    GUIDE_PUBLIC_RATE_LIMIT=1000000000 GUIDE_AUTH_RATE_LIMIT=1000000000 PROPERTY_RATE_LIMIT=1000000000 \
     JWT_SECRET="$(head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n')" \
     REALTIME_SECRET="$(head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n')" \
     "${PRIO[@]}" taskset -c "$SERVER_CPU" "$BIN/wayfarer-bench-guide" 2>"$dir/server.log" &
@@ -253,19 +267,34 @@ start_ours() {
 reset_peak_rss() { echo 5 >"/proc/$1/clear_refs" 2>/dev/null || true; } # VmHWM := VmRSS
 
 CPU_BASIS=process # what "per CPU-second" divides by: the server's CPU time (with its PostgreSQL backends)
-ours_phase() { # DB URL
-  local db=$1 url=$2 dir=$WORK/$1 capture=()
+ours_phase() { # DB URL PROPERTY_URL
+  local db=$1 url=$2 property_url=$3 dir=$WORK/$1 capture=() property=() base
   [ "$db" = sqlite ] && capture=(-capture)
+  [[ " $WORKLOADS " == *" quotebook "* ]] && property=(-property "http://127.0.0.1:$((OURS_PORT + 1))")
   log "ours on $db: start on a fresh database with the sample data"
-  start_ours "$url" "$dir"
+  start_ours "$url" "$property_url" "$dir"
   log "ours on $db: register $USERS users, $((USERS * KEYS_PER_USER)) API keys, $((USERS * CONVS_PER_USER)) conversations"
   "$BIN/benchtool" setup -base "http://127.0.0.1:$OURS_PORT" -out "$dir" -users "$USERS" \
-    -keys-per-user "$KEYS_PER_USER" -convs-per-user "$CONVS_PER_USER" "${capture[@]}"
+    -keys-per-user "$KEYS_PER_USER" -convs-per-user "$CONVS_PER_USER" "${capture[@]}" "${property[@]}"
+  if [ "${#property[@]}" -gt 0 ]; then
+    # As BenchmarkWriteQuoteBook does: every night open and with units to
+    # spare, so that no quote of the run is refused for want of a room
+    # (the sample's calendar has sold-out and closed nights).
+    local open_all="UPDATE calendar SET total_units = total_units + 1000000, closed = FALSE, closed_to_arrival = FALSE, closed_to_departure = FALSE, min_stay = 1"
+    if [ "$db" = sqlite ]; then
+      command -v sqlite3 >/dev/null || apt_install sqlite3
+      sqlite3 -cmd '.timeout 10000' "$property_url" "$open_all"
+    else
+      psql "$property_url" -qc "$open_all" >/dev/null
+    fi
+  fi
   echo "setup-rss-kb $("$BIN/benchtool" rss -pid "$OURS_PID")" >>"$WORK/notes"
   reset_peak_rss "$OURS_PID"
   log "ours on $db: measure"
   for w in $WORKLOADS; do
-    measure ours "$db" "$w" "http://127.0.0.1:$OURS_PORT" "$OURS_PID" "$dir/state.json" "$dir/server.log"
+    base="http://127.0.0.1:$OURS_PORT"
+    [ "$w" = quotebook ] && base="http://127.0.0.1:$((OURS_PORT + 1))"
+    measure ours "$db" "$w" "$base" "$OURS_PID" "$dir/state.json" "$dir/server.log"
   done
   grep -c -E 'database is locked|SQLITE_BUSY' "$dir/server.log" >"$WORK/$db-locked-total" || true
   stop_pid "$OURS_PID"
@@ -277,7 +306,7 @@ ours_phase() { # DB URL
 # core; other databases' backends are left alone.
 pg_backends() {
   local pids pid
-  pids=$(psql "$PG_URL_BASE/postgres$PG_URL_PARAMS" -qtAc "SELECT pid FROM pg_stat_activity WHERE datname = '$PG_DB'" 2>/dev/null || true)
+  pids=$(psql "$PG_URL_BASE/postgres$PG_URL_PARAMS" -qtAc "SELECT pid FROM pg_stat_activity WHERE datname IN ('$PG_DB', '$PG_PROPERTY_DB') ORDER BY pid" 2>/dev/null || true)
   if [ "$PIN_POSTGRES" = 1 ]; then
     for pid in $pids; do
       taskset -p -c "$SERVER_CPU" "$pid" >/dev/null 2>&1 || true
@@ -288,7 +317,7 @@ pg_backends() {
 }
 
 # ---- 1. ours on SQLite ------------------------------------------------------------
-ours_phase sqlite "$WORK/sqlite/guide.db"
+ours_phase sqlite "$WORK/sqlite/guide.db" "$WORK/sqlite/property.db"
 
 # ---- 2. the ceiling -----------------------------------------------------------------
 if [ "$WITH_CEILING" = 1 ]; then
@@ -301,6 +330,7 @@ PIDS+=("$CEILING_PID")
 wait_http "http://127.0.0.1:$CEILING_PORT/api/v1/experts"
 kill -0 "$CEILING_PID" 2>/dev/null || die "the ceiling stopped at start (see $WORK/ceiling.log)"
 for w in $WORKLOADS; do
+  [ "$w" = quotebook ] && continue # no recorded answers of the property API
   if [ "$w" = booking_key ]; then # the same requests and answers as booking_user
     [[ " $WORKLOADS " == *" booking_user "* ]] && continue
     w=booking_user
@@ -340,10 +370,10 @@ fi
 
 # ---- 4. ours on PostgreSQL ----------------------------------------------------------------
 if [ "$WITH_POSTGRES" = 1 ]; then
-  PG_DB="wayfarer_bench_$$"
-  psql "$PG_URL_BASE/postgres$PG_URL_PARAMS" -qc "CREATE DATABASE $PG_DB" >/dev/null
-  ours_phase postgres "$PG_URL_BASE/$PG_DB$PG_URL_PARAMS"
-  psql "$PG_URL_BASE/postgres$PG_URL_PARAMS" -qc "DROP DATABASE $PG_DB" >/dev/null && PG_DB=""
+  PG_DB="wayfarer_bench_$$" PG_PROPERTY_DB="wayfarer_bench_property_$$"
+  psql "$PG_URL_BASE/postgres$PG_URL_PARAMS" -qc "CREATE DATABASE $PG_DB" -qc "CREATE DATABASE $PG_PROPERTY_DB" >/dev/null
+  ours_phase postgres "$PG_URL_BASE/$PG_DB$PG_URL_PARAMS" "$PG_URL_BASE/$PG_PROPERTY_DB$PG_URL_PARAMS"
+  psql "$PG_URL_BASE/postgres$PG_URL_PARAMS" -qc "DROP DATABASE $PG_DB" -qc "DROP DATABASE $PG_PROPERTY_DB" >/dev/null && PG_DB="" PG_PROPERTY_DB=""
 fi
 
 # ---- 5. scale: catalogue growth curve and property date search ------------------------------------

@@ -5,6 +5,7 @@
 //
 //	benchtool setup     -base URL -out DIR [-users N -keys-per-user K -convs-per-user C -capture]
 //	benchtool targets   -state DIR/state.json -workload NAME -base URL -count N -run R -out FILE
+//	benchtool chain     -state DIR/state.json -targets FILE -base URL -output FILE -duration D -rate R -workers W  (vegeta attack for quotebook: each quote, then its booking)
 //	benchtool summarize -results FILE -system S -db D -workload W -phase P -run R ... >> results.jsonl
 //	benchtool report    -results results.jsonl -md BENCHMARKS.md -png bench/latency.png -summary bench/summary.json
 //	benchtool rss       -pid PID     (VmHWM of a process, in KiB)
@@ -21,7 +22,7 @@ import (
 
 func main() {
 	if len(os.Args) < 2 {
-		fmt.Fprintln(os.Stderr, "usage: benchtool setup|targets|summarize|report|scaleplot|rss|cpu [flags]")
+		fmt.Fprintln(os.Stderr, "usage: benchtool setup|targets|chain|summarize|report|scaleplot|rss|cpu [flags]")
 		os.Exit(2)
 	}
 	var err error
@@ -30,6 +31,8 @@ func main() {
 		err = setup(args)
 	case "targets":
 		err = targets(args)
+	case "chain":
+		err = chain(args)
 	case "summarize":
 		err = summarize(args)
 	case "report":

@@ -98,6 +98,7 @@ var workloadTitle = map[string]string{
 	"booking_key":   "Booking create with an API key: `POST /api/v1/bookings` (unique bodies; the users' keys in turn)",
 	"message":       "Message send: `POST /api/v1/conversations/{id}/messages` (unique bodies; every conversation in turn)",
 	"mixed":         "Mixed: 90% reads (40% list, 25% detail, 25% package list), 10% writes (5% booking, 5% message)",
+	"quotebook":     "Property quote + book: `POST /api/v1/quotes` (3 nights, every room type and check-in day in turn), then `POST /api/v1/bookings` of each quote answered (property API, a live key); half the requests each",
 	"peer_list":     "",
 	"peer_packages": "",
 	"peer_create":   "",
@@ -349,6 +350,18 @@ func evaluate(get func(system, db, w, phase string) *Agg, dbName map[string]stri
 		ratio(fmt.Sprintf("`%s` ≥ 1.5 × peer's authenticated create", w), a, peerCreate, 1.5)
 	}
 	rate("Message send ≥ 2,500/s (SQLite)", get("ours", "sqlite", "message", "max"), 2500)
+	// Issue 16: per core (per CPU-second), and the p99 at half the maximum.
+	for _, db := range []string{"sqlite", "postgres"} {
+		a, f := get("ours", db, "quotebook", "max"), get("ours", db, "quotebook", "fixed")
+		if a == nil || f == nil {
+			continue
+		}
+		out = append(out, verdict{fmt.Sprintf("Quote + book ≥ 3,000 requests per core (%s)", dbName[db]),
+			fmt.Sprintf("%.0f per CPU-second (%.0f/s at %.0f%% server CPU)", a.PerCore, a.Throughput, a.CPU*100),
+			judge(a.PerCore >= 3000, fmt.Sprintf("%+.0f%% against the target", (a.PerCore/3000-1)*100))},
+			verdict{fmt.Sprintf("Quote + book p99 < 50 ms at half the maximum (%s)", dbName[db]),
+				fmt.Sprintf("%.1f ms at %.0f/s", f.P99, f.TargetRate), judge(f.P99 < 50, "")})
+	}
 	var rss int64
 	for _, db := range []string{"sqlite", "postgres"} {
 		var worst *Agg

@@ -28,6 +28,17 @@ type State struct {
 	Packages      []Package      `json:"packages"`
 	Users         []User         `json:"users"`
 	Conversations []Conversation `json:"conversations"`
+	// The property API's side (quotebook): a developer's live key (the
+	// server runs with PROPERTY_RATE_LIMIT out of the way) and the room
+	// types it can quote.
+	PropertyKey string `json:"propertyKey,omitempty"`
+	Rooms       []Room `json:"rooms,omitempty"`
+}
+
+// Room is a room type of a live, active sample property.
+type Room struct {
+	PropertyID string `json:"propertyId"`
+	RoomTypeID string `json:"roomTypeId"`
 }
 
 // Expert is a verified expert of the catalogue.
@@ -77,7 +88,9 @@ func call(method, u, token string, in, out any) (int, []byte, error) {
 	if in != nil {
 		req.Header.Set("Content-Type", "application/json")
 	}
-	if token != "" {
+	if key, ok := strings.CutPrefix(token, "key:"); ok {
+		req.Header.Set("X-API-KEY", key)
+	} else if token != "" {
 		req.Header.Set("Authorization", "Bearer "+token)
 	}
 	resp, err := client.Do(req)
@@ -121,6 +134,7 @@ func setup(args []string) error {
 	keysPer := fs.Int("keys-per-user", 4, "API keys per user")
 	convsPer := fs.Int("convs-per-user", 2, "conversations per user, each with another expert")
 	keyLimit := fs.Int("key-rate-limit", 1000, "rateLimit of each API key (requests per minute, the API's maximum is 1000)")
+	propertyBase := fs.String("property", "", "property API address: also sign up a developer, create its live keys and list the room types (quotebook)")
 	capture := fs.Bool("capture", false, "record the answers the ceiling replays and the peer's seed")
 	tag := fs.String("tag", strconv.FormatInt(time.Now().Unix(), 36), "distinguishes this run's e-mail addresses")
 	fs.Parse(args)
@@ -226,6 +240,11 @@ func setup(args []string) error {
 	}
 	fmt.Fprintf(os.Stderr, "setup: %d users, %d API keys, %d conversations in %s\n",
 		len(st.Users), len(st.Users)**keysPer, len(st.Conversations), time.Since(start).Round(time.Millisecond))
+	if *propertyBase != "" {
+		if err := setupProperty(st, *propertyBase, *tag); err != nil {
+			return err
+		}
+	}
 	if err := writeJSON(filepath.Join(*out, "state.json"), st); err != nil {
 		return err
 	}
@@ -236,6 +255,61 @@ func setup(args []string) error {
 		return err
 	}
 	return captureBodies(st, filepath.Join(*out, "bodies"))
+}
+
+// setupProperty signs up a developer on the property API, creates its
+// live key and lists the room types of every property it sees.
+func setupProperty(st *State, base, tag string) error {
+	var dev struct {
+		Token string `json:"token"`
+	}
+	if err := want(call("POST", base+"/portal/api/signup", "", map[string]any{
+		"email": "bench-dev-" + tag + "@example.com", "password": "bench-password-" + tag, "name": "Bench Developer",
+	}, &dev)); err != nil {
+		return fmt.Errorf("property signup: %w", err)
+	}
+	var key struct {
+		Key string `json:"key"`
+	}
+	if err := want(call("POST", base+"/portal/api/keys", dev.Token, map[string]any{"name": "bench", "mode": "live"}, &key)); err != nil {
+		return fmt.Errorf("property key: %w", err)
+	}
+	st.PropertyKey = key.Key
+	cred := "key:" + key.Key
+	for page := 1; ; page++ {
+		var list struct {
+			Data []struct {
+				ID string `json:"id"`
+			} `json:"data"`
+			Meta struct {
+				HasMore bool `json:"hasMore"`
+			} `json:"meta"`
+		}
+		if err := want(call("GET", base+"/api/v1/properties?pageSize=100&page="+strconv.Itoa(page), cred, nil, &list)); err != nil {
+			return fmt.Errorf("list properties: %w", err)
+		}
+		for _, p := range list.Data {
+			var detail struct {
+				RoomTypes []struct {
+					ID string `json:"id"`
+				} `json:"roomTypes"`
+			}
+			if err := want(call("GET", base+"/api/v1/properties/"+p.ID, cred, nil, &detail)); err != nil {
+				return fmt.Errorf("property %s: %w", p.ID, err)
+			}
+			for _, rt := range detail.RoomTypes {
+				st.Rooms = append(st.Rooms, Room{PropertyID: p.ID, RoomTypeID: rt.ID})
+			}
+		}
+		if !list.Meta.HasMore {
+			break
+		}
+	}
+	if len(st.Rooms) == 0 {
+		return errors.New("setup: no room types on the property API; start the server with SAMPLE_DATA=on")
+	}
+	fmt.Fprintf(os.Stderr, "setup: property API: %d room types\n", len(st.Rooms))
+	return nil
 }
 
 type manifestEntry struct {

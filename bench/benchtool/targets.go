@@ -20,7 +20,7 @@ import (
 // with ours: peer_list with list, peer_packages with packages, peer_create
 // with booking_user and booking_key.
 var (
-	ourWorkloads = []string{"list", "detail", "packages", "booking_user", "booking_key", "message", "mixed"}
+	ourWorkloads = []string{"list", "detail", "packages", "booking_user", "booking_key", "message", "mixed", "quotebook"}
 	peerOf       = map[string]string{"list": "peer_list", "packages": "peer_packages", "booking_user": "peer_create", "booking_key": "peer_create"}
 )
 
@@ -79,6 +79,21 @@ func messageTarget(st *State, base string, run, i int) vegeta.Target {
 		"content": fmt.Sprintf("Benchmark run %d, message %d: is the tour still available next week?", run, i),
 	})
 	return vegeta.Target{Method: "POST", URL: base + "/api/v1/conversations/" + c.ID + "/messages", Body: body, Header: withAuth(c.Token)}
+}
+
+// quoteTarget is the i-th quote of a run: 3 nights of a room type, over
+// every room type and then the next check-in day, from 2 days ahead on
+// (the sample's calendar runs a year from the server's start).
+func quoteTarget(st *State, base string, i int) vegeta.Target {
+	r := st.Rooms[i%len(st.Rooms)]
+	checkIn := time.Now().UTC().AddDate(0, 0, 2+(i/len(st.Rooms))%300)
+	body, _ := json.Marshal(map[string]any{
+		"propertyId": r.PropertyID, "roomTypeId": r.RoomTypeID, "guests": 1,
+		"checkIn": checkIn.Format(time.DateOnly), "checkOut": checkIn.AddDate(0, 0, 3).Format(time.DateOnly),
+	})
+	h := jsonHeader.Clone()
+	h.Set("X-API-KEY", st.PropertyKey)
+	return vegeta.Target{Method: "POST", URL: base + "/api/v1/quotes", Body: body, Header: h}
 }
 
 // targets writes a vegeta target file (-format=json, one target a line).
@@ -143,6 +158,15 @@ func targets(args []string) error {
 	case "message":
 		for i := range *count {
 			if err := emit(messageTarget(&st, *base, *run, i)); err != nil {
+				return err
+			}
+		}
+	case "quotebook":
+		if len(st.Rooms) == 0 {
+			return errors.New("targets: no room types in the state (setup -property)")
+		}
+		for i := range *count {
+			if err := emit(quoteTarget(&st, *base, i)); err != nil {
 				return err
 			}
 		}

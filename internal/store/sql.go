@@ -124,8 +124,7 @@ type Scanner interface{ Scan(...any) error }
 func QueryPage[T any](ctx context.Context, q Querier, with, columns, from string, w *Where, orderBy string, p paging.Page,
 	scan func(s Scanner, total *int) (T, error)) ([]T, int, error) {
 	filterArgs := len(w.Args)
-	rows, err := q.QueryContext(ctx, with+`SELECT `+columns+`, COUNT(*) OVER ()`+from+` ORDER BY `+orderBy+
-		` LIMIT `+w.Arg(p.PageSize)+` OFFSET `+w.Arg(p.Offset()), w.Args...)
+	rows, err := q.QueryContext(ctx, PageSQL(with, columns, from, w, orderBy, p), w.Args...)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -148,6 +147,13 @@ func QueryPage[T any](ctx context.Context, q Querier, with, columns, from string
 		}
 	}
 	return out, total, nil
+}
+
+// PageSQL is the query QueryPage runs for page p (tests explain it); it
+// adds the limit and offset to w's arguments.
+func PageSQL(with, columns, from string, w *Where, orderBy string, p paging.Page) string {
+	return with + `SELECT ` + columns + `, COUNT(*) OVER ()` + from + ` ORDER BY ` + orderBy +
+		` LIMIT ` + w.Arg(p.PageSize) + ` OFFSET ` + w.Arg(p.Offset())
 }
 
 // Querier is what *sql.DB and *sql.Tx share, so that one operation can run

@@ -1,10 +1,13 @@
 package guideapi_test
 
 import (
+	"encoding/json"
+	"reflect"
 	"slices"
 	"testing"
 	"time"
 
+	"github.com/wayfarer-asia/platform/internal/guide"
 	"github.com/wayfarer-asia/platform/internal/store/storetest"
 )
 
@@ -35,6 +38,43 @@ func types(evs []feedEvent) []string {
 		out[i] = ev.Type
 	}
 	return out
+}
+
+// TestBookingCreatedEvent checks that booking.created, built from the
+// request and the expert read before the insert (not read back), carries
+// the booking exactly as its traveller reads it, with and without a
+// package, and with a date finer than the microseconds PostgreSQL keeps.
+func TestBookingCreatedEvent(t *testing.T) {
+	t.Parallel()
+	for _, engine := range storetest.Engines() {
+		t.Run(string(engine), func(t *testing.T) {
+			t.Parallel()
+			b := newBookingEnv(t, engine)
+			start := b.clock.Now().Add(72*time.Hour + 123456789*time.Nanosecond).In(time.FixedZone("", 9*3600))
+			ids := []string{
+				b.book(t, b.tourist, map[string]any{"packageId": b.packageID, "participants": 2, "scheduledDate": start.Format(time.RFC3339Nano),
+					"scheduledEndDate": start.Add(3 * time.Hour).Format(time.RFC3339Nano), "customRequest": "Vegetarian, please.", "meetingLocation": "Hotel lobby"}),
+				b.book(t, b.tourist, map[string]any{"expertId": b.expertID}),
+			}
+			p := b.feed(t, b.tourist.token, "")
+			if len(p.Data) != len(ids) {
+				t.Fatalf("feed = %v", types(p.Data))
+			}
+			for i, id := range ids {
+				raw, err := json.Marshal(p.Data[i].Data)
+				if err != nil {
+					t.Fatal(err)
+				}
+				var got guide.BookingDetail
+				if err := json.Unmarshal(raw, &got); err != nil {
+					t.Fatal(err)
+				}
+				if want := b.detail(t, b.tourist, id); !reflect.DeepEqual(got, want) {
+					t.Errorf("booking.created data:\n%+v\nGET /bookings/%s:\n%+v", got, id, want)
+				}
+			}
+		})
+	}
 }
 
 // TestEventFeed walks a booking's life cycle, a message and a key's

@@ -1,8 +1,6 @@
 package guidedb
 
 import (
-	"database/sql"
-	"fmt"
 	"regexp"
 	"strings"
 	"testing"
@@ -80,14 +78,12 @@ func TestCatalogPlans(t *testing.T) {
 			if err := LoadSampleScaled(t.Context(), db, ds, planScale[engine]); err != nil {
 				t.Fatal(err)
 			}
-			explain := "EXPLAIN QUERY PLAN "
 			tx, err := db.BeginTx(t.Context(), nil)
 			if err != nil {
 				t.Fatal(err)
 			}
 			defer tx.Rollback()
 			if engine == store.Postgres {
-				explain = "EXPLAIN "
 				// At this size sorting a few hundred rows is rightly
 				// cheaper than walking an index; at marketplace size it
 				// is not. Sorts priced out, the plan shows whether the
@@ -106,10 +102,7 @@ func TestCatalogPlans(t *testing.T) {
 					if err != nil {
 						t.Fatal(err)
 					}
-					text, err := planText(t, tx, explain+q.pageSQL(paging.Page{Page: 3, PageSize: 20, Order: order}), q.where.Args)
-					if err != nil {
-						t.Fatalf("%s %s: %v", p.name, order, err)
-					}
+					text := storetest.Plan(t, tx, engine, q.pageSQL(paging.Page{Page: 3, PageSize: 20, Order: order}), q.where.Args...)
 					// The page's ids come from the index, in its order: no sort
 					// of the inner query (PostgreSQL names its tables e_1,
 					// p_1, tr_1; the outer sort of 20 rows is fine).
@@ -130,30 +123,4 @@ var innerSort = regexp.MustCompile(`Sort Key: (e|p|tr)_1\.`)
 func sqliteInnerSort(plan string) bool {
 	inner, _, found := strings.Cut(plan, "SCAN pg")
 	return found && strings.Contains(inner, "TEMP B-TREE")
-}
-
-// planText returns the rows of an EXPLAIN, one line each.
-func planText(t *testing.T, db *sql.Tx, query string, args []any) (string, error) {
-	rows, err := db.QueryContext(t.Context(), query, args...)
-	if err != nil {
-		return "", err
-	}
-	defer rows.Close()
-	cols, err := rows.Columns()
-	if err != nil {
-		return "", err
-	}
-	var b strings.Builder
-	for rows.Next() {
-		vals := make([]any, len(cols))
-		ptrs := make([]any, len(cols))
-		for i := range vals {
-			ptrs[i] = &vals[i]
-		}
-		if err := rows.Scan(ptrs...); err != nil {
-			return "", err
-		}
-		fmt.Fprintln(&b, vals[len(vals)-1])
-	}
-	return b.String(), rows.Err()
 }

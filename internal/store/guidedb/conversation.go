@@ -310,14 +310,24 @@ func (g *Guide) MarkRead(ctx context.Context, user *guide.User, id string) (_ in
 	return int(n), err
 }
 
+// unreadCountSQL counts the unread messages from others in the user's
+// conversations ($1): it starts from those conversations (as traveller by
+// conversations' (tourist_id, expert_id), as expert by
+// conversations_expert) and counts each one's unread messages in
+// messages_unread, so that its cost is the user's unread messages, not
+// every message stored (joined from messages, it walked all of
+// messages_unread: the realtime job runs it for every message sent).
+const unreadCountSQL = `SELECT COUNT(*) FROM (
+		SELECT id FROM conversations WHERE tourist_id = $1
+		UNION SELECT c.id FROM experts e JOIN conversations c ON c.expert_id = e.id WHERE e.user_id = $1
+	) mine JOIN messages m ON m.conversation_id = mine.id WHERE m.is_read = FALSE AND m.sender_id <> $1`
+
 // UnreadCount counts unread messages from others across the user's
 // conversations.
 func (g *Guide) UnreadCount(ctx context.Context, user *guide.User) (_ int, err error) {
 	defer store.Wrap(&err, "count unread messages of user %s", user.ID)
 	var n int
-	err = g.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM messages m JOIN conversations c ON c.id = m.conversation_id
-		JOIN experts e ON e.id = c.expert_id
-		WHERE (c.tourist_id = $1 OR e.user_id = $1) AND m.sender_id <> $1 AND m.is_read = FALSE`, user.ID).Scan(&n)
+	err = g.db.QueryRowContext(ctx, unreadCountSQL, user.ID).Scan(&n)
 	return n, err
 }
 

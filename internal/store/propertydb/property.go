@@ -83,6 +83,31 @@ var propertySorts = map[string]string{"price": "price", "rating": "p.rating", "n
 // with the lowest total of such a room type.
 func (s *Property) FindProperties(ctx context.Context, f property.PropertyFilter) (_ []property.PropertySummary, _ int, err error) {
 	defer store.Wrap(&err, "find properties")
+	q, err := s.propertiesQuery(ctx, f)
+	if err != nil {
+		return nil, 0, err
+	}
+	return store.QueryPage(ctx, s.db, q.with, q.columns, q.from, q.where, q.orderBy, f.Page,
+		func(sc store.Scanner, total *int) (property.PropertySummary, error) {
+			var x property.PropertySummary
+			var lowest sql.NullInt64
+			if err := scanPropertySummary(sc, &x, &lowest, total); err != nil {
+				return x, err
+			}
+			if lowest.Valid {
+				x.LowestTotal = &property.Money{Amount: lowest.Int64, Currency: x.Currency}
+			}
+			return x, nil
+		})
+}
+
+// propertiesQuery is the list query of FindProperties, for store.QueryPage.
+type propertiesQuery struct {
+	with, columns, from, orderBy string
+	where                        *store.Where
+}
+
+func (s *Property) propertiesQuery(ctx context.Context, f property.PropertyFilter) (propertiesQuery, error) {
 	w := &store.Where{}
 	// The conditions on the property alone: the outer query applies them,
 	// and with a stay the calendar scan is confined to their properties.
@@ -117,7 +142,7 @@ func (s *Property) FindProperties(ctx context.Context, f property.PropertyFilter
 		// A check-in day already past in a property's time zone.
 		late, err := s.timezonesPast(ctx, f.Stay.CheckIn)
 		if err != nil {
-			return nil, 0, err
+			return propertiesQuery{}, err
 		}
 		if len(late) > 0 {
 			in := make([]string, len(late))
@@ -195,19 +220,8 @@ func (s *Property) FindProperties(ctx context.Context, f property.PropertyFilter
 		sortCol = priceCol
 	}
 	dir := store.Direction(f.Order)
-	return store.QueryPage(ctx, s.db, with, propertySummaryColumns+`, `+propLowestColumn(f.Stay != nil), from, w,
-		sortCol+` `+dir+`, p.id `+dir, f.Page,
-		func(sc store.Scanner, total *int) (property.PropertySummary, error) {
-			var x property.PropertySummary
-			var lowest sql.NullInt64
-			if err := scanPropertySummary(sc, &x, &lowest, total); err != nil {
-				return x, err
-			}
-			if lowest.Valid {
-				x.LowestTotal = &property.Money{Amount: lowest.Int64, Currency: x.Currency}
-			}
-			return x, nil
-		})
+	return propertiesQuery{with: with, columns: propertySummaryColumns + `, ` + propLowestColumn(f.Stay != nil), from: from,
+		orderBy: sortCol + ` ` + dir + `, p.id ` + dir, where: w}, nil
 }
 
 func propLowestColumn(withStay bool) string {
@@ -217,10 +231,13 @@ func propLowestColumn(withStay bool) string {
 	return "CAST(NULL AS BIGINT)"
 }
 
+// timezonesSQL lists the property time zones from properties_timezone.
+const timezonesSQL = `SELECT DISTINCT timezone FROM properties ORDER BY timezone`
+
 // timezonesPast returns the property time zones in which day has already
 // passed.
 func (s *Property) timezonesPast(ctx context.Context, day property.Date) ([]string, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT DISTINCT timezone FROM properties ORDER BY timezone`)
+	rows, err := s.db.QueryContext(ctx, timezonesSQL)
 	if err != nil {
 		return nil, err
 	}

@@ -230,3 +230,39 @@ func queryStrings(db *store.DB, q string) ([]string, error) {
 	}
 	return out, rows.Err()
 }
+
+// Plan returns the plan of query, one line per row of its EXPLAIN (EXPLAIN
+// QUERY PLAN on SQLite): what the plan tests read to fail when a query
+// stops using its index.
+func Plan(tb testing.TB, q store.Querier, engine store.Engine, query string, args ...any) string {
+	tb.Helper()
+	explain := "EXPLAIN QUERY PLAN "
+	if engine == store.Postgres {
+		explain = "EXPLAIN "
+	}
+	rows, err := q.QueryContext(context.Background(), explain+query, args...)
+	if err != nil {
+		tb.Fatalf("explain: %v\n%s", err, query)
+	}
+	defer rows.Close()
+	cols, err := rows.Columns()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	var b strings.Builder
+	for rows.Next() {
+		vals := make([]any, len(cols))
+		ptrs := make([]any, len(cols))
+		for i := range vals {
+			ptrs[i] = &vals[i]
+		}
+		if err := rows.Scan(ptrs...); err != nil {
+			tb.Fatal(err)
+		}
+		fmt.Fprintln(&b, vals[len(vals)-1])
+	}
+	if err := rows.Err(); err != nil {
+		tb.Fatal(err)
+	}
+	return b.String()
+}
