@@ -146,7 +146,7 @@ func pgBackends(b *testing.B, e *env, eng store.Engine) []int {
 	if eng != store.Postgres {
 		return nil
 	}
-	rows, err := e.db.QueryContext(b.Context(), `SELECT pid FROM pg_stat_activity WHERE datname = current_database()`)
+	rows, err := e.db.QueryContext(b.Context(), `SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND backend_type = 'client backend'`)
 	if err != nil {
 		b.Fatal(err)
 	}
