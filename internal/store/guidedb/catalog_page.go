@@ -2,7 +2,6 @@ package guidedb
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"strings"
 	"sync"
@@ -97,25 +96,16 @@ func (q catalogQuery) countSQL() string {
 // scan reads one row; its last column is the list's version.
 func catalogPage[T any](ctx context.Context, g *Guide, q catalogQuery, p paging.Page,
 	scan func(s store.Scanner, version *int64) (T, error)) ([]T, int, error) {
-	var db store.Querier = g.db
-	if q.filterArgs > 0 && g.db.Engine == store.Postgres {
-		tx, err := genericPlans(ctx, g.db)
-		if err != nil {
-			return nil, 0, err
-		}
-		defer tx.Rollback()
-		db = tx
-	}
 	key := cacheKey(q.list, q.filter, q.where.Args[:q.filterArgs])
 	if p.Offset() > 0 {
 		// A later page starts from the total: past the end it is empty,
 		// and walking the sort's index to learn that would visit the
 		// whole list (a city with 100 experts, page 25).
-		version, err := listVersion(ctx, db, q.list)
+		version, err := listVersion(ctx, g.db, q.list)
 		if err != nil {
 			return nil, 0, err
 		}
-		total, err := g.total(ctx, db, q, key, version)
+		total, err := g.total(ctx, q, key, version)
 		if err != nil {
 			return nil, 0, err
 		}
@@ -124,7 +114,7 @@ func catalogPage[T any](ctx context.Context, g *Guide, q catalogQuery, p paging.
 		}
 	}
 	page := q.pageSQL(p) // adds the limit and offset to q.where.Args
-	rows, err := db.QueryContext(ctx, page, q.where.Args...)
+	rows, err := g.db.QueryContext(ctx, page, q.where.Args...)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -144,11 +134,11 @@ func catalogPage[T any](ctx context.Context, g *Guide, q catalogQuery, p paging.
 	rows.Close()
 	if version < 0 {
 		// An empty page carries no version: read it alone.
-		if version, err = listVersion(ctx, db, q.list); err != nil {
+		if version, err = listVersion(ctx, g.db, q.list); err != nil {
 			return nil, 0, err
 		}
 	}
-	total, err := g.total(ctx, db, q, key, version)
+	total, err := g.total(ctx, q, key, version)
 	return out, total, err
 }
 
@@ -161,46 +151,18 @@ func listVersion(ctx context.Context, db store.Querier, list string) (int64, err
 
 // total is the count of q's filter at the list's version: from the count
 // cache, or counted and cached.
-func (g *Guide) total(ctx context.Context, db store.Querier, q catalogQuery, key string, version int64) (int, error) {
+func (g *Guide) total(ctx context.Context, q catalogQuery, key string, version int64) (int, error) {
 	if total, ok := g.counts.get(key, version); ok {
 		return total, nil
 	}
 	var total int
 	// The count and the version it holds for come from one statement, so
 	// from one snapshot.
-	if err := db.QueryRowContext(ctx, q.countSQL(), q.where.Args[:q.filterArgs]...).Scan(&total, &version); err != nil {
+	if err := g.db.QueryRowContext(ctx, q.countSQL(), q.where.Args[:q.filterArgs]...).Scan(&total, &version); err != nil {
 		return 0, err
 	}
 	g.counts.put(key, version, total)
 	return total, nil
-}
-
-// genericPlans begins a read-only transaction whose statements run with
-// their generic plans, for the pages of a filtered list on PostgreSQL.
-// pgx keeps each connection's statements prepared, but PostgreSQL plans a
-// custom plan at every run while it judges one cheaper; with a partial
-// index per sort (and per sort under each filter) planning is most of a
-// page's time, and the custom plan's guess for a filtered, deep page is
-// often worse than the generic one. A generic plan is made once per
-// connection and statement; it costs two round trips (SET LOCAL, and the
-// end of the transaction). Measured at ×100 (4,900 experts, 12,900
-// packages), best of 8 on one connection, custom → generic, in ms:
-// experts of Japan page 1 1.1 → 0.4, page 50 12.5 → 2.7; by specialty
-// page 1 1.5 → 0.5, page 50 19.5 → 16.3; packages of Japan page 1
-// 2.0 → 0.7, page 50 25–29 → 5–7; by category page 50 27–80 → 9–14;
-// travelogues by category 1.2–4.4 → 0.4–1.0. Unfiltered lists keep custom
-// plans: a generic plan walks no index for them (packages page 1
-// 2.0 → 17 ms).
-func genericPlans(ctx context.Context, db *store.DB) (*sql.Tx, error) {
-	tx, err := db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
-	if err != nil {
-		return nil, err
-	}
-	if _, err := tx.ExecContext(ctx, `SET LOCAL plan_cache_mode = force_generic_plan`); err != nil {
-		tx.Rollback()
-		return nil, err
-	}
-	return tx, nil
 }
 
 // cacheKey identifies a filter of a list.
