@@ -377,7 +377,8 @@ if [ "$WITH_POSTGRES" = 1 ]; then
 fi
 
 # ---- 5. scale: catalogue growth curve and property date search ------------------------------------
-# Store-level Go benchmarks (uncached queries, no HTTP), pinned to the
+# Store-level Go benchmarks (uncached queries, no HTTP) and the uncached
+# catalogue through the router (BenchmarkCatalogHTTP), pinned to the
 # server core; results in $OUT_DIR/scale.txt, the plot in bench/scale.png.
 if [ "$SCALE_BENCH" = 1 ]; then
   log "scale: catalogue pages at x${SCALE_LIST//,/, x}; property date search at x$PROPERTY_SCALE"
@@ -392,6 +393,11 @@ if [ "$SCALE_BENCH" = 1 ]; then
     taskset -c "$SERVER_CPU" "$BIN/guidedb.test" -test.run '^$' -test.bench CatalogScale -test.benchtime 300x) | tee "$OUT_DIR/scale.txt"
   (cd "$REPO/internal/store/propertydb" && env "${scale_env[@]}" BENCH_PROPERTY_SCALE="$PROPERTY_SCALE" GOMAXPROCS=1 \
     taskset -c "$SERVER_CPU" "$BIN/propertydb.test" -test.run '^$' -test.bench PropertyDateSearch -test.benchtime 200x) | tee -a "$OUT_DIR/scale.txt"
+  # The same catalogue through the router: every documented filter, sort
+  # and locale, pages 1-50, uncached, with requests per CPU-second.
+  (cd "$REPO" && go test -c -o "$BIN/guideapi.test" ./internal/httpapi/guideapi)
+  (cd "$REPO/internal/httpapi/guideapi" && env "${scale_env[@]}" BENCH_CATALOG_SCALES="$SCALE_LIST" GOMAXPROCS=1 \
+    taskset -c "$SERVER_CPU" "$BIN/guideapi.test" -test.run '^$' -test.bench CatalogHTTP -test.benchtime 2000x) | tee -a "$OUT_DIR/scale.txt"
   "$BIN/benchtool" scaleplot -in "$OUT_DIR/scale.txt" -out "$REPO/bench/scale.png"
   if [ -n "$PG_DB" ]; then
     psql "$PG_URL_BASE/postgres$PG_URL_PARAMS" -qc "DROP DATABASE $PG_DB" >/dev/null && PG_DB=""
