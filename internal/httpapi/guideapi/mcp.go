@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/url"
+	"strings"
 	"time"
 
 	"github.com/google/uuid"
@@ -383,7 +384,7 @@ func (s *Server) mcpAsked(ctx context.Context, d *mcpapi.Door, req *mcp.CallTool
 	if err != nil {
 		return nil, pendingActionOut{}, mcpapi.ErrorOf(ctx, err)
 	}
-	if a.Action != action || a.TargetID != target {
+	if a.Action != action || !strings.EqualFold(a.TargetID, target) {
 		return nil, pendingActionOut{}, bad
 	}
 	out, err := s.mcpAction(ctx, id)

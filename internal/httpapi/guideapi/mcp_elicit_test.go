@@ -255,8 +255,9 @@ func TestMCPURLElicitation(t *testing.T) {
 			t.Fatalf("%d actions, booking %s", x.actions(t), x.bookingStatus(t))
 		}
 
-		// The genuine state answers the action as it stands.
-		res, err = cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "cancel_booking", Arguments: map[string]any{"id": x.bookingID},
+		// The genuine state answers the action as it stands (the id in
+		// any case, as REST takes it).
+		res, err = cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "cancel_booking", Arguments: map[string]any{"id": strings.ToUpper(x.bookingID)},
 			RequestState: res.RequestState, InputResponses: mcp.InputResponseMap{"confirm": &mcp.ElicitResult{Action: "accept"}}})
 		if err != nil || res.IsError || res.NeedsInput() {
 			t.Fatalf("resumed: %v %+v", err, res)
