@@ -243,6 +243,10 @@ type ActionService interface {
 	// FindActionByID returns an action of the original actor: the key that
 	// asked for it, or its owner with a user token. Errors: apperr.NotFound.
 	FindActionByID(ctx context.Context, c *Caller, id string) (*PendingAction, error)
+	// FindPendingAction returns the newest action of the caller's key for
+	// action and targetID that is still pending and unexpired.
+	// Errors: apperr.NotFound.
+	FindPendingAction(ctx context.Context, c *Caller, action, targetID string) (*PendingAction, error)
 	// ConfirmAction confirms a pending action and performs it under the
 	// rules in force now, in one transaction; the action stays confirmed
 	// even when the operation fails, and the result says why.

@@ -270,14 +270,12 @@ func (s *Server) mcpTools(d *mcpapi.Door) {
 			"key's owner must confirm themselves (in the app) before it expires; the rules are checked again then. " +
 			"Returns the action; follow it with get_pending_action."},
 		"bookings:write", func(ctx context.Context, req *mcp.CallToolRequest, in mcpapi.ByID) (*mcp.CallToolResult, pendingActionOut, error) {
-			if req.Params.RequestState != "" {
-				return s.mcpAsked(ctx, d, req, guide.ActionBookingCancel, in.ID)
+			target := in.ID
+			if id, err := uuid.Parse(in.ID); err == nil {
+				target = id.String() // as the REST path stores it
 			}
-			res, err := d.Call(ctx, req, mcpapi.Request{Method: http.MethodPost, Path: "/api/v1/bookings/" + url.PathEscape(in.ID) + "/cancel"})
-			if err != nil {
-				return nil, pendingActionOut{}, err
-			}
-			return s.mcpPending(ctx, req, res)
+			return s.mcpAsk(ctx, d, req, guide.ActionBookingCancel, target,
+				mcpapi.Request{Method: http.MethodPost, Path: "/api/v1/bookings/" + url.PathEscape(in.ID) + "/cancel"})
 		})
 	mcpapi.AddTool(d, &mcp.Tool{Name: "get_my_profile", Title: "Get my profile", Annotations: mcpapi.ReadOnly,
 		Description: "Get the profile of the key's owner."},
@@ -293,14 +291,8 @@ func (s *Server) mcpTools(d *mcpapi.Door) {
 		Description: "Ask to close the account of the key's owner. Nothing is closed by this call: it creates a pending " +
 			"action that the owner must confirm themselves before it expires. Refused while a booking is active."},
 		"profile:write", func(ctx context.Context, req *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, pendingActionOut, error) {
-			if req.Params.RequestState != "" {
-				return s.mcpAsked(ctx, d, req, guide.ActionAccountDelete, mcpCallerFrom(ctx).User.ID)
-			}
-			res, err := d.Call(ctx, req, mcpapi.Request{Method: http.MethodPost, Path: "/api/v1/profile/delete", Body: map[string]string{"confirmation": "DELETE"}})
-			if err != nil {
-				return nil, pendingActionOut{}, err
-			}
-			return s.mcpPending(ctx, req, res)
+			return s.mcpAsk(ctx, d, req, guide.ActionAccountDelete, mcpCallerFrom(ctx).User.ID,
+				mcpapi.Request{Method: http.MethodPost, Path: "/api/v1/profile/delete", Body: map[string]string{"confirmation": "DELETE"}})
 		})
 	mcpapi.AddTool(d, &mcp.Tool{Name: "get_pending_action", Title: "Get a pending action", Annotations: mcpapi.ReadOnly,
 		Description: "Get a pending action this key asked for (a cancellation or an account closure): pending, confirmed " +
@@ -316,17 +308,46 @@ func (s *Server) mcpTools(d *mcpapi.Door) {
 		})
 }
 
-// mcpPending turns the REST API's 202 PendingActionAccepted into the
-// action as the tools show it, or, where the client can take it, into
-// the request that the person open the confirmation page (askPerson).
-func (s *Server) mcpPending(ctx context.Context, req *mcp.CallToolRequest, res *mcpapi.Response) (*mcp.CallToolResult, pendingActionOut, error) {
-	var accepted pendingAccepted
-	if err := json.Unmarshal(res.Body, &accepted); err != nil {
-		return nil, pendingActionOut{}, err
+// mcpAsk asks for a pending action through its REST operation (call),
+// or, where the client can take it, asks the client to send the person to
+// the confirmation page (askPerson). A key that asks again while its
+// action for the same operation and target is still pending gets that
+// action back: an agent's retry neither makes a second action nor
+// notifies the person twice. The call that follows askPerson is answered
+// by mcpAsked.
+func (s *Server) mcpAsk(ctx context.Context, d *mcpapi.Door, req *mcp.CallToolRequest, action, target string, call mcpapi.Request) (*mcp.CallToolResult, pendingActionOut, error) {
+	if req.Params.RequestState != "" {
+		return s.mcpAsked(ctx, d, req, action, target)
 	}
-	out, err := s.mcpAction(ctx, accepted.ActionID)
+	var id string
+	again, err := s.cfg.Actions.FindPendingAction(ctx, mcpCallerFrom(ctx), action, target)
+	switch {
+	case err == nil:
+		// Read through REST, as get_pending_action does: counted against
+		// the key like every call.
+		if _, err := d.Call(ctx, req, mcpapi.Request{Method: http.MethodGet, Path: "/api/v1/actions/" + again.ID}); err != nil {
+			return nil, pendingActionOut{}, err
+		}
+		id = again.ID
+	case apperr.Code(err) == apperr.NotFound:
+		res, err := d.Call(ctx, req, call)
+		if err != nil {
+			return nil, pendingActionOut{}, err
+		}
+		var accepted pendingAccepted
+		if err := json.Unmarshal(res.Body, &accepted); err != nil {
+			return nil, pendingActionOut{}, err
+		}
+		id = accepted.ActionID
+	default:
+		return nil, pendingActionOut{}, mcpapi.ErrorOf(ctx, err)
+	}
+	out, err := s.mcpAction(ctx, id)
 	if err != nil {
 		return nil, out, err
+	}
+	if again != nil {
+		out.Message = "This key had already asked for this: it is the same pending action, and the person was not notified again. " + out.Message
 	}
 	if ask := askPerson(req, out); ask != nil {
 		return ask, pendingActionOut{}, nil

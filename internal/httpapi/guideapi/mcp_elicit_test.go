@@ -267,3 +267,43 @@ func TestMCPURLElicitation(t *testing.T) {
 		}
 	})
 }
+
+// TestMCPAskingAgain: a key that asks again while its action is pending
+// gets the same action back, with no second action and no second push;
+// once that action has expired, asking makes a new one; another key of
+// the same person has its own.
+func TestMCPAskingAgain(t *testing.T) {
+	t.Parallel()
+	x := newElicitEnv(t, "asking-again@example.com")
+	x.device(t, x.u, "phone", "en")
+	cs := x.connect(t, mcptest.NewClient(nil), "")
+	var first, again struct{ ActionID, Status, Message string }
+	if res := mcptest.Call(t, cs, "cancel_booking", map[string]any{"id": x.bookingID}, &first); res.IsError || first.Status != "pending" {
+		t.Fatalf("first: %+v %+v", res, first)
+	}
+	if res := mcptest.Call(t, cs, "cancel_booking", map[string]any{"id": strings.ToUpper(x.bookingID)}, &again); res.IsError ||
+		again.ActionID != first.ActionID || again.Status != "pending" || !strings.Contains(again.Message, "already asked") {
+		t.Fatalf("again: %+v %+v", res, again)
+	}
+	if n := x.actions(t); n != 1 {
+		t.Fatalf("%d actions after asking twice", n)
+	}
+	if tokens, _ := x.actionJobs(t, first.ActionID); len(tokens) != 1 {
+		t.Fatalf("push jobs %v, want one", tokens)
+	}
+
+	x.clock.Advance(11 * time.Minute)
+	var later struct{ ActionID, Status string }
+	if res := mcptest.Call(t, cs, "cancel_booking", map[string]any{"id": x.bookingID}, &later); res.IsError ||
+		later.ActionID == first.ActionID || later.Status != "pending" {
+		t.Fatalf("after expiry: %+v %+v", res, later)
+	}
+	other := mcptest.ConnectClient(t, mcptest.NewClient(nil), x.ts.URL+"/mcp", "Authorization", "Bearer "+x.apiKey(t, x.u, "bookings:write"), "")
+	var theirs struct{ ActionID string }
+	if res := mcptest.Call(t, other, "cancel_booking", map[string]any{"id": x.bookingID}, &theirs); res.IsError || theirs.ActionID == later.ActionID {
+		t.Fatalf("another key: %+v %+v", res, theirs)
+	}
+	if n := x.actions(t); n != 3 {
+		t.Fatalf("%d actions, want 3", n)
+	}
+}

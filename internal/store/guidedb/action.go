@@ -61,6 +61,26 @@ func (g *Guide) FindActionByID(ctx context.Context, c *guide.Caller, id string) 
 	return g.findAction(ctx, g.db, c, id)
 }
 
+// FindPendingAction returns the newest pending, unexpired action of the
+// caller's key for action and targetID.
+func (g *Guide) FindPendingAction(ctx context.Context, c *guide.Caller, action, targetID string) (_ *guide.PendingAction, err error) {
+	defer store.Wrap(&err, "find pending %s action", action)
+	w := &store.Where{}
+	actorCondition(w, c)
+	w.And("action = " + w.Arg(action))
+	w.And("target_id = " + w.Arg(targetID))
+	w.And("status = " + w.Arg(guide.ActionPending))
+	w.And("expires_at > " + w.Arg(g.clock.Now()))
+	var id string
+	err = g.db.QueryRowContext(ctx, `SELECT id FROM pending_actions`+w.String()+` ORDER BY created_at DESC, id DESC LIMIT 1`, w.Args...).Scan(&id)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, apperr.Errorf(apperr.NotFound, "No pending %s action for %q.", action, targetID)
+	} else if err != nil {
+		return nil, err
+	}
+	return g.findAction(ctx, g.db, c, id)
+}
+
 func (g *Guide) findAction(ctx context.Context, q store.Querier, c *guide.Caller, id string) (*guide.PendingAction, error) {
 	w := &store.Where{}
 	w.And("id = " + w.Arg(id))
