@@ -298,12 +298,11 @@ func (s *Server) mcpTools(d *mcpapi.Door) {
 		Description: "Get a pending action this key asked for (a cancellation or an account closure): pending, confirmed " +
 			"by the owner (with its result) or expired."},
 		"", func(ctx context.Context, req *mcp.CallToolRequest, in mcpapi.ByID) (*mcp.CallToolResult, pendingActionOut, error) {
-			// The REST read checks the id and counts the call; the domain
-			// read adds what the REST answer leaves out (the result).
-			if _, err := d.Call(ctx, req, mcpapi.Request{Method: http.MethodGet, Path: "/api/v1/actions/" + url.PathEscape(in.ID)}); err != nil {
+			a, err := s.mcpReadAction(ctx, d, req, in.ID)
+			if err != nil {
 				return nil, pendingActionOut{}, err
 			}
-			out, err := s.mcpAction(ctx, in.ID)
+			out, err := actionOut(ctx, a)
 			return nil, out, err
 		})
 }
@@ -319,16 +318,15 @@ func (s *Server) mcpAsk(ctx context.Context, d *mcpapi.Door, req *mcp.CallToolRe
 	if req.Params.RequestState != "" {
 		return s.mcpAsked(ctx, d, req, action, target)
 	}
-	var id string
-	again, err := s.cfg.Actions.FindPendingAction(ctx, mcpCallerFrom(ctx), action, target)
+	a, err := s.cfg.Actions.FindPendingAction(ctx, mcpCallerFrom(ctx), action, target)
+	again := err == nil
 	switch {
-	case err == nil:
+	case again:
 		// Read through REST, as get_pending_action does: counted against
 		// the key like every call.
-		if _, err := d.Call(ctx, req, mcpapi.Request{Method: http.MethodGet, Path: "/api/v1/actions/" + again.ID}); err != nil {
+		if a, err = s.mcpReadAction(ctx, d, req, a.ID); err != nil {
 			return nil, pendingActionOut{}, err
 		}
-		id = again.ID
 	case apperr.Code(err) == apperr.NotFound:
 		res, err := d.Call(ctx, req, call)
 		if err != nil {
@@ -338,15 +336,17 @@ func (s *Server) mcpAsk(ctx context.Context, d *mcpapi.Door, req *mcp.CallToolRe
 		if err := json.Unmarshal(res.Body, &accepted); err != nil {
 			return nil, pendingActionOut{}, err
 		}
-		id = accepted.ActionID
+		if a, err = s.cfg.Actions.FindActionByID(ctx, mcpCallerFrom(ctx), accepted.ActionID); err != nil {
+			return nil, pendingActionOut{}, mcpapi.ErrorOf(ctx, err)
+		}
 	default:
 		return nil, pendingActionOut{}, mcpapi.ErrorOf(ctx, err)
 	}
-	out, err := s.mcpAction(ctx, id)
+	out, err := actionOut(ctx, a)
 	if err != nil {
 		return nil, out, err
 	}
-	if again != nil {
+	if again {
 		out.Message = "This key had already asked for this: it is the same pending action, and the person was not notified again. " + out.Message
 	}
 	if ask := askPerson(req, out); ask != nil {
@@ -396,19 +396,15 @@ func (s *Server) mcpAsked(ctx context.Context, d *mcpapi.Door, req *mcp.CallTool
 	if _, err := uuid.Parse(id); err != nil || len(id) != 36 {
 		return nil, pendingActionOut{}, bad
 	}
-	// Read through REST, as get_pending_action does: counted against the
-	// key, and NOT_FOUND for an action of another key.
-	if _, err := d.Call(ctx, req, mcpapi.Request{Method: http.MethodGet, Path: "/api/v1/actions/" + id}); err != nil {
-		return nil, pendingActionOut{}, err
-	}
-	a, err := s.cfg.Actions.FindActionByID(ctx, mcpCallerFrom(ctx), id)
+	// NOT_FOUND for an action of another key.
+	a, err := s.mcpReadAction(ctx, d, req, id)
 	if err != nil {
-		return nil, pendingActionOut{}, mcpapi.ErrorOf(ctx, err)
+		return nil, pendingActionOut{}, err
 	}
 	if a.Action != action || !strings.EqualFold(a.TargetID, target) {
 		return nil, pendingActionOut{}, bad
 	}
-	out, err := s.mcpAction(ctx, id)
+	out, err := actionOut(ctx, a)
 	if err != nil {
 		return nil, out, err
 	}
@@ -419,12 +415,22 @@ func (s *Server) mcpAsked(ctx context.Context, d *mcpapi.Door, req *mcp.CallTool
 	return nil, out, nil
 }
 
-// mcpAction reads a pending action of the calling key.
-func (s *Server) mcpAction(ctx context.Context, id string) (pendingActionOut, error) {
+// mcpReadAction reads a pending action of the calling key: through REST,
+// which checks the id and counts the call against the key, then from the
+// store, for what the REST answer leaves out (the result).
+func (s *Server) mcpReadAction(ctx context.Context, d *mcpapi.Door, req *mcp.CallToolRequest, id string) (*guide.PendingAction, error) {
+	if _, err := d.Call(ctx, req, mcpapi.Request{Method: http.MethodGet, Path: "/api/v1/actions/" + url.PathEscape(id)}); err != nil {
+		return nil, err
+	}
 	a, err := s.cfg.Actions.FindActionByID(ctx, mcpCallerFrom(ctx), id)
 	if err != nil {
-		return pendingActionOut{}, mcpapi.ErrorOf(ctx, err)
+		return nil, mcpapi.ErrorOf(ctx, err)
 	}
+	return a, nil
+}
+
+// actionOut is a pending action as the tools show it.
+func actionOut(ctx context.Context, a *guide.PendingAction) (pendingActionOut, error) {
 	out := pendingActionOut{ActionID: a.ID, Action: a.Action, Status: a.Status, ExpiresAt: a.ExpiresAt, ConfirmedAt: a.ConfirmedAt,
 		ConfirmURL: httpapi.AbsoluteURL(ctx, "/api/v1/actions/"+a.ID+"/confirm"),
 		PageURL:    httpapi.AbsoluteURL(ctx, "/confirm/?action="+a.ID)}

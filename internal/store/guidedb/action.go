@@ -71,30 +71,35 @@ func (g *Guide) FindPendingAction(ctx context.Context, c *guide.Caller, action, 
 	w.And("target_id = " + w.Arg(targetID))
 	w.And("status = " + w.Arg(guide.ActionPending))
 	w.And("expires_at > " + w.Arg(g.clock.Now()))
-	var id string
-	err = g.db.QueryRowContext(ctx, `SELECT id FROM pending_actions`+w.String()+` ORDER BY created_at DESC, id DESC LIMIT 1`, w.Args...).Scan(&id)
+	a, err := g.queryAction(ctx, g.db, w, ` ORDER BY created_at DESC, id DESC LIMIT 1`)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, apperr.Errorf(apperr.NotFound, "No pending %s action for %q.", action, targetID)
-	} else if err != nil {
-		return nil, err
 	}
-	return g.findAction(ctx, g.db, c, id)
+	return a, err
 }
 
 func (g *Guide) findAction(ctx context.Context, q store.Querier, c *guide.Caller, id string) (*guide.PendingAction, error) {
 	w := &store.Where{}
 	w.And("id = " + w.Arg(id))
 	actorCondition(w, c)
+	a, err := g.queryAction(ctx, q, w, "")
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, apperr.Errorf(apperr.NotFound, "No pending action with id %q.", id)
+	}
+	return a, err
+}
+
+// queryAction reads the first pending action that w and then selects;
+// sql.ErrNoRows when there is none.
+func (g *Guide) queryAction(ctx context.Context, q store.Querier, w *store.Where, then string) (*guide.PendingAction, error) {
 	var a guide.PendingAction
 	var apiKey, target sql.NullString
 	var confirmed sql.NullTime
 	var payload, result []byte
 	err := q.QueryRowContext(ctx, `SELECT id, action, status, expires_at, confirmed_at, created_at,
-		user_id, api_key_id, target_id, payload, result, person_only FROM pending_actions`+w.String(), w.Args...).Scan(
+		user_id, api_key_id, target_id, payload, result, person_only FROM pending_actions`+w.String()+then, w.Args...).Scan(
 		&a.ID, &a.Action, &a.Status, &a.ExpiresAt, &confirmed, &a.CreatedAt, &a.UserID, &apiKey, &target, &payload, &result, &a.PersonOnly)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, apperr.Errorf(apperr.NotFound, "No pending action with id %q.", id)
-	} else if err != nil {
+	if err != nil {
 		return nil, err
 	}
 	a.ExpiresAt, a.CreatedAt, a.ConfirmedAt = a.ExpiresAt.UTC(), a.CreatedAt.UTC(), store.NullTime(confirmed)
