@@ -9,6 +9,8 @@
 // answers only for the account that owns it, and confirms it with
 // POST /api/v1/actions/{id}/confirm.
 
+import { request } from './api.js';
+
 const $ = (sel) => document.querySelector(sel);
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -21,32 +23,9 @@ const LABELS = {
   'account.delete': 'Close your account',
 };
 
-class ApiError extends Error {
-  constructor(status, body) {
-    const e = (body && body.error) || {};
-    super(e.message || `The server answered ${status}.`);
-    this.status = status;
-    this.code = e.code || '';
-  }
-}
-
-async function api(method, path, body) {
-  const init = { method, credentials: 'omit', headers: { Accept: 'application/json' } };
-  if (token) init.headers.Authorization = `Bearer ${token}`;
-  if (body !== undefined) {
-    init.headers['Content-Type'] = 'application/json';
-    init.body = JSON.stringify(body);
-  }
-  let res;
-  try {
-    res = await fetch(path, init);
-  } catch {
-    throw new ApiError(0, { error: { message: 'The server cannot be reached. Check your connection and try again.' } });
-  }
-  let data = null;
-  try { data = await res.json(); } catch { data = null; }
-  if (!res.ok) throw new ApiError(res.status, data);
-  return data;
+// api calls the guide API with the person's token, never a cookie.
+function api(method, path, body) {
+  return request(method, path, body, { credentials: 'omit', headers: token ? { Authorization: `Bearer ${token}` } : {} });
 }
 
 function show(id) {

@@ -6,6 +6,8 @@
 // cookie (same-origin only): the token is never stored by the page, and a
 // new API key lives only in this page's memory until it is dismissed.
 
+import { request } from './api.js';
+
 const $ = (sel, root = document) => root.querySelector(sel);
 const $$ = (sel, root = document) => Array.from(root.querySelectorAll(sel));
 
@@ -21,43 +23,15 @@ const state = {
 
 // ---- the API -------------------------------------------------------------
 
-class ApiError extends Error {
-  constructor(status, body) {
-    const e = (body && body.error) || {};
-    super(e.message || `The server answered ${status}.`);
-    this.status = status;
-    this.code = e.code || '';
-    this.details = e.details || {};
-    this.docUrl = e.doc_url || '';
-    this.retryAfter = e.retry_after || 0;
-    this.requestId = (body && body.requestId) || '';
-  }
-}
-
 async function api(method, path, body) {
-  const init = { method, credentials: 'same-origin', headers: { Accept: 'application/json' } };
-  if (body !== undefined) {
-    init.headers['Content-Type'] = 'application/json';
-    init.body = JSON.stringify(body);
-  }
-  let res;
   try {
-    res = await fetch(path, init);
-  } catch {
-    throw new ApiError(0, { error: { message: 'The server cannot be reached. Check your connection and try again.' } });
-  }
-  let data = null;
-  if (res.status !== 204) {
-    try { data = await res.json(); } catch { data = null; }
-  }
-  if (!res.ok) {
-    const err = new ApiError(res.status, data);
-    if (res.status === 401 && state.developer && !path.endsWith('/login') && !path.endsWith('/signup')) {
+    return await request(method, path, body);
+  } catch (err) {
+    if (err.status === 401 && state.developer && !path.endsWith('/login') && !path.endsWith('/signup')) {
       sessionEnded();
     }
     throw err;
   }
-  return data;
 }
 
 // ---- small helpers -------------------------------------------------------
