@@ -35,7 +35,7 @@ func (g *Guide) CreateBooking(ctx context.Context, user *guide.User, nb guide.Ne
 		err := g.db.QueryRowContext(ctx, `SELECT p.expert_id, u.id, p.base_price, p.currency, p.duration, p.max_participants,
 				p.title, u.handle, u.name, u.avatar, e.profile_image
 			FROM packages p JOIN experts e ON e.id = p.expert_id JOIN users u ON u.id = e.user_id
-			WHERE p.id = $1 AND p.is_active = TRUE AND `+publicExpert, *nb.PackageID).Scan(
+			WHERE p.id = $1 AND `+publicPackage, *nb.PackageID).Scan(
 			&expertID, &expertUser, &price, &currency, &duration, &maxParticipants, &title, &handle, &name, &avatar, &image)
 		if errors.Is(err, sql.ErrNoRows) {
 			return nil, apperr.Errorf(apperr.NotFound, "No active package with id %q.", *nb.PackageID)

@@ -11,8 +11,14 @@ import (
 	"github.com/wayfarer-asia/platform/internal/store"
 )
 
-// publicExpert is the condition for an expert to be seen by the public.
-const publicExpert = "e.verified_at IS NOT NULL AND u.deleted_at IS NULL"
+// publicExpert is the condition for an expert to be seen by the public:
+// experts.listed is kept by triggers (guide migration 00012) as verified
+// and the user not deleted.
+const publicExpert = "e.listed = TRUE"
+
+// publicPackage is the condition for a package to be seen by the public:
+// packages.listed is kept as active and the expert listed.
+const publicPackage = "p.listed = TRUE"
 
 const expertColumns = `e.id, u.handle, u.name, u.avatar, COALESCE(t.bio, e.bio), e.location,
 	e.country_code, e.currency, e.profile_image, e.hourly_rate, e.rating, e.review_count`
@@ -31,19 +37,30 @@ func scanExpert(s store.Scanner, x *guide.ExpertSummary, extra ...any) error {
 	return nil
 }
 
-var expertSorts = map[string]string{"rating": "e.rating", "reviewCount": "e.review_count", "createdAt": "e.created_at"}
+var expertSorts = map[string]string{"rating": "rating", "reviewCount": "review_count", "createdAt": "created_at"}
 
 // FindExperts returns a page of verified experts and the total.
 //
-// Plan (both engines): the inner query walks experts_public_<sort> (or
-// experts_public_country_<sort> under the country filter) backwards for
-// DESC, forwards for ASC, checking each entry's user (deleted_at) by
-// primary key and the city, language and specialty filters on the way,
-// and stops after offset+limit rows; no sort and no temporary B-tree. The
-// outer query joins only those ids to users and the translation.
+// Plan (both engines): the inner query walks one partial index of listed
+// experts in the sort's direction (backwards for DESC) and stops after
+// offset+limit rows, with no sort and no temporary B-tree:
+//   - under a specialty (or else a language) filter, that tag's entries in
+//     expert_specialties_listed_<sort> (expert_languages_listed_<sort>),
+//     whose rows carry their expert's sort columns, checking the other
+//     filters on the way;
+//   - under a city filter that matches one city, experts_listed_city_<sort>;
+//     one that matches several reads their experts and sorts them;
+//   - under the country filter, experts_listed_country_<sort>;
+//   - otherwise experts_listed_<sort>.
+//
+// The outer query joins only the page's ids to users and the translation.
 func (g *Guide) FindExperts(ctx context.Context, f guide.ExpertFilter) (_ []guide.ExpertSummary, _ int, err error) {
 	defer store.Wrap(&err, "find experts")
-	experts, total, err := catalogPage(ctx, g, expertsQuery(f), f.Page, func(s store.Scanner, version *int64) (guide.ExpertSummary, error) {
+	q, err := g.expertsQuery(ctx, f)
+	if err != nil {
+		return nil, 0, err
+	}
+	experts, total, err := catalogPage(ctx, g, q, f.Page, func(s store.Scanner, version *int64) (guide.ExpertSummary, error) {
 		var x guide.ExpertSummary
 		err := scanExpert(s, &x, version)
 		return x, err
@@ -58,20 +75,38 @@ func (g *Guide) FindExperts(ctx context.Context, f guide.ExpertFilter) (_ []guid
 }
 
 // expertsQuery is the list query of FindExperts.
-func expertsQuery(f guide.ExpertFilter) catalogQuery {
+func (g *Guide) expertsQuery(ctx context.Context, f guide.ExpertFilter) (catalogQuery, error) {
 	w := &store.Where{}
-	w.And(publicExpert)
-	if f.City != "" {
-		w.And(`lower(e.location) LIKE ` + w.Arg(store.LikePattern(f.City)) + ` ESCAPE '\'`)
+	// The walk starts from the most selective filter's table: a, with a
+	// copy of the expert's listed flag and sort columns.
+	a, id, from := "e", "e.id", " FROM experts e"
+	switch {
+	case f.Specialty != "":
+		a, id, from = "s", "s.expert_id", " FROM expert_specialties s"
+		w.And("s.listed = TRUE AND lower(s.specialty) = " + w.Arg(strings.ToLower(f.Specialty)))
+	case f.Language != "":
+		a, id, from = "l", "l.expert_id", " FROM expert_languages l"
+		w.And("l.listed = TRUE AND lower(l.language) = " + w.Arg(strings.ToLower(f.Language)))
+	default:
+		w.And(publicExpert)
 	}
-	if f.Language != "" {
-		w.And(`EXISTS (SELECT 1 FROM expert_languages l WHERE l.expert_id = e.id AND lower(l.language) = ` + w.Arg(strings.ToLower(f.Language)) + `)`)
+	if f.Specialty != "" && f.Language != "" {
+		w.And(`EXISTS (SELECT 1 FROM expert_languages l WHERE l.expert_id = s.expert_id AND lower(l.language) = ` + w.Arg(strings.ToLower(f.Language)) + `)`)
 	}
-	if f.Specialty != "" {
-		w.And(`EXISTS (SELECT 1 FROM expert_specialties s WHERE s.expert_id = e.id AND lower(s.specialty) = ` + w.Arg(strings.ToLower(f.Specialty)) + `)`)
-	}
-	if f.Country != "" {
-		w.And("e.country_code = " + w.Arg(f.Country))
+	if f.City != "" || f.Country != "" {
+		if a != "e" {
+			from += " JOIN experts e ON e.id = " + id
+		}
+		if f.City != "" {
+			cities, err := g.matchingCities(ctx, f.City)
+			if err != nil {
+				return catalogQuery{}, err
+			}
+			w.And(cityCondition(w, cities))
+		}
+		if f.Country != "" {
+			w.And("e.country_code = " + w.Arg(f.Country))
+		}
 	}
 	filterArgs := len(w.Args)
 	col, dir := expertSorts[f.Sort], store.Direction(f.Order)
@@ -79,13 +114,61 @@ func expertsQuery(f guide.ExpertFilter) catalogQuery {
 		col = expertSorts["rating"]
 	}
 	return catalogQuery{
-		list: "experts", id: "e.id", where: w, filterArgs: filterArgs,
-		filter:  ` FROM experts e JOIN users u ON u.id = e.user_id` + w.String(),
+		list: "experts", id: id, where: w, filterArgs: filterArgs,
+		filter:  from + w.String(),
 		columns: expertColumns,
 		details: `JOIN experts e ON e.id = pg.id JOIN users u ON u.id = e.user_id
 			LEFT JOIN expert_translations t ON t.expert_id = e.id AND t.locale = ` + w.Arg(f.Locale),
-		orderBy: col + ` ` + dir + `, e.id ` + dir,
+		pageOrderBy: a + "." + col + " " + dir + ", " + id + " " + dir,
+		orderBy:     "e." + col + " " + dir + ", e.id " + dir,
+	}, nil
+}
+
+// matchingCities returns the distinct lowercased cities of listed experts
+// that contain city. The city filter is a partial match, which no index
+// looks up, but there are few distinct cities: this skips through
+// experts_listed_city_rating from one city to the next (one probe each,
+// however many experts a city has) and matches each, so the page can walk
+// the index of the one city a full name matches.
+func (g *Guide) matchingCities(ctx context.Context, city string) ([]string, error) {
+	rows, err := g.db.QueryContext(ctx, `
+		WITH RECURSIVE c(city) AS (
+			SELECT (SELECT lower(location) FROM experts WHERE listed = TRUE AND lower(location) > ''
+				ORDER BY lower(location) LIMIT 1)
+			UNION ALL
+			SELECT (SELECT lower(location) FROM experts WHERE listed = TRUE AND lower(location) > c.city
+				ORDER BY lower(location) LIMIT 1)
+			FROM c WHERE c.city IS NOT NULL
+		)
+		SELECT city FROM c WHERE city LIKE $1 ESCAPE '\'`, store.LikePattern(city))
+	if err != nil {
+		return nil, err
 	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var c string
+		if err := rows.Scan(&c); err != nil {
+			return nil, err
+		}
+		out = append(out, c)
+	}
+	return out, rows.Err()
+}
+
+// cityCondition is the condition that an expert is in one of cities.
+func cityCondition(w *store.Where, cities []string) string {
+	switch len(cities) {
+	case 0:
+		return "FALSE"
+	case 1:
+		return "lower(e.location) = " + w.Arg(cities[0])
+	}
+	in := make([]string, len(cities))
+	for i, c := range cities {
+		in[i] = w.Arg(c)
+	}
+	return "lower(e.location) IN (" + strings.Join(in, ", ") + ")"
 }
 
 // loadExpertTags fills in the languages and specialties of experts.
@@ -197,10 +280,9 @@ var packageSorts = map[string]string{
 
 // FindPackages returns a page of active packages of verified experts.
 //
-// Plan (both engines): the inner query walks packages_active_<sort> (or
-// packages_active_category_<sort>, packages_active_country_<sort>) in the
-// sort's direction, checks each entry's expert and user by primary key
-// (verified, not deleted) and stops after offset+limit rows. With an
+// Plan (both engines): the inner query walks packages_listed_<sort> (or
+// packages_listed_category_<sort>, packages_listed_country_<sort>) alone,
+// in the sort's direction, and stops after offset+limit rows. With an
 // expert handle it reads that expert's packages by packages_expert and
 // sorts those few. The outer query joins the page's ids to their details.
 func (g *Guide) FindPackages(ctx context.Context, f guide.PackageFilter) (_ []guide.PackageSummary, _ int, err error) {
@@ -220,7 +302,7 @@ func (g *Guide) FindPackages(ctx context.Context, f guide.PackageFilter) (_ []gu
 // Errors: apperr.NotFound (no such expert).
 func (g *Guide) packagesQuery(ctx context.Context, f guide.PackageFilter) (catalogQuery, error) {
 	w := &store.Where{}
-	w.And("p.is_active = TRUE AND " + publicExpert)
+	w.And(publicPackage)
 	if f.Category != "" {
 		w.And("lower(p.category) = " + w.Arg(strings.ToLower(f.Category)))
 	}
@@ -241,7 +323,7 @@ func (g *Guide) packagesQuery(ctx context.Context, f guide.PackageFilter) (catal
 	}
 	return catalogQuery{
 		list: "packages", id: "p.id", where: w, filterArgs: filterArgs,
-		filter:  ` FROM packages p JOIN experts e ON e.id = p.expert_id JOIN users u ON u.id = e.user_id` + w.String(),
+		filter:  ` FROM packages p` + w.String(),
 		columns: packageColumns,
 		details: `JOIN packages p ON p.id = pg.id JOIN experts e ON e.id = p.expert_id JOIN users u ON u.id = e.user_id
 			LEFT JOIN package_translations t ON t.package_id = p.id AND t.locale = ` + w.Arg(f.Locale),
@@ -256,7 +338,7 @@ func (g *Guide) FindPackageByID(ctx context.Context, id, locale string) (_ *guid
 	var p guide.PackageDetail
 	var excluded []byte
 	err = scanPackage(g.db.QueryRowContext(ctx, `SELECT `+packageColumns+`, COALESCE(t.excluded, p.excluded)`+
-		packageFrom+`$1 WHERE p.id = $2 AND p.is_active = TRUE AND `+publicExpert, locale, id),
+		packageFrom+`$1 WHERE p.id = $2 AND `+publicPackage, locale, id),
 		&p.PackageSummary, &excluded)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, apperr.Errorf(apperr.NotFound, "No package with id %q.", id)
@@ -425,9 +507,7 @@ func (g *Guide) FindCities(ctx context.Context) (_ []guide.City, err error) {
 func (g *Guide) FindSpecialties(ctx context.Context) (_ []string, err error) {
 	defer store.Wrap(&err, "find specialties")
 	rows, err := g.db.QueryContext(ctx, `
-		SELECT DISTINCT s.specialty FROM expert_specialties s
-		JOIN experts e ON e.id = s.expert_id JOIN users u ON u.id = e.user_id
-		WHERE `+publicExpert+` ORDER BY s.specialty`)
+		SELECT DISTINCT specialty FROM expert_specialties WHERE listed = TRUE ORDER BY specialty`)
 	if err != nil {
 		return nil, err
 	}

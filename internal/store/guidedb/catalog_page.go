@@ -71,8 +71,12 @@ type catalogQuery struct {
 	filter  string // FROM ... WHERE: the listed rows; placeholders are args[:filterArgs]
 	columns string // the columns of a row, read from the joins of details
 	details string // FROM (the page's ids) AS pg JOIN ...: pg.id is the page's id column
-	orderBy string
-	where   *store.Where
+	orderBy string // the order of the page's rows, on the columns of details
+	// pageOrderBy is the same order on the columns of filter, when the
+	// walk reads another table than details (a tag's copy of the sort
+	// columns); "" for orderBy.
+	pageOrderBy string
+	where       *store.Where
 	// filterArgs is how many of where.Args the filter uses; the rest (the
 	// locale) only the details.
 	filterArgs int
@@ -82,7 +86,11 @@ type catalogQuery struct {
 // arguments.
 func (q catalogQuery) pageSQL(p paging.Page) string {
 	limit, offset := q.where.Arg(p.PageSize), q.where.Arg(p.Offset())
-	page := `SELECT ` + q.id + ` AS id` + q.filter + ` ORDER BY ` + q.orderBy + ` LIMIT ` + limit + ` OFFSET ` + offset
+	pageOrderBy := q.pageOrderBy
+	if pageOrderBy == "" {
+		pageOrderBy = q.orderBy
+	}
+	page := `SELECT ` + q.id + ` AS id` + q.filter + ` ORDER BY ` + pageOrderBy + ` LIMIT ` + limit + ` OFFSET ` + offset
 	return `SELECT ` + q.columns + `, (SELECT version FROM catalog_versions WHERE name = '` + q.list + `')
 		FROM (` + page + `) pg ` + q.details + ` ORDER BY ` + q.orderBy
 }

@@ -20,9 +20,9 @@ import (
 var planScale = map[store.Engine]int{store.SQLite: 2, store.Postgres: 20}
 
 // TestCatalogPlans fails when a catalogue list query stops walking the
-// index of its sort (migration 00008): then its cost grows with the
-// catalogue. It reads the plan of page 3 of every sort, in both
-// directions, alone and under the filter that has indexes of its own.
+// index of its sort (migrations 00008 and 00012): then its cost grows with
+// the catalogue. It reads the plan of page 3 of every sort, in both
+// directions, alone and under each filter that has indexes of its own.
 func TestCatalogPlans(t *testing.T) {
 	t.Parallel()
 	type plan struct {
@@ -40,27 +40,48 @@ func TestCatalogPlans(t *testing.T) {
 			common = tr.Category
 		}
 	}
+	packageCategories := map[string]int{}
+	packageCategory := ""
+	for _, p := range ds.Packages {
+		if packageCategories[p.Category]++; packageCategories[p.Category] > packageCategories[packageCategory] {
+			packageCategory = p.Category
+		}
+	}
 	var plans []plan
+	cities := map[string]int{}
+	city := ""
+	for _, x := range ds.Experts {
+		if x.Location != nil {
+			if cities[*x.Location]++; cities[*x.Location] > cities[city] {
+				city = *x.Location
+			}
+		}
+	}
 	for sort, suffix := range map[string]string{"rating": "rating", "reviewCount": "reviews", "createdAt": "created"} {
+		experts := func(name string, f guide.ExpertFilter, index string) plan {
+			return plan{"experts " + name + sort, func(g *Guide, p paging.Page) (catalogQuery, error) {
+				f.Page, f.Sort = p, sort
+				return g.expertsQuery(t.Context(), f)
+			}, index + suffix}
+		}
 		plans = append(plans,
-			plan{"experts " + sort, func(_ *Guide, p paging.Page) (catalogQuery, error) {
-				return expertsQuery(guide.ExpertFilter{Page: p, Sort: sort, Locale: "ja"}), nil
-			}, "experts_public_" + suffix},
-			plan{"experts food " + sort, func(_ *Guide, p paging.Page) (catalogQuery, error) {
-				return expertsQuery(guide.ExpertFilter{Page: p, Sort: sort, Locale: "ja", Specialty: "food", Language: "en"}), nil
-			}, "experts_public_" + suffix},
-			plan{"experts JP " + sort, func(_ *Guide, p paging.Page) (catalogQuery, error) {
-				return expertsQuery(guide.ExpertFilter{Page: p, Sort: sort, Locale: "ko", Country: "JP"}), nil
-			}, "experts_public_country_" + suffix})
+			experts("", guide.ExpertFilter{Locale: "ja"}, "experts_listed_"),
+			experts("food en ", guide.ExpertFilter{Locale: "ja", Specialty: "food", Language: "en"}, "expert_specialties_listed_"),
+			experts("en ", guide.ExpertFilter{Locale: "ja", Language: "EN"}, "expert_languages_listed_"),
+			experts("city ", guide.ExpertFilter{Locale: "en", City: strings.ToUpper(city)}, "experts_listed_city_"),
+			experts("JP ", guide.ExpertFilter{Locale: "ko", Country: "JP"}, "experts_listed_country_"))
 	}
 	for sort, suffix := range map[string]string{"basePrice": "price", "duration": "duration", "createdAt": "created"} {
 		plans = append(plans,
 			plan{"packages " + sort, func(g *Guide, p paging.Page) (catalogQuery, error) {
 				return g.packagesQuery(t.Context(), guide.PackageFilter{Page: p, Sort: sort, Locale: "zh"})
-			}, "packages_active_" + suffix},
+			}, "packages_listed_" + suffix},
 			plan{"packages JP " + sort, func(g *Guide, p paging.Page) (catalogQuery, error) {
 				return g.packagesQuery(t.Context(), guide.PackageFilter{Page: p, Sort: sort, Locale: "zh", Country: "JP"})
-			}, "packages_active_country_" + suffix})
+			}, "packages_listed_country_" + suffix},
+			plan{"packages category " + sort, func(g *Guide, p paging.Page) (catalogQuery, error) {
+				return g.packagesQuery(t.Context(), guide.PackageFilter{Page: p, Sort: sort, Locale: "zh", Category: packageCategory})
+			}, "packages_listed_category_" + suffix})
 	}
 	for sort, suffix := range map[string]string{"hotScore": "hot", "score": "score", "viewCount": "views", "createdAt": "created", "publishedAt": "published"} {
 		plans = append(plans,
@@ -104,8 +125,9 @@ func TestCatalogPlans(t *testing.T) {
 					}
 					text := storetest.Plan(t, tx, engine, q.pageSQL(paging.Page{Page: 3, PageSize: 20, Order: order}), q.where.Args...)
 					// The page's ids come from the index, in its order: no sort
-					// of the inner query (PostgreSQL names its tables e_1,
-					// p_1, tr_1; the outer sort of 20 rows is fine).
+					// of the inner query (PostgreSQL names the tables it reads
+					// twice e_1, p_1, tr_1; a tag walk reads s or l once; the
+					// outer sort of 20 rows is fine).
 					if !strings.Contains(text, p.index) || innerSort.MatchString(text) || sqliteInnerSort(text) {
 						t.Errorf("%s %s does not walk %s:\n%s", p.name, order, p.index, text)
 					}
@@ -115,7 +137,7 @@ func TestCatalogPlans(t *testing.T) {
 	}
 }
 
-var innerSort = regexp.MustCompile(`Sort Key: (e|p|tr)_1\.`)
+var innerSort = regexp.MustCompile(`Sort Key: ((e|p|tr)_1|s|l)\.`)
 
 // sqliteInnerSort tells whether a SQLite plan sorts the inner query (the
 // lines before the scan of its result, pg): a temporary B-tree there means

@@ -74,10 +74,13 @@ func BenchmarkCatalogScale(b *testing.B) {
 			return len(x), err
 		}},
 		{"experts-recount", func(g *Guide) (int, error) {
-			q := expertsQuery(guide.ExpertFilter{Page: pg(1, "desc"), Locale: "ja", Sort: "rating"})
+			q, err := g.expertsQuery(b.Context(), guide.ExpertFilter{Page: pg(1, "desc"), Locale: "ja", Sort: "rating"})
+			if err != nil {
+				return 0, err
+			}
 			var n int
 			var v int64
-			err := g.db.QueryRowContext(b.Context(), q.countSQL(), q.where.Args[:q.filterArgs]...).Scan(&n, &v)
+			err = g.db.QueryRowContext(b.Context(), q.countSQL(), q.where.Args[:q.filterArgs]...).Scan(&n, &v)
 			return 1, err
 		}},
 	}

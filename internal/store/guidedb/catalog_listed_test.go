@@ -1,0 +1,139 @@
+package guidedb_test
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/wayfarer-asia/platform/internal/apperr"
+	"github.com/wayfarer-asia/platform/internal/clock"
+	"github.com/wayfarer-asia/platform/internal/guide"
+	"github.com/wayfarer-asia/platform/internal/guide/sample"
+	"github.com/wayfarer-asia/platform/internal/paging"
+	"github.com/wayfarer-asia/platform/internal/store"
+	"github.com/wayfarer-asia/platform/internal/store/guidedb"
+	"github.com/wayfarer-asia/platform/internal/store/storetest"
+)
+
+// listedDrift counts the rows whose listed flag or sort copies disagree
+// with what they are kept from (guide migration 00012's triggers).
+const listedDrift = `SELECT
+	(SELECT COUNT(*) FROM experts e WHERE e.listed <> (e.verified_at IS NOT NULL
+		AND EXISTS (SELECT 1 FROM users u WHERE u.id = e.user_id AND u.deleted_at IS NULL)))
+	+ (SELECT COUNT(*) FROM packages p WHERE p.listed <> (p.is_active = TRUE
+		AND EXISTS (SELECT 1 FROM experts e WHERE e.id = p.expert_id AND e.listed = TRUE)))
+	+ (SELECT COUNT(*) FROM expert_languages l JOIN experts e ON e.id = l.expert_id
+		WHERE l.listed <> e.listed OR l.rating <> e.rating OR l.review_count <> e.review_count OR l.created_at <> e.created_at)
+	+ (SELECT COUNT(*) FROM expert_specialties s JOIN experts e ON e.id = s.expert_id
+		WHERE s.listed <> e.listed OR s.rating <> e.rating OR s.review_count <> e.review_count OR s.created_at <> e.created_at)`
+
+// TestListedFollowsWrites: the listed flags and the tags' copies of the
+// sort columns, which the catalogue pages walk instead of checking users
+// and experts, follow every write they are kept from, in its transaction:
+// unverifying an expert, deleting its user, deactivating a package,
+// a new rating, a new tag.
+func TestListedFollowsWrites(t *testing.T) {
+	t.Parallel()
+	for _, engine := range storetest.Engines() {
+		t.Run(string(engine), func(t *testing.T) {
+			t.Parallel()
+			ctx := t.Context()
+			db := storetest.MustOpenSample(t, engine, "guide", func(ctx context.Context, db *store.DB) error {
+				return guidedb.LoadSample(ctx, db, sample.Generate())
+			})
+			g := guidedb.New(db, clock.NewFake(time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC)))
+			exec := func(q string, args ...any) {
+				t.Helper()
+				if _, err := db.ExecContext(ctx, q, args...); err != nil {
+					t.Fatalf("%s: %v", q, err)
+				}
+				var drift int
+				if err := db.QueryRowContext(ctx, listedDrift).Scan(&drift); err != nil {
+					t.Fatal(err)
+				}
+				if drift != 0 {
+					t.Fatalf("after %s: %d rows drifted", q, drift)
+				}
+			}
+			exec(`UPDATE experts SET updated_at = updated_at`) // the loaded sample
+			var expertID, userID, packageID, specialty string
+			err := db.QueryRowContext(ctx, `SELECT e.id, e.user_id, p.id, s.specialty
+				FROM experts e JOIN packages p ON p.expert_id = e.id JOIN expert_specialties s ON s.expert_id = e.id
+				WHERE e.listed = TRUE AND p.listed = TRUE ORDER BY e.id, p.id, s.specialty LIMIT 1`).Scan(&expertID, &userID, &packageID, &specialty)
+			if err != nil {
+				t.Fatal(err)
+			}
+			experts := func(f guide.ExpertFilter) []string {
+				t.Helper()
+				f.Locale, f.Sort, f.Page = "en", "rating", paging.Page{Page: 1, PageSize: 100, Order: "desc"}
+				x, total, err := g.FindExperts(ctx, f)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if total != len(x) {
+					t.Fatalf("%+v: %d experts, total %d", f, len(x), total)
+				}
+				ids := make([]string, len(x))
+				for i := range x {
+					ids[i] = x[i].ID
+				}
+				return ids
+			}
+			shown := func(want bool) {
+				t.Helper()
+				if got := slices.Contains(experts(guide.ExpertFilter{Specialty: strings.ToUpper(specialty)}), expertID); got != want {
+					t.Errorf("expert under its specialty: shown %v, want %v", got, want)
+				}
+				_, err := g.FindPackageByID(ctx, packageID, "en")
+				if got := err == nil; got != want {
+					t.Errorf("its package: shown %v (%v), want %v", got, err, want)
+				} else if err != nil && apperr.Code(err) != apperr.NotFound {
+					t.Fatal(err)
+				}
+			}
+			shown(true)
+			exec(`UPDATE experts SET verified_at = NULL WHERE id = $1`, expertID)
+			shown(false)
+			exec(`UPDATE experts SET verified_at = created_at WHERE id = $1`, expertID)
+			shown(true)
+			exec(`UPDATE users SET deleted_at = created_at WHERE id = $1`, userID)
+			shown(false)
+			exec(`UPDATE users SET deleted_at = NULL WHERE id = $1`, userID)
+			shown(true)
+			exec(`UPDATE packages SET is_active = FALSE WHERE id = $1`, packageID)
+			if _, err := g.FindPackageByID(ctx, packageID, "en"); apperr.Code(err) != apperr.NotFound {
+				t.Errorf("inactive package: %v", err)
+			}
+			exec(`UPDATE packages SET is_active = TRUE WHERE id = $1`, packageID)
+			shown(true)
+
+			// A new rating moves the expert in the walk of its tag as in
+			// the list of all: the tag's page is the list's order
+			// restricted to the tag.
+			exec(`UPDATE experts SET rating = 5, review_count = review_count + 1 WHERE id = $1`, expertID)
+			holders := map[string]bool{}
+			for _, id := range experts(guide.ExpertFilter{Specialty: specialty}) {
+				holders[id] = true
+			}
+			var want []string
+			for _, id := range experts(guide.ExpertFilter{}) {
+				if holders[id] {
+					want = append(want, id)
+				}
+			}
+			if got := experts(guide.ExpertFilter{Specialty: specialty}); !slices.Equal(got, want) || got[0] != expertID {
+				t.Errorf("under %q: %v, want %v first in %v", specialty, got, expertID, want)
+			}
+
+			exec(`INSERT INTO expert_specialties (expert_id, specialty, position) VALUES ($1, 'Zebra riding', 9)`, expertID)
+			if got := experts(guide.ExpertFilter{Specialty: "zebra RIDING"}); !slices.Equal(got, []string{expertID}) {
+				t.Errorf("new specialty: %v, want [%s]", got, expertID)
+			}
+			if _, err := db.ExecContext(ctx, `INSERT INTO expert_specialties (expert_id, specialty, position) VALUES ($1, 'ZEBRA RIDING', 10)`, expertID); err == nil {
+				t.Error("a specialty held twice in another case was taken")
+			}
+		})
+	}
+}
