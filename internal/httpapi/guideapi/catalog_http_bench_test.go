@@ -28,6 +28,7 @@ import (
 // p50 and p99 in milliseconds and the requests per CPU-second: this
 // process's CPU, plus on PostgreSQL the CPU of the database's backends
 // (read from /proc; "pg-cpu-unseen" is 1 when they could not be read).
+// BENCH_CATALOG_SLOWEST=n logs the n slowest requests.
 // Requests skip the network and the OpenAPI validation of the API tests.
 //
 //	BENCH_CATALOG_SCALES=1,1000 TEST_POSTGRES_URL=… go test -run '^$' -bench CatalogHTTP -benchtime 2000x ./internal/httpapi/guideapi/
@@ -43,6 +44,7 @@ func BenchmarkCatalogHTTP(b *testing.B) {
 			scales = append(scales, n)
 		}
 	}
+	slowest, _ := strconv.Atoi(os.Getenv("BENCH_CATALOG_SLOWEST"))
 	for _, eng := range storetest.Engines() {
 		for _, scale := range scales {
 			b.Run(fmt.Sprintf("%s/x%d", eng, scale), func(b *testing.B) {
@@ -50,6 +52,7 @@ func BenchmarkCatalogHTTP(b *testing.B) {
 				urls := catalogURLs(b, e)
 				cpu0, pg0 := processCPU(), backendsCPU(pgBackends(b, e, eng))
 				took := make([]time.Duration, 0, b.N)
+				var slow []slowPage
 				i := 0
 				for b.Loop() {
 					req := httptest.NewRequest(http.MethodGet, urls[i%len(urls)], nil)
@@ -57,6 +60,9 @@ func BenchmarkCatalogHTTP(b *testing.B) {
 					start := time.Now()
 					e.srv.ServeHTTP(rec, req)
 					took = append(took, time.Since(start))
+					if slowest > 0 {
+						slow = append(slow, slowPage{took[len(took)-1], urls[i%len(urls)]})
+					}
 					if rec.Code != http.StatusOK {
 						b.Fatalf("GET %s: %d %s", urls[i%len(urls)], rec.Code, rec.Body)
 					}
@@ -81,6 +87,10 @@ func BenchmarkCatalogHTTP(b *testing.B) {
 					}
 				}
 				slices.Sort(took)
+				slices.SortFunc(slow, func(a, b slowPage) int { return int(b.took - a.took) })
+				for _, p := range slow[:min(slowest, len(slow))] {
+					b.Logf("%6.1f ms %s", float64(p.took.Microseconds())/1000, p.url)
+				}
 				at := func(q float64) float64 { return float64(took[int(q*float64(len(took)-1))].Microseconds()) / 1000 }
 				b.ReportMetric(at(0.50), "p50-ms")
 				b.ReportMetric(at(0.99), "p99-ms")
@@ -88,6 +98,13 @@ func BenchmarkCatalogHTTP(b *testing.B) {
 			})
 		}
 	}
+}
+
+// slowPage is one request of BenchmarkCatalogHTTP, kept to log the
+// slowest (BENCH_CATALOG_SLOWEST=n).
+type slowPage struct {
+	took time.Duration
+	url  string
 }
 
 // catalogURLs lists the pages the benchmark reads, shuffled with a fixed

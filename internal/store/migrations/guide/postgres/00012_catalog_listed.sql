@@ -53,28 +53,47 @@ DROP INDEX packages_active_category_created;
 DROP INDEX packages_active_country_created;
 CREATE INDEX experts_listed_rating ON experts (rating, id) WHERE listed = TRUE;
 CREATE INDEX experts_listed_country_rating ON experts (country_code, rating, id) WHERE listed = TRUE;
-CREATE INDEX experts_listed_city_rating ON experts (lower(location), rating, id) WHERE listed = TRUE;
+CREATE INDEX experts_listed_city_rating ON experts (lower(location), rating, id) INCLUDE (location) WHERE listed = TRUE;
 CREATE INDEX experts_listed_reviews ON experts (review_count, id) WHERE listed = TRUE;
 CREATE INDEX experts_listed_country_reviews ON experts (country_code, review_count, id) WHERE listed = TRUE;
-CREATE INDEX experts_listed_city_reviews ON experts (lower(location), review_count, id) WHERE listed = TRUE;
+CREATE INDEX experts_listed_city_reviews ON experts (lower(location), review_count, id) INCLUDE (location) WHERE listed = TRUE;
 CREATE INDEX experts_listed_created ON experts (created_at, id) WHERE listed = TRUE;
 CREATE INDEX experts_listed_country_created ON experts (country_code, created_at, id) WHERE listed = TRUE;
-CREATE INDEX experts_listed_city_created ON experts (lower(location), created_at, id) WHERE listed = TRUE;
-CREATE INDEX expert_languages_listed_rating ON expert_languages (lower(language), rating, expert_id) WHERE listed = TRUE;
-CREATE INDEX expert_languages_listed_reviews ON expert_languages (lower(language), review_count, expert_id) WHERE listed = TRUE;
-CREATE INDEX expert_languages_listed_created ON expert_languages (lower(language), created_at, expert_id) WHERE listed = TRUE;
-CREATE INDEX expert_specialties_listed_rating ON expert_specialties (lower(specialty), rating, expert_id) WHERE listed = TRUE;
-CREATE INDEX expert_specialties_listed_reviews ON expert_specialties (lower(specialty), review_count, expert_id) WHERE listed = TRUE;
-CREATE INDEX expert_specialties_listed_created ON expert_specialties (lower(specialty), created_at, expert_id) WHERE listed = TRUE;
+CREATE INDEX experts_listed_city_created ON experts (lower(location), created_at, id) INCLUDE (location) WHERE listed = TRUE;
+CREATE INDEX expert_languages_listed_rating ON expert_languages (lower(language), rating, expert_id) INCLUDE (language) WHERE listed = TRUE;
+CREATE INDEX expert_languages_listed_reviews ON expert_languages (lower(language), review_count, expert_id) INCLUDE (language) WHERE listed = TRUE;
+CREATE INDEX expert_languages_listed_created ON expert_languages (lower(language), created_at, expert_id) INCLUDE (language) WHERE listed = TRUE;
+CREATE INDEX expert_specialties_listed_rating ON expert_specialties (lower(specialty), rating, expert_id) INCLUDE (specialty) WHERE listed = TRUE;
+CREATE INDEX expert_specialties_listed_reviews ON expert_specialties (lower(specialty), review_count, expert_id) INCLUDE (specialty) WHERE listed = TRUE;
+CREATE INDEX expert_specialties_listed_created ON expert_specialties (lower(specialty), created_at, expert_id) INCLUDE (specialty) WHERE listed = TRUE;
 CREATE INDEX packages_listed_price ON packages (usd_price, id) WHERE listed = TRUE;
-CREATE INDEX packages_listed_category_price ON packages (lower(category), usd_price, id) WHERE listed = TRUE;
+CREATE INDEX packages_listed_category_price ON packages (lower(category), usd_price, id) INCLUDE (category) WHERE listed = TRUE;
 CREATE INDEX packages_listed_country_price ON packages (country_code, usd_price, id) WHERE listed = TRUE;
 CREATE INDEX packages_listed_duration ON packages (duration, id) WHERE listed = TRUE;
-CREATE INDEX packages_listed_category_duration ON packages (lower(category), duration, id) WHERE listed = TRUE;
+CREATE INDEX packages_listed_category_duration ON packages (lower(category), duration, id) INCLUDE (category) WHERE listed = TRUE;
 CREATE INDEX packages_listed_country_duration ON packages (country_code, duration, id) WHERE listed = TRUE;
 CREATE INDEX packages_listed_created ON packages (created_at, id) WHERE listed = TRUE;
-CREATE INDEX packages_listed_category_created ON packages (lower(category), created_at, id) WHERE listed = TRUE;
+CREATE INDEX packages_listed_category_created ON packages (lower(category), created_at, id) INCLUDE (category) WHERE listed = TRUE;
 CREATE INDEX packages_listed_country_created ON packages (country_code, created_at, id) WHERE listed = TRUE;
+
+-- PostgreSQL reads an index alone only when it holds every column the
+-- query names, and lower(x) names x: the indexes on lower(...) include x,
+-- so a page or a count under a category, tag or city walks the index
+-- without visiting the table (at x1000 a page 50 under a tag took 8 ms of
+-- heap visits, a count under a category 260 ms).
+DROP INDEX travelogues_published_category_hot;
+DROP INDEX travelogues_published_category_score;
+DROP INDEX travelogues_published_category_views;
+DROP INDEX travelogues_published_category_created;
+DROP INDEX travelogues_published_category_published;
+CREATE INDEX travelogues_published_category_hot ON travelogues (lower(category), hot_score, id) INCLUDE (category) WHERE status = 'published';
+CREATE INDEX travelogues_published_category_score ON travelogues (lower(category), score, id) INCLUDE (category) WHERE status = 'published';
+CREATE INDEX travelogues_published_category_views ON travelogues (lower(category), view_count, id) INCLUDE (category) WHERE status = 'published';
+CREATE INDEX travelogues_published_category_created ON travelogues (lower(category), created_at, id) INCLUDE (category) WHERE status = 'published';
+CREATE INDEX travelogues_published_category_published ON travelogues (lower(category), published_at, id) INCLUDE (category) WHERE status = 'published';
+-- The planner ignores the statistics of partial indexes: this gives it
+-- the frequencies of the cities, so it walks a city's index for a common one.
+CREATE STATISTICS experts_lower_location ON (lower(location)) FROM experts;
 
 -- +goose StatementBegin
 CREATE FUNCTION experts_listed() RETURNS trigger LANGUAGE plpgsql AS $$
@@ -160,6 +179,17 @@ DROP FUNCTION users_listed();
 DROP FUNCTION experts_listed_copies();
 DROP FUNCTION packages_listed();
 DROP FUNCTION expert_tags_listed();
+DROP STATISTICS experts_lower_location;
+DROP INDEX travelogues_published_category_hot;
+DROP INDEX travelogues_published_category_score;
+DROP INDEX travelogues_published_category_views;
+DROP INDEX travelogues_published_category_created;
+DROP INDEX travelogues_published_category_published;
+CREATE INDEX travelogues_published_category_hot ON travelogues (lower(category), hot_score, id) WHERE status = 'published';
+CREATE INDEX travelogues_published_category_score ON travelogues (lower(category), score, id) WHERE status = 'published';
+CREATE INDEX travelogues_published_category_views ON travelogues (lower(category), view_count, id) WHERE status = 'published';
+CREATE INDEX travelogues_published_category_created ON travelogues (lower(category), created_at, id) WHERE status = 'published';
+CREATE INDEX travelogues_published_category_published ON travelogues (lower(category), published_at, id) WHERE status = 'published';
 DROP INDEX expert_languages_expert_lower;
 DROP INDEX expert_specialties_expert_lower;
 DROP INDEX experts_listed_rating;
