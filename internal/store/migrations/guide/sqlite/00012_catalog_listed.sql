@@ -38,6 +38,14 @@ UPDATE expert_specialties SET (listed, rating, review_count, created_at) =
 CREATE UNIQUE INDEX expert_languages_expert_lower ON expert_languages (expert_id, lower(language));
 CREATE UNIQUE INDEX expert_specialties_expert_lower ON expert_specialties (expert_id, lower(specialty));
 
+-- Indexes no query uses any more: every list walks a listed index, and a
+-- tag's EXISTS reads the unique (expert_id, lower(tag)) index. Each index
+-- costs every write and, on PostgreSQL, the planning of every query.
+DROP INDEX experts_rating;
+DROP INDEX experts_country;
+DROP INDEX expert_languages_language;
+DROP INDEX expert_languages_lower;
+DROP INDEX expert_specialties_lower;
 DROP INDEX experts_public_rating;
 DROP INDEX experts_public_country_rating;
 DROP INDEX experts_public_reviews;
@@ -228,3 +236,8 @@ CREATE INDEX packages_active_country_duration ON packages (country_code, duratio
 CREATE INDEX packages_active_created ON packages (created_at, id, expert_id) WHERE is_active = TRUE;
 CREATE INDEX packages_active_category_created ON packages (lower(category), created_at, id, expert_id) WHERE is_active = TRUE;
 CREATE INDEX packages_active_country_created ON packages (country_code, created_at, id, expert_id) WHERE is_active = TRUE;
+CREATE INDEX experts_rating ON experts (rating DESC, id);
+CREATE INDEX experts_country ON experts (country_code);
+CREATE INDEX expert_languages_language ON expert_languages (language);
+CREATE INDEX expert_languages_lower ON expert_languages (lower(language), expert_id);
+CREATE INDEX expert_specialties_lower ON expert_specialties (lower(specialty), expert_id);
