@@ -28,7 +28,10 @@ import (
 // p50 and p99 in milliseconds and the requests per CPU-second: this
 // process's CPU, plus on PostgreSQL the CPU of the database's backends
 // (read from /proc; "pg-cpu-unseen" is 1 when they could not be read).
-// BENCH_CATALOG_SLOWEST=n logs the n slowest requests.
+// BENCH_CATALOG_SLOWEST=n logs the n slowest requests;
+// BENCH_CATALOG_PAGES=1 reads only the first pages, which exist at every
+// scale (at ×1 most deeper pages are past the end, answered from the
+// total), so that their cost can be compared from ×1 to ×1000.
 // Requests skip the network and the OpenAPI validation of the API tests.
 //
 //	BENCH_CATALOG_SCALES=1,1000 TEST_POSTGRES_URL=… go test -run '^$' -bench CatalogHTTP -benchtime 2000x ./internal/httpapi/guideapi/
@@ -45,11 +48,22 @@ func BenchmarkCatalogHTTP(b *testing.B) {
 		}
 	}
 	slowest, _ := strconv.Atoi(os.Getenv("BENCH_CATALOG_SLOWEST"))
+	pages := []int{1, 2, 10, 25, 50}
+	if v := os.Getenv("BENCH_CATALOG_PAGES"); v != "" {
+		pages = nil
+		for _, f := range strings.Split(v, ",") {
+			n, err := strconv.Atoi(strings.TrimSpace(f))
+			if err != nil || n < 1 || n > 50 {
+				b.Fatalf("BENCH_CATALOG_PAGES=%q: want pages such as 1,2 (at most 50)", v)
+			}
+			pages = append(pages, n)
+		}
+	}
 	for _, eng := range storetest.Engines() {
 		for _, scale := range scales {
 			b.Run(fmt.Sprintf("%s/x%d", eng, scale), func(b *testing.B) {
 				e := newEnv(b, options{noIdP: true, noPageCache: true, scale: scale, publicLimit: 1 << 30}, eng)
-				urls := catalogURLs(b, e)
+				urls := catalogURLs(b, e, pages)
 				cpu0, pg0 := processCPU(), backendsCPU(pgBackends(b, e, eng))
 				took := make([]time.Duration, 0, b.N)
 				var slow []slowPage
@@ -110,8 +124,8 @@ type slowPage struct {
 // catalogURLs lists the pages the benchmark reads, shuffled with a fixed
 // seed: each list's documented filters (the first two cities, languages
 // and specialties the API lists, three countries, two categories), sorts
-// and orders, in every locale, at pages 1, 2, 10, 25 and 50.
-func catalogURLs(b *testing.B, e *env) []string {
+// and orders, in every locale, at the given pages.
+func catalogURLs(b *testing.B, e *env, pages []int) []string {
 	var cities struct{ Data []struct{ Name string } }
 	e.Get("/api/v1/cities").Expect(200).Decode(&cities)
 	var specialties struct{ Data []string }
@@ -129,7 +143,7 @@ func catalogURLs(b *testing.B, e *env) []string {
 			for _, sort := range sorts {
 				for _, order := range []string{"asc", "desc"} {
 					for _, locale := range guide.Locales {
-						for _, page := range []int{1, 2, 10, 25, 50} {
+						for _, page := range pages {
 							q := fmt.Sprintf("pageSize=20&page=%d&sort=%s&order=%s&locale=%s", page, sort, order, locale)
 							if f != "" {
 								q += "&" + f
