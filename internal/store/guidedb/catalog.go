@@ -80,6 +80,13 @@ func (g *Guide) expertsQuery(ctx context.Context, f guide.ExpertFilter) (catalog
 	// The walk starts from the most selective filter's table: a, with a
 	// copy of the expert's listed flag and sort columns.
 	a, id, from := "e", "e.id", " FROM experts e"
+	set := map[string][]string{} // the filters set, for counted
+	if f.Specialty != "" {
+		set["specialty"] = []string{strings.ToLower(f.Specialty)}
+	}
+	if f.Language != "" {
+		set["language"] = []string{strings.ToLower(f.Language)}
+	}
 	switch {
 	case f.Specialty != "":
 		a, id, from = "s", "s.expert_id", " FROM expert_specialties s"
@@ -103,9 +110,11 @@ func (g *Guide) expertsQuery(ctx context.Context, f guide.ExpertFilter) (catalog
 				return catalogQuery{}, err
 			}
 			w.And(cityCondition(w, cities))
+			set["city"] = cities
 		}
 		if f.Country != "" {
 			w.And("e.country_code = " + w.Arg(f.Country))
+			set["country"] = []string{f.Country}
 		}
 	}
 	filterArgs := len(w.Args)
@@ -115,6 +124,7 @@ func (g *Guide) expertsQuery(ctx context.Context, f guide.ExpertFilter) (catalog
 	}
 	return catalogQuery{
 		list: "experts", id: id, where: w, filterArgs: filterArgs,
+		counted: counted(set),
 		filter:  from + w.String(),
 		columns: expertColumns,
 		details: `JOIN experts e ON e.id = pg.id JOIN users u ON u.id = e.user_id
@@ -170,6 +180,27 @@ func cityCondition(w *store.Where, cities []string) string {
 	}
 	return "lower(e.location) IN (" + strings.Join(in, ", ") + ")"
 }
+
+// counted returns the catalog_counts rows whose sum is the total of a
+// list under the filters set (filter name → values): the list's row under
+// none, the filter's rows under one that has rows, nil (count the
+// matching rows instead) otherwise.
+func counted(set map[string][]string) *countedFilter {
+	switch len(set) {
+	case 0:
+		return &countedFilter{filter: "", values: []string{""}}
+	case 1:
+		for f, values := range set {
+			if countedFilters[f] {
+				return &countedFilter{filter: f, values: values}
+			}
+		}
+	}
+	return nil
+}
+
+// countedFilters are the filters with rows in catalog_counts.
+var countedFilters = map[string]bool{"country": true, "city": true, "language": true, "specialty": true, "category": true}
 
 // loadExpertTags fills in the languages and specialties of experts.
 func (g *Guide) loadExpertTags(ctx context.Context, experts []guide.ExpertSummary) error {
@@ -303,11 +334,14 @@ func (g *Guide) FindPackages(ctx context.Context, f guide.PackageFilter) (_ []gu
 func (g *Guide) packagesQuery(ctx context.Context, f guide.PackageFilter) (catalogQuery, error) {
 	w := &store.Where{}
 	w.And(publicPackage)
+	set := map[string][]string{} // the filters set, for counted
 	if f.Category != "" {
 		w.And("lower(p.category) = " + w.Arg(strings.ToLower(f.Category)))
+		set["category"] = []string{strings.ToLower(f.Category)}
 	}
 	if f.Country != "" {
 		w.And("p.country_code = " + w.Arg(f.Country))
+		set["country"] = []string{f.Country}
 	}
 	if f.ExpertHandle != "" {
 		id, _, err := g.publicExpertID(ctx, f.ExpertHandle)
@@ -315,6 +349,7 @@ func (g *Guide) packagesQuery(ctx context.Context, f guide.PackageFilter) (catal
 			return catalogQuery{}, err
 		}
 		w.And("p.expert_id = " + w.Arg(id))
+		set["expert"] = []string{id}
 	}
 	filterArgs := len(w.Args)
 	col, dir := packageSorts[f.Sort], store.Direction(f.Order)
@@ -322,7 +357,7 @@ func (g *Guide) packagesQuery(ctx context.Context, f guide.PackageFilter) (catal
 		col = packageSorts["createdAt"]
 	}
 	return catalogQuery{
-		list: "packages", id: "p.id", where: w, filterArgs: filterArgs,
+		list: "packages", id: "p.id", where: w, filterArgs: filterArgs, counted: counted(set),
 		filter:  ` FROM packages p` + w.String(),
 		columns: packageColumns,
 		details: `JOIN packages p ON p.id = pg.id JOIN experts e ON e.id = p.expert_id JOIN users u ON u.id = e.user_id
@@ -443,8 +478,10 @@ func (g *Guide) FindTravelogues(ctx context.Context, f guide.TravelogueFilter) (
 func traveloguesQuery(f guide.TravelogueFilter) catalogQuery {
 	w := &store.Where{}
 	w.And("tr.status = 'published'")
+	set := map[string][]string{} // the filters set, for counted
 	if f.Category != "" {
 		w.And("lower(tr.category) = " + w.Arg(strings.ToLower(f.Category)))
+		set["category"] = []string{strings.ToLower(f.Category)}
 	}
 	filterArgs := len(w.Args)
 	col, dir := travelogueSorts[f.Sort], store.Direction(f.Order)
@@ -453,6 +490,7 @@ func traveloguesQuery(f guide.TravelogueFilter) catalogQuery {
 	}
 	return catalogQuery{
 		list: "travelogues", id: "tr.id", where: w, filterArgs: filterArgs,
+		counted: counted(set),
 		filter:  ` FROM travelogues tr` + w.String(),
 		columns: travelogueColumns,
 		details: `JOIN travelogues tr ON tr.id = pg.id JOIN users u ON u.id = tr.author_id

@@ -29,11 +29,32 @@ const listedDrift = `SELECT
 	+ (SELECT COUNT(*) FROM expert_specialties s JOIN experts e ON e.id = s.expert_id
 		WHERE s.listed <> e.listed OR s.rating <> e.rating OR s.review_count <> e.review_count OR s.created_at <> e.created_at)`
 
+// countsDrift counts the catalog_counts rows (guide migration 00013) that
+// disagree with a count of the rows they are kept from.
+const countsDrift = `WITH fresh (list, filter, value, n) AS (
+	SELECT 'experts', '', '', COUNT(*) FROM experts WHERE listed = TRUE
+	UNION ALL SELECT 'experts', 'country', country_code, COUNT(*) FROM experts WHERE listed = TRUE AND country_code IS NOT NULL GROUP BY country_code
+	UNION ALL SELECT 'experts', 'city', lower(location), COUNT(*) FROM experts WHERE listed = TRUE AND location IS NOT NULL GROUP BY lower(location)
+	UNION ALL SELECT 'experts', 'language', lower(language), COUNT(*) FROM expert_languages WHERE listed = TRUE GROUP BY lower(language)
+	UNION ALL SELECT 'experts', 'specialty', lower(specialty), COUNT(*) FROM expert_specialties WHERE listed = TRUE GROUP BY lower(specialty)
+	UNION ALL SELECT 'packages', '', '', COUNT(*) FROM packages WHERE listed = TRUE
+	UNION ALL SELECT 'packages', 'country', country_code, COUNT(*) FROM packages WHERE listed = TRUE GROUP BY country_code
+	UNION ALL SELECT 'packages', 'category', lower(category), COUNT(*) FROM packages WHERE listed = TRUE GROUP BY lower(category)
+	UNION ALL SELECT 'travelogues', '', '', COUNT(*) FROM travelogues WHERE status = 'published'
+	UNION ALL SELECT 'travelogues', 'category', lower(category), COUNT(*) FROM travelogues WHERE status = 'published' GROUP BY lower(category)
+), kept AS (
+	SELECT list, filter, value, n FROM catalog_counts WHERE n <> 0
+)
+SELECT (SELECT COUNT(*) FROM (SELECT * FROM kept EXCEPT SELECT * FROM fresh WHERE n <> 0) a)
+	+ (SELECT COUNT(*) FROM (SELECT * FROM fresh WHERE n <> 0 EXCEPT SELECT * FROM kept) b)`
+
 // TestListedFollowsWrites: the listed flags and the tags' copies of the
 // sort columns, which the catalogue pages walk instead of checking users
-// and experts, follow every write they are kept from, in its transaction:
-// unverifying an expert, deleting its user, deactivating a package,
-// a new rating, a new tag.
+// and experts, and the counts the totals are read from, follow every
+// write they are kept from, in its transaction: unverifying an expert,
+// deleting its user, deactivating a package, a new rating, a new tag, a
+// move to another city, category or country, a deletion, a travelogue
+// published and withdrawn.
 func TestListedFollowsWrites(t *testing.T) {
 	t.Parallel()
 	for _, engine := range storetest.Engines() {
@@ -49,12 +70,14 @@ func TestListedFollowsWrites(t *testing.T) {
 				if _, err := db.ExecContext(ctx, q, args...); err != nil {
 					t.Fatalf("%s: %v", q, err)
 				}
-				var drift int
-				if err := db.QueryRowContext(ctx, listedDrift).Scan(&drift); err != nil {
-					t.Fatal(err)
-				}
-				if drift != 0 {
-					t.Fatalf("after %s: %d rows drifted", q, drift)
+				for _, check := range []string{listedDrift, countsDrift} {
+					var drift int
+					if err := db.QueryRowContext(ctx, check).Scan(&drift); err != nil {
+						t.Fatal(err)
+					}
+					if drift != 0 {
+						t.Fatalf("after %s: %d rows drifted:\n%s", q, drift, check)
+					}
 				}
 			}
 			exec(`UPDATE experts SET updated_at = updated_at`) // the loaded sample
@@ -134,6 +157,26 @@ func TestListedFollowsWrites(t *testing.T) {
 			if _, err := db.ExecContext(ctx, `INSERT INTO expert_specialties (expert_id, specialty, position) VALUES ($1, 'ZEBRA RIDING', 10)`, expertID); err == nil {
 				t.Error("a specialty held twice in another case was taken")
 			}
+			exec(`UPDATE expert_specialties SET specialty = 'Llama riding' WHERE expert_id = $1 AND specialty = 'Zebra riding'`, expertID)
+			exec(`DELETE FROM expert_specialties WHERE expert_id = $1 AND specialty = 'Llama riding'`, expertID)
+			exec(`UPDATE experts SET location = 'Atlantis', country_code = 'HK' WHERE id = $1`, expertID)
+			total := func(f guide.ExpertFilter) int {
+				t.Helper()
+				f.Locale, f.Page = "en", paging.Page{Page: 3, PageSize: 20, Order: "desc"}
+				_, total, err := g.FindExperts(ctx, f)
+				if err != nil {
+					t.Fatal(err)
+				}
+				return total
+			}
+			if n := total(guide.ExpertFilter{City: "tlant"}); n != 1 {
+				t.Errorf("experts in a city matching tlant: %d, want 1", n)
+			}
+			exec(`UPDATE packages SET category = 'Underwater', country_code = 'TW' WHERE id = $1`, packageID)
+			exec(`UPDATE travelogues SET status = 'draft' WHERE id = (SELECT MIN(id) FROM travelogues WHERE status = 'published')`)
+			exec(`UPDATE travelogues SET status = 'published', category = 'Underwater' WHERE id = (SELECT MIN(id) FROM travelogues WHERE status = 'draft')`)
+			exec(`DELETE FROM expert_languages WHERE expert_id = $1`, expertID)
+			exec(`UPDATE experts SET verified_at = NULL WHERE id = $1`, expertID)
 		})
 	}
 }

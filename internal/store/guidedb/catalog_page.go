@@ -21,7 +21,10 @@ import (
 //     index entries plus the rows a filter rejects on the way. A page after
 //     the first starts from the total, so a page past the end is answered
 //     without walking: for a rare filter that walk would be the whole list.
-//   - meta.total comes from countCache, not from COUNT(*) OVER (), which
+//   - meta.total under no filter or one documented filter is the sum of
+//     catalog_counts rows (guide migration 00013), kept by triggers.
+//   - Under combined filters meta.total comes from countCache, not from
+//     COUNT(*) OVER (), which
 //     visits every matching row. The count runs once per filter and version
 //     of the list (catalog_versions, bumped by triggers in the transaction
 //     of every write that can change which rows a list shows), so it stays
@@ -80,6 +83,15 @@ type catalogQuery struct {
 	// filterArgs is how many of where.Args the filter uses; the rest (the
 	// locale) only the details.
 	filterArgs int
+	// counted, when set, names the catalog_counts rows whose sum is the
+	// total: a list under no filter or one documented filter.
+	counted *countedFilter
+}
+
+// countedFilter names rows of catalog_counts (guide migration 00013).
+type countedFilter struct {
+	filter string   // "" (no filter), "country", "city", "language", "specialty" or "category"
+	values []string // the filter's values, lowercased but the country; none matches nothing
 }
 
 // pageSQL is the query of page p; it adds the limit and offset to q's
@@ -104,6 +116,9 @@ func (q catalogQuery) countSQL() string {
 // scan reads one row; its last column is the list's version.
 func catalogPage[T any](ctx context.Context, g *Guide, q catalogQuery, p paging.Page,
 	scan func(s store.Scanner, version *int64) (T, error)) ([]T, int, error) {
+	if q.counted != nil {
+		return countedPage(ctx, g, q, p, scan)
+	}
 	key := cacheKey(q.list, q.filter, q.where.Args[:q.filterArgs])
 	if p.Offset() > 0 {
 		// A later page starts from the total: past the end it is empty,
@@ -148,6 +163,46 @@ func catalogPage[T any](ctx context.Context, g *Guide, q catalogQuery, p paging.
 	}
 	total, err := g.total(ctx, q, key, version)
 	return out, total, err
+}
+
+// countedPage is catalogPage for a query whose total catalog_counts
+// holds: the total first, so a page past the end is not walked.
+func countedPage[T any](ctx context.Context, g *Guide, q catalogQuery, p paging.Page,
+	scan func(s store.Scanner, version *int64) (T, error)) ([]T, int, error) {
+	total, err := countedTotal(ctx, g.db, q.list, q.counted)
+	if err != nil || p.Offset() >= total {
+		return []T{}, total, err
+	}
+	rows, err := g.db.QueryContext(ctx, q.pageSQL(p), q.where.Args...)
+	if err != nil {
+		return nil, 0, err
+	}
+	defer rows.Close()
+	out := []T{}
+	var version int64
+	for rows.Next() {
+		x, err := scan(rows, &version)
+		if err != nil {
+			return nil, 0, err
+		}
+		out = append(out, x)
+	}
+	return out, total, rows.Err()
+}
+
+// countedTotal sums the catalog_counts rows of a filter.
+func countedTotal(ctx context.Context, db store.Querier, list string, c *countedFilter) (int, error) {
+	if len(c.values) == 0 {
+		return 0, nil
+	}
+	args := []any{list, c.filter}
+	for _, v := range c.values {
+		args = append(args, v)
+	}
+	var total int
+	err := db.QueryRowContext(ctx, `SELECT COALESCE(SUM(n), 0) FROM catalog_counts
+		WHERE list = $1 AND filter = $2 AND value IN (`+store.Placeholders(3, len(c.values))+`)`, args...).Scan(&total)
+	return total, err
 }
 
 // listVersion reads the version of a list (catalog_versions).
