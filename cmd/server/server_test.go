@@ -101,6 +101,15 @@ func (p *process) startUntil(path string) {
 	if err := p.cmd.Start(); err != nil {
 		p.t.Fatal(err)
 	}
+	// A test that does not stop the server itself must not leave it
+	// running after the test (TestAvatarUploadMemory did).
+	cmd := p.cmd
+	p.t.Cleanup(func() {
+		if cmd.ProcessState == nil {
+			cmd.Process.Kill()
+			cmd.Wait()
+		}
+	})
 	deadline := time.Now().Add(30 * time.Second)
 	for time.Now().Before(deadline) {
 		if res, err := http.Get(p.base + path); err == nil {
