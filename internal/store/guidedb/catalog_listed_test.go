@@ -2,8 +2,10 @@ package guidedb_test
 
 import (
 	"context"
+	"database/sql"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -177,6 +179,78 @@ func TestListedFollowsWrites(t *testing.T) {
 			exec(`UPDATE travelogues SET status = 'published', category = 'Underwater' WHERE id = (SELECT MIN(id) FROM travelogues WHERE status = 'draft')`)
 			exec(`DELETE FROM expert_languages WHERE expert_id = $1`, expertID)
 			exec(`UPDATE experts SET verified_at = NULL WHERE id = $1`, expertID)
+		})
+	}
+}
+
+// TestCountsUnderConcurrentWrites: experts adding, hiding and moving
+// packages at the same time leave every count exact, and no write fails
+// (the triggers take the count rows of a package in one order, so two
+// writers cannot deadlock on them).
+func TestCountsUnderConcurrentWrites(t *testing.T) {
+	t.Parallel()
+	for _, engine := range storetest.Engines() {
+		t.Run(string(engine), func(t *testing.T) {
+			t.Parallel()
+			ctx := t.Context()
+			db := storetest.MustOpenSample(t, engine, "guide", func(ctx context.Context, db *store.DB) error {
+				return guidedb.LoadSample(ctx, db, sample.Generate())
+			})
+			rows, err := db.QueryContext(ctx, `SELECT id FROM experts WHERE listed = TRUE ORDER BY id LIMIT 8`)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var experts []string
+			for rows.Next() {
+				var id string
+				if err := rows.Scan(&id); err != nil {
+					t.Fatal(err)
+				}
+				experts = append(experts, id)
+			}
+			if err := rows.Err(); err != nil || len(experts) < 8 {
+				t.Fatalf("listed experts: %v %v", experts, err)
+			}
+			now := time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC)
+			categories, countries := []string{"Race A", "race a", "Race B"}, []string{"JP", "KR", "TW"}
+			var wg sync.WaitGroup
+			for w, expertID := range experts {
+				wg.Go(func() {
+					var mine []string
+					for i := range 12 {
+						err := db.InTx(ctx, func(tx *sql.Tx) error {
+							id := store.NewID()
+							mine = append(mine, id)
+							if _, err := tx.ExecContext(ctx, `INSERT INTO packages (id, expert_id, title, description, category, country_code,
+									base_price, currency, duration, max_participants, is_active, status, created_at, updated_at)
+								VALUES ($1, $2, 'Race', 'Race', $3, $4, 10, 'USD', 2, 4, TRUE, 'active', $5, $5)`,
+								id, expertID, categories[(w+i)%3], countries[i%3], now); err != nil {
+								return err
+							}
+							if _, err := tx.ExecContext(ctx, `UPDATE packages SET is_active = NOT is_active WHERE id = $1`, mine[i/2]); err != nil {
+								return err
+							}
+							_, err := tx.ExecContext(ctx, `UPDATE packages SET category = $1, country_code = $2 WHERE id = $3`,
+								categories[(w+2*i)%3], countries[(w+i)%3], mine[i/3])
+							return err
+						})
+						if err != nil {
+							t.Errorf("expert %d, write %d: %v", w, i, err)
+							return
+						}
+					}
+				})
+			}
+			wg.Wait()
+			for _, check := range []string{listedDrift, countsDrift} {
+				var drift int
+				if err := db.QueryRowContext(ctx, check).Scan(&drift); err != nil {
+					t.Fatal(err)
+				}
+				if drift != 0 {
+					t.Errorf("%d rows drifted:\n%s", drift, check)
+				}
+			}
 		})
 	}
 }
