@@ -13,25 +13,26 @@ import (
 // A catalogue list page (experts, packages, travelogues) costs the same
 // whatever the size of the catalogue:
 //
-//   - The page's ids come from an inner query that walks a partial index in
-//     the order of the sort (migration 00008: one index per sort, and per
-//     sort under the country or category filter) and stops after
-//     offset+limit matches; only those ids are joined to their details,
+//   - The page's ids come from an inner query that walks a partial index of
+//     the rows the public sees in the order of the sort (guide migrations
+//     00008 and 00012: one index per sort, and per sort under the country,
+//     city, category, language or specialty filter) and stops after
+//     offset+limit entries; only those ids are joined to their details,
 //     translations and authors. Up to page 50 of 20 that is at most 1,000
-//     index entries plus the rows a filter rejects on the way. A page after
-//     the first starts from the total, so a page past the end is answered
-//     without walking: for a rare filter that walk would be the whole list.
+//     index entries, read alone, under any single documented filter. A
+//     page after the first starts from the total, so a page past the end
+//     is answered without walking.
 //   - meta.total under no filter or one documented filter is the sum of
-//     catalog_counts rows (guide migration 00013), kept by triggers.
+//     its catalog_counts rows (guide migration 00013), kept by triggers in
+//     the transaction of every write that changes a list: a city filter,
+//     a partial match, sums the rows of the cities it matches.
 //   - Under combined filters meta.total comes from countCache, not from
-//     COUNT(*) OVER (), which
-//     visits every matching row. The count runs once per filter and version
-//     of the list (catalog_versions, bumped by triggers in the transaction
-//     of every write that can change which rows a list shows), so it stays
-//     exact: a cached count is used only at the version it was taken at.
-//     Chosen over a per-filter counts table maintained by the writes: the
-//     city filter is a substring match, so no finite table holds its
-//     counts, and the version costs a write one small row update.
+//     COUNT(*) OVER (), which visits every matching row on every page. The
+//     count runs once per filter and version of the list (catalog_versions,
+//     bumped by triggers in the transaction of every write that can change
+//     which rows a list shows), so it stays exact: a cached count is used
+//     only at the version it was taken at. Combinations are too many to
+//     keep counts of.
 
 // countCacheSize bounds the cached filters; when full the cache starts
 // over, so a crawl of every filter cannot grow it without bound.
