@@ -54,6 +54,7 @@ SCALE=${SCALE:-1}                    # SAMPLE_SCALE of our server: N× the sampl
 SCALE_BENCH=${SCALE_BENCH:-1}        # also run the store-level scale benchmarks (catalogue growth curve, property date search) and draw bench/scale.png
 SCALE_LIST=${SCALE_LIST:-1,10,100}   # the catalogue scales of the growth curve
 PROPERTY_SCALE=${PROPERTY_SCALE:-80} # the property date search's inventory: 80× is about 10,000 properties
+PROPERTY_DAYS=${PROPERTY_DAYS:-366}  # ... with a year of calendar per room type, as issue 16 sets it
 PG_URL_BASE=${PG_URL_BASE:-postgres://postgres@127.0.0.1:5432}
 PG_URL_PARAMS=${PG_URL_PARAMS:-?sslmode=disable}
 OURS_PORT=${OURS_PORT:-28080}        # and OURS_PORT+1 for the property API
@@ -381,7 +382,7 @@ fi
 # catalogue through the router (BenchmarkCatalogHTTP), pinned to the
 # server core; results in $OUT_DIR/scale.txt, the plot in bench/scale.png.
 if [ "$SCALE_BENCH" = 1 ]; then
-  log "scale: catalogue pages at x${SCALE_LIST//,/, x}; property date search at x$PROPERTY_SCALE"
+  log "scale: catalogue pages at x${SCALE_LIST//,/, x}; property date search at x$PROPERTY_SCALE, $PROPERTY_DAYS nights"
   scale_env=()
   if [ "$WITH_POSTGRES" = 1 ]; then
     PG_DB="wayfarer_scale_$$"
@@ -391,7 +392,7 @@ if [ "$SCALE_BENCH" = 1 ]; then
   (cd "$REPO" && go test -c -o "$BIN/guidedb.test" ./internal/store/guidedb && go test -c -o "$BIN/propertydb.test" ./internal/store/propertydb)
   (cd "$REPO/internal/store/guidedb" && env "${scale_env[@]}" BENCH_CATALOG_SCALES="$SCALE_LIST" GOMAXPROCS=1 \
     taskset -c "$SERVER_CPU" "$BIN/guidedb.test" -test.run '^$' -test.bench CatalogScale -test.benchtime 300x) | tee "$OUT_DIR/scale.txt"
-  (cd "$REPO/internal/store/propertydb" && env "${scale_env[@]}" BENCH_PROPERTY_SCALE="$PROPERTY_SCALE" GOMAXPROCS=1 \
+  (cd "$REPO/internal/store/propertydb" && env "${scale_env[@]}" BENCH_PROPERTY_SCALE="$PROPERTY_SCALE" BENCH_PROPERTY_DAYS="$PROPERTY_DAYS" GOMAXPROCS=1 \
     taskset -c "$SERVER_CPU" "$BIN/propertydb.test" -test.run '^$' -test.bench PropertyDateSearch -test.benchtime 200x) | tee -a "$OUT_DIR/scale.txt"
   # The same catalogue through the router: every documented filter, sort
   # and locale, pages 1-50, uncached, with requests per CPU-second.
