@@ -137,25 +137,10 @@ func catalogPage[T any](ctx context.Context, g *Guide, q catalogQuery, p paging.
 			return []T{}, total, nil
 		}
 	}
-	page := q.pageSQL(p) // adds the limit and offset to q.where.Args
-	rows, err := g.db.QueryContext(ctx, page, q.where.Args...)
+	out, version, err := readPage(ctx, g, q, p, scan)
 	if err != nil {
 		return nil, 0, err
 	}
-	defer rows.Close()
-	out := []T{}
-	version := int64(-1)
-	for rows.Next() {
-		x, err := scan(rows, &version)
-		if err != nil {
-			return nil, 0, err
-		}
-		out = append(out, x)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, 0, err
-	}
-	rows.Close()
 	if version < 0 {
 		// An empty page carries no version: read it alone.
 		if version, err = listVersion(ctx, g.db, q.list); err != nil {
@@ -174,13 +159,21 @@ func countedPage[T any](ctx context.Context, g *Guide, q catalogQuery, p paging.
 	if err != nil || p.Offset() >= total {
 		return []T{}, total, err
 	}
-	rows, err := g.db.QueryContext(ctx, q.pageSQL(p), q.where.Args...)
+	out, _, err := readPage(ctx, g, q, p, scan)
+	return out, total, err
+}
+
+// readPage runs q's query of page p: its rows, and the version of the
+// list they were read at (-1 for an empty page).
+func readPage[T any](ctx context.Context, g *Guide, q catalogQuery, p paging.Page,
+	scan func(s store.Scanner, version *int64) (T, error)) ([]T, int64, error) {
+	rows, err := g.db.QueryContext(ctx, q.pageSQL(p), q.where.Args...) // pageSQL adds the limit and offset to the args
 	if err != nil {
 		return nil, 0, err
 	}
 	defer rows.Close()
 	out := []T{}
-	var version int64
+	version := int64(-1)
 	for rows.Next() {
 		x, err := scan(rows, &version)
 		if err != nil {
@@ -188,7 +181,7 @@ func countedPage[T any](ctx context.Context, g *Guide, q catalogQuery, p paging.
 		}
 		out = append(out, x)
 	}
-	return out, total, rows.Err()
+	return out, version, rows.Err()
 }
 
 // countedTotal sums the catalog_counts rows of a filter.
