@@ -95,16 +95,27 @@ type countedFilter struct {
 	values []string // the filter's values, lowercased but the country; none matches nothing
 }
 
-// pageSQL is the query of page p; it adds the limit and offset to q's
-// arguments.
+// pageSQL is the query of page p; it adds its arguments (the limit, the
+// offset, a counted filter's values) to q's. The last column of its rows
+// is the list's version, or for a counted query the total, which the walk
+// also checks against the offset: PostgreSQL computes it once and skips
+// the walk of a page past the end; SQLite computes it once and checks it
+// per entry, so that walk stops at the end of the filter's entries, fewer
+// than the offset. One statement is the page, its total and the check of
+// the end.
 func (q catalogQuery) pageSQL(p paging.Page) string {
 	limit, offset := q.where.Arg(p.PageSize), q.where.Arg(p.Offset())
 	pageOrderBy := q.pageOrderBy
 	if pageOrderBy == "" {
 		pageOrderBy = q.orderBy
 	}
-	page := `SELECT ` + q.id + ` AS id` + q.filter + ` ORDER BY ` + pageOrderBy + ` LIMIT ` + limit + ` OFFSET ` + offset
-	return `SELECT ` + q.columns + `, (SELECT version FROM catalog_versions WHERE name = '` + q.list + `')
+	last, filter := `(SELECT version FROM catalog_versions WHERE name = '`+q.list+`')`, q.filter
+	if q.counted != nil {
+		last = q.counted.totalSQL(q.list, q.where)
+		filter += ` AND ` + last + ` > ` + offset
+	}
+	page := `SELECT ` + q.id + ` AS id` + filter + ` ORDER BY ` + pageOrderBy + ` LIMIT ` + limit + ` OFFSET ` + offset
+	return `SELECT ` + q.columns + `, ` + last + `
 		FROM (` + page + `) pg ` + q.details + ` ORDER BY ` + q.orderBy
 }
 
@@ -154,13 +165,15 @@ func catalogPage[T any](ctx context.Context, g *Guide, q catalogQuery, p paging.
 // countedPage is catalogPage for a query whose total catalog_counts
 // holds: the total first, so a page past the end is not walked.
 func countedPage[T any](ctx context.Context, g *Guide, q catalogQuery, p paging.Page,
-	scan func(s store.Scanner, version *int64) (T, error)) ([]T, int, error) {
-	total, err := countedTotal(ctx, g.db, q.list, q.counted)
-	if err != nil || p.Offset() >= total {
-		return []T{}, total, err
+	scan func(s store.Scanner, total *int64) (T, error)) ([]T, int, error) {
+	out, total, err := readPage(ctx, g, q, p, scan)
+	if err != nil || len(out) > 0 {
+		return out, int(total), err
 	}
-	out, _, err := readPage(ctx, g, q, p, scan)
-	return out, total, err
+	// An empty page carries no total: read it alone.
+	var n int
+	err = g.db.QueryRowContext(ctx, `SELECT `+q.counted.totalSQL(q.list, &store.Where{}), q.counted.args()...).Scan(&n)
+	return out, n, err
 }
 
 // readPage runs q's query of page p: its rows, and the version of the
@@ -184,19 +197,28 @@ func readPage[T any](ctx context.Context, g *Guide, q catalogQuery, p paging.Pag
 	return out, version, rows.Err()
 }
 
-// countedTotal sums the catalog_counts rows of a filter.
-func countedTotal(ctx context.Context, db store.Querier, list string, c *countedFilter) (int, error) {
+// totalSQL is the sum of c's catalog_counts rows of list, a scalar
+// subquery; it adds c's values to w's arguments.
+func (c *countedFilter) totalSQL(list string, w *store.Where) string {
 	if len(c.values) == 0 {
-		return 0, nil
+		return `0`
 	}
-	args := []any{list, c.filter}
-	for _, v := range c.values {
-		args = append(args, v)
+	in := make([]string, len(c.values))
+	for i, v := range c.values {
+		in[i] = w.Arg(v)
 	}
-	var total int
-	err := db.QueryRowContext(ctx, `SELECT COALESCE(SUM(n), 0) FROM catalog_counts
-		WHERE list = $1 AND filter = $2 AND value IN (`+store.Placeholders(3, len(c.values))+`)`, args...).Scan(&total)
-	return total, err
+	// list and filter are names from the code, never input.
+	return `(SELECT CAST(COALESCE(SUM(n), 0) AS BIGINT) FROM catalog_counts WHERE list = '` + list + `' AND filter = '` + c.filter +
+		`' AND value IN (` + strings.Join(in, ", ") + `))`
+}
+
+// args are the arguments of c's totalSQL in a statement of its own.
+func (c *countedFilter) args() []any {
+	args := make([]any, len(c.values))
+	for i, v := range c.values {
+		args[i] = v
+	}
+	return args
 }
 
 // listVersion reads the version of a list (catalog_versions).
