@@ -29,146 +29,202 @@ UNION ALL SELECT 'packages', 'category', lower(category), COUNT(*) FROM packages
 UNION ALL SELECT 'travelogues', '', '', COUNT(*) FROM travelogues WHERE status = 'published'
 UNION ALL SELECT 'travelogues', 'category', lower(category), COUNT(*) FROM travelogues WHERE status = 'published' GROUP BY lower(category);
 
--- +goose StatementBegin
-CREATE FUNCTION catalog_count(l TEXT, f TEXT, v TEXT, d BIGINT) RETURNS void LANGUAGE sql AS $$
-    INSERT INTO catalog_counts AS c (list, filter, value, n) SELECT l, f, v, d WHERE v IS NOT NULL
-    ON CONFLICT (list, filter, value) DO UPDATE SET n = c.n + EXCLUDED.n
-$$;
--- +goose StatementEnd
+-- The triggers run once per statement over its changed rows (transition
+-- tables): a bulk load or a multi-row update moves each count once, where
+-- a row trigger would update the same count row once per row, and within
+-- one transaction PostgreSQL walks the chain of that row's versions on
+-- every update. The counts are taken in one order (ORDER BY), so two
+-- writers cannot deadlock on them.
 
 -- +goose StatementBegin
 CREATE FUNCTION experts_counts() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-    IF TG_OP IN ('UPDATE', 'DELETE') THEN
-        IF OLD.listed = TRUE THEN
-            PERFORM catalog_count('experts', '', '', -1);
-            PERFORM catalog_count('experts', 'country', OLD.country_code, -1);
-            PERFORM catalog_count('experts', 'city', lower(OLD.location), -1);
-        END IF;
-    END IF;
-    IF TG_OP IN ('INSERT', 'UPDATE') THEN
-        IF NEW.listed = TRUE THEN
-            PERFORM catalog_count('experts', '', '', 1);
-            PERFORM catalog_count('experts', 'country', NEW.country_code, 1);
-            PERFORM catalog_count('experts', 'city', lower(NEW.location), 1);
-        END IF;
+    IF TG_OP = 'INSERT' THEN
+        INSERT INTO catalog_counts AS c (list, filter, value, n)
+        SELECT 'experts', k.f, k.v, SUM(r.d) FROM (SELECT 1 AS d, listed, country_code, location FROM new_rows) r
+        CROSS JOIN LATERAL (VALUES ('', ''), ('country', r.country_code), ('city', lower(r.location))) k (f, v)
+        WHERE r.listed AND k.v IS NOT NULL GROUP BY k.f, k.v ORDER BY k.f, k.v
+        ON CONFLICT (list, filter, value) DO UPDATE SET n = c.n + EXCLUDED.n;
+    ELSIF TG_OP = 'UPDATE' THEN
+        INSERT INTO catalog_counts AS c (list, filter, value, n)
+        SELECT 'experts', k.f, k.v, SUM(r.d) FROM (SELECT -1 AS d, listed, country_code, location FROM old_rows UNION ALL SELECT 1 AS d, listed, country_code, location FROM new_rows) r
+        CROSS JOIN LATERAL (VALUES ('', ''), ('country', r.country_code), ('city', lower(r.location))) k (f, v)
+        WHERE r.listed AND k.v IS NOT NULL GROUP BY k.f, k.v HAVING SUM(r.d) <> 0 ORDER BY k.f, k.v
+        ON CONFLICT (list, filter, value) DO UPDATE SET n = c.n + EXCLUDED.n;
+    ELSE
+        INSERT INTO catalog_counts AS c (list, filter, value, n)
+        SELECT 'experts', k.f, k.v, SUM(r.d) FROM (SELECT -1 AS d, listed, country_code, location FROM old_rows) r
+        CROSS JOIN LATERAL (VALUES ('', ''), ('country', r.country_code), ('city', lower(r.location))) k (f, v)
+        WHERE r.listed AND k.v IS NOT NULL GROUP BY k.f, k.v ORDER BY k.f, k.v
+        ON CONFLICT (list, filter, value) DO UPDATE SET n = c.n + EXCLUDED.n;
     END IF;
     RETURN NULL;
 END
 $$;
 -- +goose StatementEnd
+
+CREATE TRIGGER experts_counts_insert AFTER INSERT ON experts REFERENCING NEW TABLE AS new_rows
+    FOR EACH STATEMENT EXECUTE FUNCTION experts_counts();
+CREATE TRIGGER experts_counts_update AFTER UPDATE ON experts REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
+    FOR EACH STATEMENT EXECUTE FUNCTION experts_counts();
+CREATE TRIGGER experts_counts_delete AFTER DELETE ON experts REFERENCING OLD TABLE AS old_rows
+    FOR EACH STATEMENT EXECUTE FUNCTION experts_counts();
 
 -- +goose StatementBegin
 CREATE FUNCTION expert_languages_counts() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-    IF TG_OP IN ('UPDATE', 'DELETE') THEN
-        IF OLD.listed = TRUE THEN
-            PERFORM catalog_count('experts', 'language', lower(OLD.language), -1);
-        END IF;
-    END IF;
-    IF TG_OP IN ('INSERT', 'UPDATE') THEN
-        IF NEW.listed = TRUE THEN
-            PERFORM catalog_count('experts', 'language', lower(NEW.language), 1);
-        END IF;
+    IF TG_OP = 'INSERT' THEN
+        INSERT INTO catalog_counts AS c (list, filter, value, n)
+        SELECT 'experts', k.f, k.v, SUM(r.d) FROM (SELECT 1 AS d, listed, language FROM new_rows) r
+        CROSS JOIN LATERAL (VALUES ('language', lower(r.language))) k (f, v)
+        WHERE r.listed AND k.v IS NOT NULL GROUP BY k.f, k.v ORDER BY k.f, k.v
+        ON CONFLICT (list, filter, value) DO UPDATE SET n = c.n + EXCLUDED.n;
+    ELSIF TG_OP = 'UPDATE' THEN
+        INSERT INTO catalog_counts AS c (list, filter, value, n)
+        SELECT 'experts', k.f, k.v, SUM(r.d) FROM (SELECT -1 AS d, listed, language FROM old_rows UNION ALL SELECT 1 AS d, listed, language FROM new_rows) r
+        CROSS JOIN LATERAL (VALUES ('language', lower(r.language))) k (f, v)
+        WHERE r.listed AND k.v IS NOT NULL GROUP BY k.f, k.v HAVING SUM(r.d) <> 0 ORDER BY k.f, k.v
+        ON CONFLICT (list, filter, value) DO UPDATE SET n = c.n + EXCLUDED.n;
+    ELSE
+        INSERT INTO catalog_counts AS c (list, filter, value, n)
+        SELECT 'experts', k.f, k.v, SUM(r.d) FROM (SELECT -1 AS d, listed, language FROM old_rows) r
+        CROSS JOIN LATERAL (VALUES ('language', lower(r.language))) k (f, v)
+        WHERE r.listed AND k.v IS NOT NULL GROUP BY k.f, k.v ORDER BY k.f, k.v
+        ON CONFLICT (list, filter, value) DO UPDATE SET n = c.n + EXCLUDED.n;
     END IF;
     RETURN NULL;
 END
 $$;
 -- +goose StatementEnd
+
+CREATE TRIGGER expert_languages_counts_insert AFTER INSERT ON expert_languages REFERENCING NEW TABLE AS new_rows
+    FOR EACH STATEMENT EXECUTE FUNCTION expert_languages_counts();
+CREATE TRIGGER expert_languages_counts_update AFTER UPDATE ON expert_languages REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
+    FOR EACH STATEMENT EXECUTE FUNCTION expert_languages_counts();
+CREATE TRIGGER expert_languages_counts_delete AFTER DELETE ON expert_languages REFERENCING OLD TABLE AS old_rows
+    FOR EACH STATEMENT EXECUTE FUNCTION expert_languages_counts();
 
 -- +goose StatementBegin
 CREATE FUNCTION expert_specialties_counts() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-    IF TG_OP IN ('UPDATE', 'DELETE') THEN
-        IF OLD.listed = TRUE THEN
-            PERFORM catalog_count('experts', 'specialty', lower(OLD.specialty), -1);
-        END IF;
-    END IF;
-    IF TG_OP IN ('INSERT', 'UPDATE') THEN
-        IF NEW.listed = TRUE THEN
-            PERFORM catalog_count('experts', 'specialty', lower(NEW.specialty), 1);
-        END IF;
+    IF TG_OP = 'INSERT' THEN
+        INSERT INTO catalog_counts AS c (list, filter, value, n)
+        SELECT 'experts', k.f, k.v, SUM(r.d) FROM (SELECT 1 AS d, listed, specialty FROM new_rows) r
+        CROSS JOIN LATERAL (VALUES ('specialty', lower(r.specialty))) k (f, v)
+        WHERE r.listed AND k.v IS NOT NULL GROUP BY k.f, k.v ORDER BY k.f, k.v
+        ON CONFLICT (list, filter, value) DO UPDATE SET n = c.n + EXCLUDED.n;
+    ELSIF TG_OP = 'UPDATE' THEN
+        INSERT INTO catalog_counts AS c (list, filter, value, n)
+        SELECT 'experts', k.f, k.v, SUM(r.d) FROM (SELECT -1 AS d, listed, specialty FROM old_rows UNION ALL SELECT 1 AS d, listed, specialty FROM new_rows) r
+        CROSS JOIN LATERAL (VALUES ('specialty', lower(r.specialty))) k (f, v)
+        WHERE r.listed AND k.v IS NOT NULL GROUP BY k.f, k.v HAVING SUM(r.d) <> 0 ORDER BY k.f, k.v
+        ON CONFLICT (list, filter, value) DO UPDATE SET n = c.n + EXCLUDED.n;
+    ELSE
+        INSERT INTO catalog_counts AS c (list, filter, value, n)
+        SELECT 'experts', k.f, k.v, SUM(r.d) FROM (SELECT -1 AS d, listed, specialty FROM old_rows) r
+        CROSS JOIN LATERAL (VALUES ('specialty', lower(r.specialty))) k (f, v)
+        WHERE r.listed AND k.v IS NOT NULL GROUP BY k.f, k.v ORDER BY k.f, k.v
+        ON CONFLICT (list, filter, value) DO UPDATE SET n = c.n + EXCLUDED.n;
     END IF;
     RETURN NULL;
 END
 $$;
 -- +goose StatementEnd
+
+CREATE TRIGGER expert_specialties_counts_insert AFTER INSERT ON expert_specialties REFERENCING NEW TABLE AS new_rows
+    FOR EACH STATEMENT EXECUTE FUNCTION expert_specialties_counts();
+CREATE TRIGGER expert_specialties_counts_update AFTER UPDATE ON expert_specialties REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
+    FOR EACH STATEMENT EXECUTE FUNCTION expert_specialties_counts();
+CREATE TRIGGER expert_specialties_counts_delete AFTER DELETE ON expert_specialties REFERENCING OLD TABLE AS old_rows
+    FOR EACH STATEMENT EXECUTE FUNCTION expert_specialties_counts();
 
 -- +goose StatementBegin
 CREATE FUNCTION packages_counts() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-    IF TG_OP IN ('UPDATE', 'DELETE') THEN
-        IF OLD.listed = TRUE THEN
-            PERFORM catalog_count('packages', '', '', -1);
-            PERFORM catalog_count('packages', 'country', OLD.country_code, -1);
-            PERFORM catalog_count('packages', 'category', lower(OLD.category), -1);
-        END IF;
-    END IF;
-    IF TG_OP IN ('INSERT', 'UPDATE') THEN
-        IF NEW.listed = TRUE THEN
-            PERFORM catalog_count('packages', '', '', 1);
-            PERFORM catalog_count('packages', 'country', NEW.country_code, 1);
-            PERFORM catalog_count('packages', 'category', lower(NEW.category), 1);
-        END IF;
+    IF TG_OP = 'INSERT' THEN
+        INSERT INTO catalog_counts AS c (list, filter, value, n)
+        SELECT 'packages', k.f, k.v, SUM(r.d) FROM (SELECT 1 AS d, listed, country_code, category FROM new_rows) r
+        CROSS JOIN LATERAL (VALUES ('', ''), ('country', r.country_code), ('category', lower(r.category))) k (f, v)
+        WHERE r.listed AND k.v IS NOT NULL GROUP BY k.f, k.v ORDER BY k.f, k.v
+        ON CONFLICT (list, filter, value) DO UPDATE SET n = c.n + EXCLUDED.n;
+    ELSIF TG_OP = 'UPDATE' THEN
+        INSERT INTO catalog_counts AS c (list, filter, value, n)
+        SELECT 'packages', k.f, k.v, SUM(r.d) FROM (SELECT -1 AS d, listed, country_code, category FROM old_rows UNION ALL SELECT 1 AS d, listed, country_code, category FROM new_rows) r
+        CROSS JOIN LATERAL (VALUES ('', ''), ('country', r.country_code), ('category', lower(r.category))) k (f, v)
+        WHERE r.listed AND k.v IS NOT NULL GROUP BY k.f, k.v HAVING SUM(r.d) <> 0 ORDER BY k.f, k.v
+        ON CONFLICT (list, filter, value) DO UPDATE SET n = c.n + EXCLUDED.n;
+    ELSE
+        INSERT INTO catalog_counts AS c (list, filter, value, n)
+        SELECT 'packages', k.f, k.v, SUM(r.d) FROM (SELECT -1 AS d, listed, country_code, category FROM old_rows) r
+        CROSS JOIN LATERAL (VALUES ('', ''), ('country', r.country_code), ('category', lower(r.category))) k (f, v)
+        WHERE r.listed AND k.v IS NOT NULL GROUP BY k.f, k.v ORDER BY k.f, k.v
+        ON CONFLICT (list, filter, value) DO UPDATE SET n = c.n + EXCLUDED.n;
     END IF;
     RETURN NULL;
 END
 $$;
 -- +goose StatementEnd
+
+CREATE TRIGGER packages_counts_insert AFTER INSERT ON packages REFERENCING NEW TABLE AS new_rows
+    FOR EACH STATEMENT EXECUTE FUNCTION packages_counts();
+CREATE TRIGGER packages_counts_update AFTER UPDATE ON packages REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
+    FOR EACH STATEMENT EXECUTE FUNCTION packages_counts();
+CREATE TRIGGER packages_counts_delete AFTER DELETE ON packages REFERENCING OLD TABLE AS old_rows
+    FOR EACH STATEMENT EXECUTE FUNCTION packages_counts();
 
 -- +goose StatementBegin
 CREATE FUNCTION travelogues_counts() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-    IF TG_OP IN ('UPDATE', 'DELETE') THEN
-        IF OLD.status = 'published' THEN
-            PERFORM catalog_count('travelogues', '', '', -1);
-            PERFORM catalog_count('travelogues', 'category', lower(OLD.category), -1);
-        END IF;
-    END IF;
-    IF TG_OP IN ('INSERT', 'UPDATE') THEN
-        IF NEW.status = 'published' THEN
-            PERFORM catalog_count('travelogues', '', '', 1);
-            PERFORM catalog_count('travelogues', 'category', lower(NEW.category), 1);
-        END IF;
+    IF TG_OP = 'INSERT' THEN
+        INSERT INTO catalog_counts AS c (list, filter, value, n)
+        SELECT 'travelogues', k.f, k.v, SUM(r.d) FROM (SELECT 1 AS d, status = 'published' AS listed, category FROM new_rows) r
+        CROSS JOIN LATERAL (VALUES ('', ''), ('category', lower(r.category))) k (f, v)
+        WHERE r.listed AND k.v IS NOT NULL GROUP BY k.f, k.v ORDER BY k.f, k.v
+        ON CONFLICT (list, filter, value) DO UPDATE SET n = c.n + EXCLUDED.n;
+    ELSIF TG_OP = 'UPDATE' THEN
+        INSERT INTO catalog_counts AS c (list, filter, value, n)
+        SELECT 'travelogues', k.f, k.v, SUM(r.d) FROM (SELECT -1 AS d, status = 'published' AS listed, category FROM old_rows UNION ALL SELECT 1 AS d, status = 'published' AS listed, category FROM new_rows) r
+        CROSS JOIN LATERAL (VALUES ('', ''), ('category', lower(r.category))) k (f, v)
+        WHERE r.listed AND k.v IS NOT NULL GROUP BY k.f, k.v HAVING SUM(r.d) <> 0 ORDER BY k.f, k.v
+        ON CONFLICT (list, filter, value) DO UPDATE SET n = c.n + EXCLUDED.n;
+    ELSE
+        INSERT INTO catalog_counts AS c (list, filter, value, n)
+        SELECT 'travelogues', k.f, k.v, SUM(r.d) FROM (SELECT -1 AS d, status = 'published' AS listed, category FROM old_rows) r
+        CROSS JOIN LATERAL (VALUES ('', ''), ('category', lower(r.category))) k (f, v)
+        WHERE r.listed AND k.v IS NOT NULL GROUP BY k.f, k.v ORDER BY k.f, k.v
+        ON CONFLICT (list, filter, value) DO UPDATE SET n = c.n + EXCLUDED.n;
     END IF;
     RETURN NULL;
 END
 $$;
 -- +goose StatementEnd
 
--- A changed row moves its counts: the UPDATE trigger fires on what the
--- BEFORE triggers set too (listed), which UPDATE OF would miss.
-CREATE TRIGGER experts_counts AFTER INSERT OR DELETE ON experts FOR EACH ROW EXECUTE FUNCTION experts_counts();
-CREATE TRIGGER experts_counts_update AFTER UPDATE ON experts FOR EACH ROW
-    WHEN (OLD.listed IS DISTINCT FROM NEW.listed OR OLD.location IS DISTINCT FROM NEW.location OR OLD.country_code IS DISTINCT FROM NEW.country_code) EXECUTE FUNCTION experts_counts();
-CREATE TRIGGER expert_languages_counts AFTER INSERT OR DELETE ON expert_languages FOR EACH ROW EXECUTE FUNCTION expert_languages_counts();
-CREATE TRIGGER expert_languages_counts_update AFTER UPDATE ON expert_languages FOR EACH ROW
-    WHEN (OLD.listed IS DISTINCT FROM NEW.listed OR OLD.language IS DISTINCT FROM NEW.language) EXECUTE FUNCTION expert_languages_counts();
-CREATE TRIGGER expert_specialties_counts AFTER INSERT OR DELETE ON expert_specialties FOR EACH ROW EXECUTE FUNCTION expert_specialties_counts();
-CREATE TRIGGER expert_specialties_counts_update AFTER UPDATE ON expert_specialties FOR EACH ROW
-    WHEN (OLD.listed IS DISTINCT FROM NEW.listed OR OLD.specialty IS DISTINCT FROM NEW.specialty) EXECUTE FUNCTION expert_specialties_counts();
-CREATE TRIGGER packages_counts AFTER INSERT OR DELETE ON packages FOR EACH ROW EXECUTE FUNCTION packages_counts();
-CREATE TRIGGER packages_counts_update AFTER UPDATE ON packages FOR EACH ROW
-    WHEN (OLD.listed IS DISTINCT FROM NEW.listed OR OLD.category IS DISTINCT FROM NEW.category OR OLD.country_code IS DISTINCT FROM NEW.country_code) EXECUTE FUNCTION packages_counts();
-CREATE TRIGGER travelogues_counts AFTER INSERT OR DELETE ON travelogues FOR EACH ROW EXECUTE FUNCTION travelogues_counts();
-CREATE TRIGGER travelogues_counts_update AFTER UPDATE ON travelogues FOR EACH ROW
-    WHEN (OLD.status IS DISTINCT FROM NEW.status OR OLD.category IS DISTINCT FROM NEW.category) EXECUTE FUNCTION travelogues_counts();
+CREATE TRIGGER travelogues_counts_insert AFTER INSERT ON travelogues REFERENCING NEW TABLE AS new_rows
+    FOR EACH STATEMENT EXECUTE FUNCTION travelogues_counts();
+CREATE TRIGGER travelogues_counts_update AFTER UPDATE ON travelogues REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
+    FOR EACH STATEMENT EXECUTE FUNCTION travelogues_counts();
+CREATE TRIGGER travelogues_counts_delete AFTER DELETE ON travelogues REFERENCING OLD TABLE AS old_rows
+    FOR EACH STATEMENT EXECUTE FUNCTION travelogues_counts();
 
 -- +goose Down
-DROP TRIGGER experts_counts ON experts;
+DROP TRIGGER experts_counts_insert ON experts;
 DROP TRIGGER experts_counts_update ON experts;
+DROP TRIGGER experts_counts_delete ON experts;
 DROP FUNCTION experts_counts();
-DROP TRIGGER expert_languages_counts ON expert_languages;
+DROP TRIGGER expert_languages_counts_insert ON expert_languages;
 DROP TRIGGER expert_languages_counts_update ON expert_languages;
+DROP TRIGGER expert_languages_counts_delete ON expert_languages;
 DROP FUNCTION expert_languages_counts();
-DROP TRIGGER expert_specialties_counts ON expert_specialties;
+DROP TRIGGER expert_specialties_counts_insert ON expert_specialties;
 DROP TRIGGER expert_specialties_counts_update ON expert_specialties;
+DROP TRIGGER expert_specialties_counts_delete ON expert_specialties;
 DROP FUNCTION expert_specialties_counts();
-DROP TRIGGER packages_counts ON packages;
+DROP TRIGGER packages_counts_insert ON packages;
 DROP TRIGGER packages_counts_update ON packages;
+DROP TRIGGER packages_counts_delete ON packages;
 DROP FUNCTION packages_counts();
-DROP TRIGGER travelogues_counts ON travelogues;
+DROP TRIGGER travelogues_counts_insert ON travelogues;
 DROP TRIGGER travelogues_counts_update ON travelogues;
+DROP TRIGGER travelogues_counts_delete ON travelogues;
 DROP FUNCTION travelogues_counts();
-DROP FUNCTION catalog_count(TEXT, TEXT, TEXT, BIGINT);
 DROP TABLE catalog_counts;
