@@ -28,10 +28,11 @@ import (
 // p50 and p99 in milliseconds and the requests per CPU-second: this
 // process's CPU, plus on PostgreSQL the CPU of the database's backends
 // (read from /proc; "pg-cpu-unseen" is 1 when they could not be read).
-// BENCH_CATALOG_SLOWEST=n logs the n slowest requests;
-// BENCH_CATALOG_PAGES=1 reads only the first pages, which exist at every
+// It also reports the p50 of the first pages alone, which exist at every
 // scale (at ×1 most deeper pages are past the end, answered from the
-// total), so that their cost can be compared from ×1 to ×1000.
+// total), so that their cost compares from ×1 to ×1000.
+// BENCH_CATALOG_SLOWEST=n logs the n slowest requests;
+// BENCH_CATALOG_PAGES=1,2 reads only those pages.
 // Requests skip the network and the OpenAPI validation of the API tests.
 //
 //	BENCH_CATALOG_SCALES=1,1000 TEST_POSTGRES_URL=… go test -run '^$' -bench CatalogHTTP -benchtime 2000x ./internal/httpapi/guideapi/
@@ -66,6 +67,7 @@ func BenchmarkCatalogHTTP(b *testing.B) {
 				urls := catalogURLs(b, e, pages)
 				cpu0, pg0 := processCPU(), backendsCPU(pgBackends(b, e, eng))
 				took := make([]time.Duration, 0, b.N)
+				var firstPages []time.Duration // the pages 1, which exist at every scale
 				var slow []slowPage
 				i := 0
 				for b.Loop() {
@@ -74,6 +76,9 @@ func BenchmarkCatalogHTTP(b *testing.B) {
 					start := time.Now()
 					e.srv.ServeHTTP(rec, req)
 					took = append(took, time.Since(start))
+					if strings.Contains(urls[i%len(urls)], "&page=1&") {
+						firstPages = append(firstPages, took[len(took)-1])
+					}
 					if slowest > 0 {
 						slow = append(slow, slowPage{took[len(took)-1], urls[i%len(urls)]})
 					}
@@ -101,13 +106,19 @@ func BenchmarkCatalogHTTP(b *testing.B) {
 					}
 				}
 				slices.Sort(took)
+				slices.Sort(firstPages)
 				slices.SortFunc(slow, func(a, b slowPage) int { return int(b.took - a.took) })
 				for _, p := range slow[:min(slowest, len(slow))] {
 					b.Logf("%6.1f ms %s", float64(p.took.Microseconds())/1000, p.url)
 				}
-				at := func(q float64) float64 { return float64(took[int(q*float64(len(took)-1))].Microseconds()) / 1000 }
-				b.ReportMetric(at(0.50), "p50-ms")
-				b.ReportMetric(at(0.99), "p99-ms")
+				at := func(took []time.Duration, q float64) float64 {
+					return float64(took[int(q*float64(len(took)-1))].Microseconds()) / 1000
+				}
+				b.ReportMetric(at(took, 0.50), "p50-ms")
+				b.ReportMetric(at(took, 0.99), "p99-ms")
+				if len(firstPages) > 0 {
+					b.ReportMetric(at(firstPages, 0.50), "page1-p50-ms")
+				}
 				b.ReportMetric(float64(len(took))/cpu.Seconds(), "req/cpu-s")
 			})
 		}
