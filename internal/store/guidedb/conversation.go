@@ -130,9 +130,12 @@ func participants(ctx context.Context, q store.Querier, user *guide.User, id str
 	return tourist, expertUser, expertID, nil
 }
 
-const messageSelect = `SELECT m.id, m.conversation_id, m.sender_id, m.message_type, m.content, m.image_url, m.image_width,
-		m.image_height, m.is_read, m.is_ai_generated, m.created_at, s.name, COALESCE(s.avatar, s.image), s.deleted_at IS NOT NULL
+const (
+	messageColumns = `SELECT m.id, m.conversation_id, m.sender_id, m.message_type, m.content, m.image_url, m.image_width,
+		m.image_height, m.is_read, m.is_ai_generated, m.created_at, s.name, COALESCE(s.avatar, s.image), s.deleted_at IS NOT NULL`
+	messageSelect = messageColumns + `
 	FROM messages m JOIN users s ON s.id = m.sender_id`
+)
 
 func scanMessage(s interface{ Scan(...any) error }, m *guide.Message) error {
 	var content, imageURL, name, image sql.NullString
@@ -316,11 +319,17 @@ func (g *Guide) MarkRead(ctx context.Context, user *guide.User, id string) (_ in
 // conversations_expert) and counts each one's unread messages in
 // messages_unread, so that its cost is the user's unread messages, not
 // every message stored (joined from messages, it walked all of
-// messages_unread: the realtime job runs it for every message sent).
-const unreadCountSQL = `SELECT COUNT(*) FROM (
-		SELECT id FROM conversations WHERE tourist_id = $1
-		UNION SELECT c.id FROM experts e JOIN conversations c ON c.expert_id = e.id WHERE e.user_id = $1
-	) mine JOIN messages m ON m.conversation_id = mine.id WHERE m.is_read = FALSE AND m.sender_id <> $1`
+// messages_unread: the realtime job runs it for every message sent). The
+// count is a subquery per conversation so that PostgreSQL cannot join the
+// messages by hash: without statistics (a new database, autovacuum not yet
+// run) it scanned the whole table for every count.
+const unreadCountSQL = `SELECT CAST(COALESCE(SUM(n), 0) AS BIGINT) FROM (
+		SELECT (SELECT COUNT(*) FROM messages m WHERE m.conversation_id = mine.id AND m.is_read = FALSE AND m.sender_id <> $1) AS n
+		FROM (
+			SELECT id FROM conversations WHERE tourist_id = $1
+			UNION SELECT c.id FROM experts e JOIN conversations c ON c.expert_id = e.id WHERE e.user_id = $1
+		) mine
+	) counts`
 
 // UnreadCount counts unread messages from others across the user's
 // conversations.
