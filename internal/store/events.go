@@ -87,14 +87,18 @@ func (s *Events) Record(ctx context.Context, q Querier, typ string, audience []s
 		}
 	}
 	var seq int64
+	hooks := true // whether a webhook endpoint may want the event
 	if s.db.Engine == Postgres {
 		// One round trip: the shared lock is taken before the row (and
-		// its seq) is made, and the audiences go in with it.
+		// its seq) is made, the audiences go in with it, and it tells
+		// whether any endpoint of the audience is live (usually none, and
+		// then fanOut's query is not needed).
 		err = q.QueryRowContext(ctx, `WITH l AS (SELECT pg_advisory_xact_lock_shared($5)),
 			e AS (INSERT INTO events (id, type, data, created_at)
 				SELECT $1::text, $2::text, $3::text, $4::timestamptz FROM l RETURNING seq),
 			a AS (INSERT INTO event_audience (audience, seq) SELECT unnest($6::text[]), seq FROM e)
-			SELECT seq FROM e`, ev.ID, ev.Type, string(body), ev.CreatedAt, eventsLock, audiences).Scan(&seq)
+			SELECT seq, EXISTS (SELECT 1 FROM webhook_endpoints WHERE status <> 'disabled' AND ($7 OR audience = ANY ($6::text[])))
+			FROM e`, ev.ID, ev.Type, string(body), ev.CreatedAt, eventsLock, audiences, slices.Contains(audiences, AudienceAll)).Scan(&seq, &hooks)
 		if err != nil {
 			return Event{}, err
 		}
@@ -114,6 +118,9 @@ func (s *Events) Record(ctx context.Context, q Querier, typ string, audience []s
 				return Event{}, err
 			}
 		}
+	}
+	if !hooks {
+		return ev, nil
 	}
 	n, err := fanOut(ctx, q, s.jobs, ev, audience)
 	if err != nil {

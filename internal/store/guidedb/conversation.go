@@ -117,8 +117,22 @@ func (g *Guide) FindConversations(ctx context.Context, user *guide.User) (_ []gu
 // participants returns the conversation's two users, checking that user
 // is one of them. Errors: apperr.NotFound, apperr.Forbidden.
 func participants(ctx context.Context, q store.Querier, user *guide.User, id string) (tourist, expertUser, expertID string, err error) {
-	err = q.QueryRowContext(ctx, `SELECT c.tourist_id, e.user_id, e.id FROM conversations c JOIN experts e ON e.id = c.expert_id
-		WHERE c.id = $1`, id).Scan(&tourist, &expertUser, &expertID)
+	var devices bool
+	return checkParticipants(user, id, q.QueryRowContext(ctx, `SELECT c.tourist_id, e.user_id, e.id, FALSE
+		FROM conversations c JOIN experts e ON e.id = c.expert_id WHERE c.id = $1`, id), &devices)
+}
+
+// senderParticipants is participants for user sending a message; devices
+// tells, from the same query, whether the recipient has a device to notify.
+func senderParticipants(ctx context.Context, q store.Querier, user *guide.User, id string) (tourist, expertUser, expertID string, devices bool, err error) {
+	tourist, expertUser, expertID, err = checkParticipants(user, id, q.QueryRowContext(ctx, `SELECT c.tourist_id, e.user_id, e.id,
+			EXISTS (SELECT 1 FROM push_tokens p WHERE p.user_id = CASE WHEN e.user_id = $2 THEN c.tourist_id ELSE e.user_id END)
+		FROM conversations c JOIN experts e ON e.id = c.expert_id WHERE c.id = $1`, id, user.ID), &devices)
+	return tourist, expertUser, expertID, devices, err
+}
+
+func checkParticipants(user *guide.User, id string, row *sql.Row, devices *bool) (tourist, expertUser, expertID string, err error) {
+	err = row.Scan(&tourist, &expertUser, &expertID, devices)
 	if errors.Is(err, sql.ErrNoRows) {
 		return "", "", "", apperr.Errorf(apperr.NotFound, "No conversation with id %q.", id)
 	} else if err != nil {
@@ -213,7 +227,7 @@ func (g *Guide) SendMessage(ctx context.Context, user *guide.User, id string, nm
 	var out guide.Message
 	created := false
 	err = g.db.InTx(ctx, func(tx *sql.Tx) error {
-		tourist, expertUser, expertID, err := participants(ctx, tx, user, id)
+		tourist, expertUser, expertID, devices, err := senderParticipants(ctx, tx, user, id)
 		if err != nil {
 			return err
 		}
@@ -247,14 +261,6 @@ func (g *Guide) SendMessage(ctx context.Context, user *guide.User, id string, nm
 		}
 		// A recipient with no device has nobody to notify: no job, and no
 		// work for the runners.
-		recipient := expertUser
-		if user.ID == expertUser {
-			recipient = tourist
-		}
-		var devices bool
-		if err := tx.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM push_tokens WHERE user_id = $1)`, recipient).Scan(&devices); err != nil {
-			return err
-		}
 		if devices {
 			if err := g.jobs.Enqueue(ctx, tx, JobPushMessage, map[string]string{"messageId": msgID}, now); err != nil {
 				return err
