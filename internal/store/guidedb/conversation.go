@@ -237,13 +237,28 @@ func (g *Guide) SendMessage(ctx context.Context, user *guide.User, id string, nm
 		if nm.MessageType == guide.MessageImage {
 			imageURL = nm.Content
 		}
-		res, err := tx.ExecContext(ctx, `INSERT INTO messages (id, conversation_id, sender_id, message_type, content, image_url, realtime_message_id, created_at)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (conversation_id, realtime_message_id) DO NOTHING`,
-			msgID, id, user.ID, nm.MessageType, nm.Content, imageURL, nm.RealtimeMessageID, now)
+		preview := nm.Content
+		if nm.MessageType == guide.MessageImage {
+			preview = "[image]"
+		}
+		insert := `INSERT INTO messages (id, conversation_id, sender_id, message_type, content, image_url, realtime_message_id, created_at)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (conversation_id, realtime_message_id) DO NOTHING`
+		args := []any{msgID, id, user.ID, nm.MessageType, nm.Content, imageURL, nm.RealtimeMessageID, now}
+		if g.db.Engine == store.Postgres {
+			// One round trip: the conversation's preview changes in the
+			// same statement, only when the message was inserted, so that
+			// one row is affected then, as by the insert alone.
+			insert = `WITH m AS (` + insert + ` RETURNING id)
+				UPDATE conversations SET last_message = $9, last_message_at = $8, updated_at = $8 WHERE id = $2 AND EXISTS (SELECT 1 FROM m)`
+			args = append(args, preview)
+		}
+		res, err := tx.ExecContext(ctx, insert, args...)
 		if err != nil {
 			return err
 		}
-		if n, _ := res.RowsAffected(); n == 0 {
+		if n, err := res.RowsAffected(); err != nil {
+			return err
+		} else if n == 0 {
 			return scanMessage(tx.QueryRowContext(ctx, messageSelect+` WHERE m.conversation_id = $1 AND m.realtime_message_id = $2`,
 				id, *nm.RealtimeMessageID), &out)
 		}
@@ -251,13 +266,11 @@ func (g *Guide) SendMessage(ctx context.Context, user *guide.User, id string, nm
 		if err := g.jobs.Enqueue(ctx, tx, JobRealtimeMessage, map[string]string{"messageId": msgID}, now); err != nil {
 			return err
 		}
-		preview := nm.Content
-		if nm.MessageType == guide.MessageImage {
-			preview = "[image]"
-		}
-		if _, err := tx.ExecContext(ctx, `UPDATE conversations SET last_message = $1, last_message_at = $2, updated_at = $2 WHERE id = $3`,
-			preview, now, id); err != nil {
-			return err
+		if g.db.Engine != store.Postgres {
+			if _, err := tx.ExecContext(ctx, `UPDATE conversations SET last_message = $1, last_message_at = $2, updated_at = $2 WHERE id = $3`,
+				preview, now, id); err != nil {
+				return err
+			}
 		}
 		// A recipient with no device has nobody to notify: no job, and no
 		// work for the runners.
