@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -21,9 +22,16 @@ const EventTTL = 30 * 24 * time.Hour
 // AudienceAll is the audience of an event every caller of the API may see.
 const AudienceAll = "*"
 
-// eventsLock is the PostgreSQL advisory lock a transaction holds from its
-// event's insert to its commit, so that events get their seq in commit
-// order (SQLite's single writer gives the same order by itself).
+// eventsLock keeps PostgreSQL's feed gap-free for readers paging by seq
+// (SQLite's single writer commits in seq order by itself). A writer holds
+// it shared from just before its event's seq is drawn until its commit, so
+// writers never wait for each other (an exclusive lock held to the commit
+// queued every event-writing transaction, its WAL flush included, behind
+// the last). A reader takes it exclusive for a moment: that waits out the
+// writers in flight, and the highest seq it then reads is its horizon.
+// Every seq up to the horizon is committed or rolled back and every seq
+// drawn later is above it, so a page that stops there never passes an
+// event that commits late.
 const eventsLock = 7_401_001
 
 // Event is one change, as the feed and the webhooks carry it.
@@ -71,35 +79,48 @@ func (s *Events) Record(ctx context.Context, q Querier, typ string, audience []s
 		}
 	}
 	ev = Event{ID: NewID(), Type: typ, CreatedAt: s.clock.Now(), Data: body}
-	insert := `INSERT INTO events (id, type, data, created_at) VALUES ($1, $2, $3, $4) RETURNING seq`
-	args := []any{ev.ID, ev.Type, string(body), ev.CreatedAt}
-	if s.db.Engine == Postgres {
-		// The lock is taken before the row (and its seq) is made, in the
-		// same statement: one round trip instead of two.
-		insert = `WITH l AS (SELECT pg_advisory_xact_lock($5))
-			INSERT INTO events (id, type, data, created_at) SELECT $1::text, $2::text, $3::text, $4::timestamptz FROM l RETURNING seq`
-		args = append(args, eventsLock)
+	// Every audience, once.
+	var audiences []string
+	for _, a := range audience {
+		if a != "" && !slices.Contains(audiences, a) {
+			audiences = append(audiences, a)
+		}
 	}
 	var seq int64
-	if err := q.QueryRowContext(ctx, insert, args...).Scan(&seq); err != nil {
-		return Event{}, err
-	}
-	// Every audience in one statement.
-	values, audArgs := []string{}, []any{seq}
-	seen := map[string]bool{}
-	for _, a := range audience {
-		if a == "" || seen[a] {
-			continue
-		}
-		seen[a] = true
-		audArgs = append(audArgs, a)
-		values = append(values, "($"+strconv.Itoa(len(audArgs))+", $1)")
-	}
-	if len(values) > 0 {
-		// #nosec G202 -- only $N placeholders are concatenated; values are bound.
-		if _, err := q.ExecContext(ctx, `INSERT INTO event_audience (audience, seq) VALUES `+strings.Join(values, ", "), audArgs...); err != nil {
+	hooks := true // whether a webhook endpoint may want the event
+	if s.db.Engine == Postgres {
+		// One round trip: the shared lock is taken before the row (and
+		// its seq) is made, the audiences go in with it, and it tells
+		// whether any endpoint of the audience is live (usually none, and
+		// then fanOut's query is not needed).
+		err = q.QueryRowContext(ctx, `WITH l AS (SELECT pg_advisory_xact_lock_shared($5)),
+			e AS (INSERT INTO events (id, type, data, created_at)
+				SELECT $1::text, $2::text, $3::text, $4::timestamptz FROM l RETURNING seq),
+			a AS (INSERT INTO event_audience (audience, seq) SELECT unnest($6::text[]), seq FROM e)
+			SELECT seq, EXISTS (SELECT 1 FROM webhook_endpoints WHERE status <> 'disabled' AND ($7 OR audience = ANY ($6::text[])))
+			FROM e`, ev.ID, ev.Type, string(body), ev.CreatedAt, eventsLock, audiences, slices.Contains(audiences, AudienceAll)).Scan(&seq, &hooks)
+		if err != nil {
 			return Event{}, err
 		}
+	} else {
+		if err := q.QueryRowContext(ctx, `INSERT INTO events (id, type, data, created_at) VALUES ($1, $2, $3, $4) RETURNING seq`,
+			ev.ID, ev.Type, string(body), ev.CreatedAt).Scan(&seq); err != nil {
+			return Event{}, err
+		}
+		if len(audiences) > 0 {
+			values, audArgs := make([]string, len(audiences)), []any{seq}
+			for i, a := range audiences {
+				audArgs = append(audArgs, a)
+				values[i] = "($" + strconv.Itoa(i+2) + ", $1)"
+			}
+			// #nosec G202 -- only $N placeholders are concatenated; values are bound.
+			if _, err := q.ExecContext(ctx, `INSERT INTO event_audience (audience, seq) VALUES `+strings.Join(values, ", "), audArgs...); err != nil {
+				return Event{}, err
+			}
+		}
+	}
+	if !hooks {
+		return ev, nil
 	}
 	n, err := fanOut(ctx, q, s.jobs, ev, audience)
 	if err != nil {
@@ -145,6 +166,13 @@ type EventFilter struct {
 func (s *Events) Find(ctx context.Context, f EventFilter) (evs []Event, more bool, err error) {
 	defer Wrap(&err, "find events after %q", f.After)
 	w := &Where{}
+	if s.db.Engine == Postgres {
+		h, err := s.horizon(ctx)
+		if err != nil {
+			return nil, false, err
+		}
+		w.And("a.seq <= " + w.Arg(h))
+	}
 	if f.After != "" {
 		var seq int64
 		err := s.db.QueryRowContext(ctx, `SELECT seq FROM events WHERE id = $1 AND created_at > $2`,
@@ -198,6 +226,19 @@ func (s *Events) Find(ctx context.Context, f EventFilter) (evs []Event, more boo
 		return evs[:f.Limit], true, nil
 	}
 	return evs, false, nil
+}
+
+// horizon returns the highest seq a PostgreSQL reader may page to (see
+// eventsLock). The seq is read while the lock is held, in a statement of
+// its own so that its snapshot sees the writers the lock waited for.
+func (s *Events) horizon(ctx context.Context) (h int64, err error) {
+	err = s.db.InTx(ctx, func(tx *sql.Tx) error {
+		if _, err := tx.ExecContext(ctx, `SELECT pg_advisory_xact_lock($1)`, eventsLock); err != nil {
+			return err
+		}
+		return tx.QueryRowContext(ctx, `SELECT COALESCE(MAX(seq), 0) FROM events`).Scan(&h)
+	})
+	return h, err
 }
 
 // Purge forgets events older than EventTTL.

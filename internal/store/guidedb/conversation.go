@@ -117,8 +117,22 @@ func (g *Guide) FindConversations(ctx context.Context, user *guide.User) (_ []gu
 // participants returns the conversation's two users, checking that user
 // is one of them. Errors: apperr.NotFound, apperr.Forbidden.
 func participants(ctx context.Context, q store.Querier, user *guide.User, id string) (tourist, expertUser, expertID string, err error) {
-	err = q.QueryRowContext(ctx, `SELECT c.tourist_id, e.user_id, e.id FROM conversations c JOIN experts e ON e.id = c.expert_id
-		WHERE c.id = $1`, id).Scan(&tourist, &expertUser, &expertID)
+	var devices bool
+	return checkParticipants(user, id, q.QueryRowContext(ctx, `SELECT c.tourist_id, e.user_id, e.id, FALSE
+		FROM conversations c JOIN experts e ON e.id = c.expert_id WHERE c.id = $1`, id), &devices)
+}
+
+// senderParticipants is participants for user sending a message; devices
+// tells, from the same query, whether the recipient has a device to notify.
+func senderParticipants(ctx context.Context, q store.Querier, user *guide.User, id string) (tourist, expertUser, expertID string, devices bool, err error) {
+	tourist, expertUser, expertID, err = checkParticipants(user, id, q.QueryRowContext(ctx, `SELECT c.tourist_id, e.user_id, e.id,
+			EXISTS (SELECT 1 FROM push_tokens p WHERE p.user_id = CASE WHEN e.user_id = $2 THEN c.tourist_id ELSE e.user_id END)
+		FROM conversations c JOIN experts e ON e.id = c.expert_id WHERE c.id = $1`, id, user.ID), &devices)
+	return tourist, expertUser, expertID, devices, err
+}
+
+func checkParticipants(user *guide.User, id string, row *sql.Row, devices *bool) (tourist, expertUser, expertID string, err error) {
+	err = row.Scan(&tourist, &expertUser, &expertID, devices)
 	if errors.Is(err, sql.ErrNoRows) {
 		return "", "", "", apperr.Errorf(apperr.NotFound, "No conversation with id %q.", id)
 	} else if err != nil {
@@ -130,9 +144,12 @@ func participants(ctx context.Context, q store.Querier, user *guide.User, id str
 	return tourist, expertUser, expertID, nil
 }
 
-const messageSelect = `SELECT m.id, m.conversation_id, m.sender_id, m.message_type, m.content, m.image_url, m.image_width,
-		m.image_height, m.is_read, m.is_ai_generated, m.created_at, s.name, COALESCE(s.avatar, s.image), s.deleted_at IS NOT NULL
+const (
+	messageColumns = `SELECT m.id, m.conversation_id, m.sender_id, m.message_type, m.content, m.image_url, m.image_width,
+		m.image_height, m.is_read, m.is_ai_generated, m.created_at, s.name, COALESCE(s.avatar, s.image), s.deleted_at IS NOT NULL`
+	messageSelect = messageColumns + `
 	FROM messages m JOIN users s ON s.id = m.sender_id`
+)
 
 func scanMessage(s interface{ Scan(...any) error }, m *guide.Message) error {
 	var content, imageURL, name, image sql.NullString
@@ -210,7 +227,7 @@ func (g *Guide) SendMessage(ctx context.Context, user *guide.User, id string, nm
 	var out guide.Message
 	created := false
 	err = g.db.InTx(ctx, func(tx *sql.Tx) error {
-		tourist, expertUser, expertID, err := participants(ctx, tx, user, id)
+		tourist, expertUser, expertID, devices, err := senderParticipants(ctx, tx, user, id)
 		if err != nil {
 			return err
 		}
@@ -220,13 +237,28 @@ func (g *Guide) SendMessage(ctx context.Context, user *guide.User, id string, nm
 		if nm.MessageType == guide.MessageImage {
 			imageURL = nm.Content
 		}
-		res, err := tx.ExecContext(ctx, `INSERT INTO messages (id, conversation_id, sender_id, message_type, content, image_url, realtime_message_id, created_at)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (conversation_id, realtime_message_id) DO NOTHING`,
-			msgID, id, user.ID, nm.MessageType, nm.Content, imageURL, nm.RealtimeMessageID, now)
+		preview := nm.Content
+		if nm.MessageType == guide.MessageImage {
+			preview = "[image]"
+		}
+		insert := `INSERT INTO messages (id, conversation_id, sender_id, message_type, content, image_url, realtime_message_id, created_at)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (conversation_id, realtime_message_id) DO NOTHING`
+		args := []any{msgID, id, user.ID, nm.MessageType, nm.Content, imageURL, nm.RealtimeMessageID, now}
+		if g.db.Engine == store.Postgres {
+			// One round trip: the conversation's preview changes in the
+			// same statement, only when the message was inserted, so that
+			// one row is affected then, as by the insert alone.
+			insert = `WITH m AS (` + insert + ` RETURNING id)
+				UPDATE conversations SET last_message = $9, last_message_at = $8, updated_at = $8 WHERE id = $2 AND EXISTS (SELECT 1 FROM m)`
+			args = append(args, preview)
+		}
+		res, err := tx.ExecContext(ctx, insert, args...)
 		if err != nil {
 			return err
 		}
-		if n, _ := res.RowsAffected(); n == 0 {
+		if n, err := res.RowsAffected(); err != nil {
+			return err
+		} else if n == 0 {
 			return scanMessage(tx.QueryRowContext(ctx, messageSelect+` WHERE m.conversation_id = $1 AND m.realtime_message_id = $2`,
 				id, *nm.RealtimeMessageID), &out)
 		}
@@ -234,24 +266,14 @@ func (g *Guide) SendMessage(ctx context.Context, user *guide.User, id string, nm
 		if err := g.jobs.Enqueue(ctx, tx, JobRealtimeMessage, map[string]string{"messageId": msgID}, now); err != nil {
 			return err
 		}
-		preview := nm.Content
-		if nm.MessageType == guide.MessageImage {
-			preview = "[image]"
-		}
-		if _, err := tx.ExecContext(ctx, `UPDATE conversations SET last_message = $1, last_message_at = $2, updated_at = $2 WHERE id = $3`,
-			preview, now, id); err != nil {
-			return err
+		if g.db.Engine != store.Postgres {
+			if _, err := tx.ExecContext(ctx, `UPDATE conversations SET last_message = $1, last_message_at = $2, updated_at = $2 WHERE id = $3`,
+				preview, now, id); err != nil {
+				return err
+			}
 		}
 		// A recipient with no device has nobody to notify: no job, and no
 		// work for the runners.
-		recipient := expertUser
-		if user.ID == expertUser {
-			recipient = tourist
-		}
-		var devices bool
-		if err := tx.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM push_tokens WHERE user_id = $1)`, recipient).Scan(&devices); err != nil {
-			return err
-		}
 		if devices {
 			if err := g.jobs.Enqueue(ctx, tx, JobPushMessage, map[string]string{"messageId": msgID}, now); err != nil {
 				return err
@@ -316,11 +338,17 @@ func (g *Guide) MarkRead(ctx context.Context, user *guide.User, id string) (_ in
 // conversations_expert) and counts each one's unread messages in
 // messages_unread, so that its cost is the user's unread messages, not
 // every message stored (joined from messages, it walked all of
-// messages_unread: the realtime job runs it for every message sent).
-const unreadCountSQL = `SELECT COUNT(*) FROM (
-		SELECT id FROM conversations WHERE tourist_id = $1
-		UNION SELECT c.id FROM experts e JOIN conversations c ON c.expert_id = e.id WHERE e.user_id = $1
-	) mine JOIN messages m ON m.conversation_id = mine.id WHERE m.is_read = FALSE AND m.sender_id <> $1`
+// messages_unread: the realtime job runs it for every message sent). The
+// count is a subquery per conversation so that PostgreSQL cannot join the
+// messages by hash: without statistics (a new database, autovacuum not yet
+// run) it scanned the whole table for every count.
+const unreadCountSQL = `SELECT CAST(COALESCE(SUM(n), 0) AS BIGINT) FROM (
+		SELECT (SELECT COUNT(*) FROM messages m WHERE m.conversation_id = mine.id AND m.is_read = FALSE AND m.sender_id <> $1) AS n
+		FROM (
+			SELECT id FROM conversations WHERE tourist_id = $1
+			UNION SELECT c.id FROM experts e JOIN conversations c ON c.expert_id = e.id WHERE e.user_id = $1
+		) mine
+	) counts`
 
 // UnreadCount counts unread messages from others across the user's
 // conversations.

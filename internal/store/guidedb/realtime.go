@@ -60,17 +60,18 @@ type LiveMessage struct {
 func (g *Guide) FindLiveMessage(ctx context.Context, messageID string) (_ *LiveMessage, err error) {
 	defer store.Wrap(&err, "find live message %s", messageID)
 	var lm LiveMessage
-	err = scanMessage(g.db.QueryRowContext(ctx, messageSelect+` WHERE m.id = $1`, messageID), &lm.Message)
+	var rtID sql.NullString
+	var tourist, expertUser string
+	// One query: the message as the API shows it, with its draft's id and
+	// its conversation's two users.
+	row := g.db.QueryRowContext(ctx, messageColumns+`, m.realtime_message_id, c.tourist_id, e.user_id
+		FROM messages m JOIN users s ON s.id = m.sender_id
+		JOIN conversations c ON c.id = m.conversation_id JOIN experts e ON e.id = c.expert_id
+		WHERE m.id = $1`, messageID)
+	err = scanMessage(scanWith{row, []any{&rtID, &tourist, &expertUser}}, &lm.Message)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, nil
 	} else if err != nil {
-		return nil, err
-	}
-	var rtID sql.NullString
-	var tourist, expertUser string
-	if err := g.db.QueryRowContext(ctx, `SELECT m.realtime_message_id, c.tourist_id, e.user_id
-		FROM messages m JOIN conversations c ON c.id = m.conversation_id JOIN experts e ON e.id = c.expert_id
-		WHERE m.id = $1`, messageID).Scan(&rtID, &tourist, &expertUser); err != nil {
 		return nil, err
 	}
 	if rtID.Valid && !lm.Message.IsAIGenerated {
@@ -84,6 +85,14 @@ func (g *Guide) FindLiveMessage(ctx context.Context, messageID string) (_ *LiveM
 	}
 	return &lm, nil
 }
+
+// scanWith scans a row into a scanner's destinations and then extra.
+type scanWith struct {
+	row   *sql.Row
+	extra []any
+}
+
+func (s scanWith) Scan(dest ...any) error { return s.row.Scan(append(dest, s.extra...)...) }
 
 // MessageRecipient returns the conversation of a message and who receives
 // it; both "" when there is no such message.

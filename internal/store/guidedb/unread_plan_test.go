@@ -30,10 +30,10 @@ func TestUnreadCountPlan(t *testing.T) {
 				if _, err := tx.ExecContext(t.Context(), "SET LOCAL enable_seqscan = off"); err != nil {
 					t.Fatal(err)
 				}
-				// PostgreSQL joins the messages by cost (by hash on these
-				// empty tables); what the query fixes is that the user's
-				// conversations are found by their indexes.
-				want = []string{"Index Cond: (tourist_id = 'user'::text)", "conversations_expert", "Index Cond: (expert_id = e.id)"}
+				// The user's conversations by their indexes, and each
+				// one's unread messages by messages_unread.
+				want = []string{"Index Cond: (tourist_id = 'user'::text)", "conversations_expert", "Index Cond: (expert_id = e.id)",
+					"using messages_unread on messages m", "Index Cond: ((conversation_id = conversations.id) AND (is_read = false))"}
 			}
 			plan := storetest.Plan(t, tx, engine, unreadCountSQL, "user")
 			for _, w := range want {
