@@ -34,197 +34,74 @@ UNION ALL SELECT 'travelogues', 'category', lower(category), COUNT(*) FROM trave
 -- a row trigger would update the same count row once per row, and within
 -- one transaction PostgreSQL walks the chain of that row's versions on
 -- every update. The counts are taken in one order (ORDER BY), so two
--- writers cannot deadlock on them.
-
+-- writers cannot deadlock on them. One function serves every table; its
+-- arguments are the list, the condition for a changed row r to count and
+-- the (filter, value) pairs r counts under.
 -- +goose StatementBegin
-CREATE FUNCTION experts_counts() RETURNS trigger LANGUAGE plpgsql AS $$
+CREATE FUNCTION catalog_counts_move() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+    changed TEXT := CASE TG_OP
+        WHEN 'INSERT' THEN 'SELECT 1 AS d, * FROM new_rows'
+        WHEN 'DELETE' THEN 'SELECT -1 AS d, * FROM old_rows'
+        ELSE 'SELECT -1 AS d, * FROM old_rows UNION ALL SELECT 1, * FROM new_rows'
+    END;
 BEGIN
-    IF TG_OP = 'INSERT' THEN
-        INSERT INTO catalog_counts AS c (list, filter, value, n)
-        SELECT 'experts', k.f, k.v, SUM(r.d) FROM (SELECT 1 AS d, listed, country_code, location FROM new_rows) r
-        CROSS JOIN LATERAL (VALUES ('', ''), ('country', r.country_code), ('city', lower(r.location))) k (f, v)
-        WHERE r.listed AND k.v IS NOT NULL GROUP BY k.f, k.v ORDER BY k.f, k.v
-        ON CONFLICT (list, filter, value) DO UPDATE SET n = c.n + EXCLUDED.n;
-    ELSIF TG_OP = 'UPDATE' THEN
-        INSERT INTO catalog_counts AS c (list, filter, value, n)
-        SELECT 'experts', k.f, k.v, SUM(r.d) FROM (SELECT -1 AS d, listed, country_code, location FROM old_rows UNION ALL SELECT 1 AS d, listed, country_code, location FROM new_rows) r
-        CROSS JOIN LATERAL (VALUES ('', ''), ('country', r.country_code), ('city', lower(r.location))) k (f, v)
-        WHERE r.listed AND k.v IS NOT NULL GROUP BY k.f, k.v HAVING SUM(r.d) <> 0 ORDER BY k.f, k.v
-        ON CONFLICT (list, filter, value) DO UPDATE SET n = c.n + EXCLUDED.n;
-    ELSE
-        INSERT INTO catalog_counts AS c (list, filter, value, n)
-        SELECT 'experts', k.f, k.v, SUM(r.d) FROM (SELECT -1 AS d, listed, country_code, location FROM old_rows) r
-        CROSS JOIN LATERAL (VALUES ('', ''), ('country', r.country_code), ('city', lower(r.location))) k (f, v)
-        WHERE r.listed AND k.v IS NOT NULL GROUP BY k.f, k.v ORDER BY k.f, k.v
-        ON CONFLICT (list, filter, value) DO UPDATE SET n = c.n + EXCLUDED.n;
-    END IF;
+    EXECUTE format('INSERT INTO catalog_counts AS c (list, filter, value, n)
+        SELECT %L, k.f, k.v, SUM(r.d) FROM (%s) r CROSS JOIN LATERAL (VALUES %s) k (f, v)
+        WHERE %s AND k.v IS NOT NULL GROUP BY k.f, k.v HAVING SUM(r.d) <> 0 ORDER BY k.f, k.v
+        ON CONFLICT (list, filter, value) DO UPDATE SET n = c.n + EXCLUDED.n',
+        TG_ARGV[0], changed, TG_ARGV[2], TG_ARGV[1]);
     RETURN NULL;
 END
 $$;
 -- +goose StatementEnd
 
 CREATE TRIGGER experts_counts_insert AFTER INSERT ON experts REFERENCING NEW TABLE AS new_rows
-    FOR EACH STATEMENT EXECUTE FUNCTION experts_counts();
+    FOR EACH STATEMENT EXECUTE FUNCTION catalog_counts_move('experts', 'r.listed', '('''', ''''), (''country'', r.country_code), (''city'', lower(r.location))');
 CREATE TRIGGER experts_counts_update AFTER UPDATE ON experts REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
-    FOR EACH STATEMENT EXECUTE FUNCTION experts_counts();
+    FOR EACH STATEMENT EXECUTE FUNCTION catalog_counts_move('experts', 'r.listed', '('''', ''''), (''country'', r.country_code), (''city'', lower(r.location))');
 CREATE TRIGGER experts_counts_delete AFTER DELETE ON experts REFERENCING OLD TABLE AS old_rows
-    FOR EACH STATEMENT EXECUTE FUNCTION experts_counts();
-
--- +goose StatementBegin
-CREATE FUNCTION expert_languages_counts() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-    IF TG_OP = 'INSERT' THEN
-        INSERT INTO catalog_counts AS c (list, filter, value, n)
-        SELECT 'experts', k.f, k.v, SUM(r.d) FROM (SELECT 1 AS d, listed, language FROM new_rows) r
-        CROSS JOIN LATERAL (VALUES ('language', lower(r.language))) k (f, v)
-        WHERE r.listed AND k.v IS NOT NULL GROUP BY k.f, k.v ORDER BY k.f, k.v
-        ON CONFLICT (list, filter, value) DO UPDATE SET n = c.n + EXCLUDED.n;
-    ELSIF TG_OP = 'UPDATE' THEN
-        INSERT INTO catalog_counts AS c (list, filter, value, n)
-        SELECT 'experts', k.f, k.v, SUM(r.d) FROM (SELECT -1 AS d, listed, language FROM old_rows UNION ALL SELECT 1 AS d, listed, language FROM new_rows) r
-        CROSS JOIN LATERAL (VALUES ('language', lower(r.language))) k (f, v)
-        WHERE r.listed AND k.v IS NOT NULL GROUP BY k.f, k.v HAVING SUM(r.d) <> 0 ORDER BY k.f, k.v
-        ON CONFLICT (list, filter, value) DO UPDATE SET n = c.n + EXCLUDED.n;
-    ELSE
-        INSERT INTO catalog_counts AS c (list, filter, value, n)
-        SELECT 'experts', k.f, k.v, SUM(r.d) FROM (SELECT -1 AS d, listed, language FROM old_rows) r
-        CROSS JOIN LATERAL (VALUES ('language', lower(r.language))) k (f, v)
-        WHERE r.listed AND k.v IS NOT NULL GROUP BY k.f, k.v ORDER BY k.f, k.v
-        ON CONFLICT (list, filter, value) DO UPDATE SET n = c.n + EXCLUDED.n;
-    END IF;
-    RETURN NULL;
-END
-$$;
--- +goose StatementEnd
-
+    FOR EACH STATEMENT EXECUTE FUNCTION catalog_counts_move('experts', 'r.listed', '('''', ''''), (''country'', r.country_code), (''city'', lower(r.location))');
 CREATE TRIGGER expert_languages_counts_insert AFTER INSERT ON expert_languages REFERENCING NEW TABLE AS new_rows
-    FOR EACH STATEMENT EXECUTE FUNCTION expert_languages_counts();
+    FOR EACH STATEMENT EXECUTE FUNCTION catalog_counts_move('experts', 'r.listed', '(''language'', lower(r.language))');
 CREATE TRIGGER expert_languages_counts_update AFTER UPDATE ON expert_languages REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
-    FOR EACH STATEMENT EXECUTE FUNCTION expert_languages_counts();
+    FOR EACH STATEMENT EXECUTE FUNCTION catalog_counts_move('experts', 'r.listed', '(''language'', lower(r.language))');
 CREATE TRIGGER expert_languages_counts_delete AFTER DELETE ON expert_languages REFERENCING OLD TABLE AS old_rows
-    FOR EACH STATEMENT EXECUTE FUNCTION expert_languages_counts();
-
--- +goose StatementBegin
-CREATE FUNCTION expert_specialties_counts() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-    IF TG_OP = 'INSERT' THEN
-        INSERT INTO catalog_counts AS c (list, filter, value, n)
-        SELECT 'experts', k.f, k.v, SUM(r.d) FROM (SELECT 1 AS d, listed, specialty FROM new_rows) r
-        CROSS JOIN LATERAL (VALUES ('specialty', lower(r.specialty))) k (f, v)
-        WHERE r.listed AND k.v IS NOT NULL GROUP BY k.f, k.v ORDER BY k.f, k.v
-        ON CONFLICT (list, filter, value) DO UPDATE SET n = c.n + EXCLUDED.n;
-    ELSIF TG_OP = 'UPDATE' THEN
-        INSERT INTO catalog_counts AS c (list, filter, value, n)
-        SELECT 'experts', k.f, k.v, SUM(r.d) FROM (SELECT -1 AS d, listed, specialty FROM old_rows UNION ALL SELECT 1 AS d, listed, specialty FROM new_rows) r
-        CROSS JOIN LATERAL (VALUES ('specialty', lower(r.specialty))) k (f, v)
-        WHERE r.listed AND k.v IS NOT NULL GROUP BY k.f, k.v HAVING SUM(r.d) <> 0 ORDER BY k.f, k.v
-        ON CONFLICT (list, filter, value) DO UPDATE SET n = c.n + EXCLUDED.n;
-    ELSE
-        INSERT INTO catalog_counts AS c (list, filter, value, n)
-        SELECT 'experts', k.f, k.v, SUM(r.d) FROM (SELECT -1 AS d, listed, specialty FROM old_rows) r
-        CROSS JOIN LATERAL (VALUES ('specialty', lower(r.specialty))) k (f, v)
-        WHERE r.listed AND k.v IS NOT NULL GROUP BY k.f, k.v ORDER BY k.f, k.v
-        ON CONFLICT (list, filter, value) DO UPDATE SET n = c.n + EXCLUDED.n;
-    END IF;
-    RETURN NULL;
-END
-$$;
--- +goose StatementEnd
-
+    FOR EACH STATEMENT EXECUTE FUNCTION catalog_counts_move('experts', 'r.listed', '(''language'', lower(r.language))');
 CREATE TRIGGER expert_specialties_counts_insert AFTER INSERT ON expert_specialties REFERENCING NEW TABLE AS new_rows
-    FOR EACH STATEMENT EXECUTE FUNCTION expert_specialties_counts();
+    FOR EACH STATEMENT EXECUTE FUNCTION catalog_counts_move('experts', 'r.listed', '(''specialty'', lower(r.specialty))');
 CREATE TRIGGER expert_specialties_counts_update AFTER UPDATE ON expert_specialties REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
-    FOR EACH STATEMENT EXECUTE FUNCTION expert_specialties_counts();
+    FOR EACH STATEMENT EXECUTE FUNCTION catalog_counts_move('experts', 'r.listed', '(''specialty'', lower(r.specialty))');
 CREATE TRIGGER expert_specialties_counts_delete AFTER DELETE ON expert_specialties REFERENCING OLD TABLE AS old_rows
-    FOR EACH STATEMENT EXECUTE FUNCTION expert_specialties_counts();
-
--- +goose StatementBegin
-CREATE FUNCTION packages_counts() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-    IF TG_OP = 'INSERT' THEN
-        INSERT INTO catalog_counts AS c (list, filter, value, n)
-        SELECT 'packages', k.f, k.v, SUM(r.d) FROM (SELECT 1 AS d, listed, country_code, category FROM new_rows) r
-        CROSS JOIN LATERAL (VALUES ('', ''), ('country', r.country_code), ('category', lower(r.category))) k (f, v)
-        WHERE r.listed AND k.v IS NOT NULL GROUP BY k.f, k.v ORDER BY k.f, k.v
-        ON CONFLICT (list, filter, value) DO UPDATE SET n = c.n + EXCLUDED.n;
-    ELSIF TG_OP = 'UPDATE' THEN
-        INSERT INTO catalog_counts AS c (list, filter, value, n)
-        SELECT 'packages', k.f, k.v, SUM(r.d) FROM (SELECT -1 AS d, listed, country_code, category FROM old_rows UNION ALL SELECT 1 AS d, listed, country_code, category FROM new_rows) r
-        CROSS JOIN LATERAL (VALUES ('', ''), ('country', r.country_code), ('category', lower(r.category))) k (f, v)
-        WHERE r.listed AND k.v IS NOT NULL GROUP BY k.f, k.v HAVING SUM(r.d) <> 0 ORDER BY k.f, k.v
-        ON CONFLICT (list, filter, value) DO UPDATE SET n = c.n + EXCLUDED.n;
-    ELSE
-        INSERT INTO catalog_counts AS c (list, filter, value, n)
-        SELECT 'packages', k.f, k.v, SUM(r.d) FROM (SELECT -1 AS d, listed, country_code, category FROM old_rows) r
-        CROSS JOIN LATERAL (VALUES ('', ''), ('country', r.country_code), ('category', lower(r.category))) k (f, v)
-        WHERE r.listed AND k.v IS NOT NULL GROUP BY k.f, k.v ORDER BY k.f, k.v
-        ON CONFLICT (list, filter, value) DO UPDATE SET n = c.n + EXCLUDED.n;
-    END IF;
-    RETURN NULL;
-END
-$$;
--- +goose StatementEnd
-
+    FOR EACH STATEMENT EXECUTE FUNCTION catalog_counts_move('experts', 'r.listed', '(''specialty'', lower(r.specialty))');
 CREATE TRIGGER packages_counts_insert AFTER INSERT ON packages REFERENCING NEW TABLE AS new_rows
-    FOR EACH STATEMENT EXECUTE FUNCTION packages_counts();
+    FOR EACH STATEMENT EXECUTE FUNCTION catalog_counts_move('packages', 'r.listed', '('''', ''''), (''country'', r.country_code), (''category'', lower(r.category))');
 CREATE TRIGGER packages_counts_update AFTER UPDATE ON packages REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
-    FOR EACH STATEMENT EXECUTE FUNCTION packages_counts();
+    FOR EACH STATEMENT EXECUTE FUNCTION catalog_counts_move('packages', 'r.listed', '('''', ''''), (''country'', r.country_code), (''category'', lower(r.category))');
 CREATE TRIGGER packages_counts_delete AFTER DELETE ON packages REFERENCING OLD TABLE AS old_rows
-    FOR EACH STATEMENT EXECUTE FUNCTION packages_counts();
-
--- +goose StatementBegin
-CREATE FUNCTION travelogues_counts() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-    IF TG_OP = 'INSERT' THEN
-        INSERT INTO catalog_counts AS c (list, filter, value, n)
-        SELECT 'travelogues', k.f, k.v, SUM(r.d) FROM (SELECT 1 AS d, status = 'published' AS listed, category FROM new_rows) r
-        CROSS JOIN LATERAL (VALUES ('', ''), ('category', lower(r.category))) k (f, v)
-        WHERE r.listed AND k.v IS NOT NULL GROUP BY k.f, k.v ORDER BY k.f, k.v
-        ON CONFLICT (list, filter, value) DO UPDATE SET n = c.n + EXCLUDED.n;
-    ELSIF TG_OP = 'UPDATE' THEN
-        INSERT INTO catalog_counts AS c (list, filter, value, n)
-        SELECT 'travelogues', k.f, k.v, SUM(r.d) FROM (SELECT -1 AS d, status = 'published' AS listed, category FROM old_rows UNION ALL SELECT 1 AS d, status = 'published' AS listed, category FROM new_rows) r
-        CROSS JOIN LATERAL (VALUES ('', ''), ('category', lower(r.category))) k (f, v)
-        WHERE r.listed AND k.v IS NOT NULL GROUP BY k.f, k.v HAVING SUM(r.d) <> 0 ORDER BY k.f, k.v
-        ON CONFLICT (list, filter, value) DO UPDATE SET n = c.n + EXCLUDED.n;
-    ELSE
-        INSERT INTO catalog_counts AS c (list, filter, value, n)
-        SELECT 'travelogues', k.f, k.v, SUM(r.d) FROM (SELECT -1 AS d, status = 'published' AS listed, category FROM old_rows) r
-        CROSS JOIN LATERAL (VALUES ('', ''), ('category', lower(r.category))) k (f, v)
-        WHERE r.listed AND k.v IS NOT NULL GROUP BY k.f, k.v ORDER BY k.f, k.v
-        ON CONFLICT (list, filter, value) DO UPDATE SET n = c.n + EXCLUDED.n;
-    END IF;
-    RETURN NULL;
-END
-$$;
--- +goose StatementEnd
-
+    FOR EACH STATEMENT EXECUTE FUNCTION catalog_counts_move('packages', 'r.listed', '('''', ''''), (''country'', r.country_code), (''category'', lower(r.category))');
 CREATE TRIGGER travelogues_counts_insert AFTER INSERT ON travelogues REFERENCING NEW TABLE AS new_rows
-    FOR EACH STATEMENT EXECUTE FUNCTION travelogues_counts();
+    FOR EACH STATEMENT EXECUTE FUNCTION catalog_counts_move('travelogues', 'r.status = ''published''', '('''', ''''), (''category'', lower(r.category))');
 CREATE TRIGGER travelogues_counts_update AFTER UPDATE ON travelogues REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
-    FOR EACH STATEMENT EXECUTE FUNCTION travelogues_counts();
+    FOR EACH STATEMENT EXECUTE FUNCTION catalog_counts_move('travelogues', 'r.status = ''published''', '('''', ''''), (''category'', lower(r.category))');
 CREATE TRIGGER travelogues_counts_delete AFTER DELETE ON travelogues REFERENCING OLD TABLE AS old_rows
-    FOR EACH STATEMENT EXECUTE FUNCTION travelogues_counts();
+    FOR EACH STATEMENT EXECUTE FUNCTION catalog_counts_move('travelogues', 'r.status = ''published''', '('''', ''''), (''category'', lower(r.category))');
 
 -- +goose Down
 DROP TRIGGER experts_counts_insert ON experts;
 DROP TRIGGER experts_counts_update ON experts;
 DROP TRIGGER experts_counts_delete ON experts;
-DROP FUNCTION experts_counts();
 DROP TRIGGER expert_languages_counts_insert ON expert_languages;
 DROP TRIGGER expert_languages_counts_update ON expert_languages;
 DROP TRIGGER expert_languages_counts_delete ON expert_languages;
-DROP FUNCTION expert_languages_counts();
 DROP TRIGGER expert_specialties_counts_insert ON expert_specialties;
 DROP TRIGGER expert_specialties_counts_update ON expert_specialties;
 DROP TRIGGER expert_specialties_counts_delete ON expert_specialties;
-DROP FUNCTION expert_specialties_counts();
 DROP TRIGGER packages_counts_insert ON packages;
 DROP TRIGGER packages_counts_update ON packages;
 DROP TRIGGER packages_counts_delete ON packages;
-DROP FUNCTION packages_counts();
 DROP TRIGGER travelogues_counts_insert ON travelogues;
 DROP TRIGGER travelogues_counts_update ON travelogues;
 DROP TRIGGER travelogues_counts_delete ON travelogues;
-DROP FUNCTION travelogues_counts();
+DROP FUNCTION catalog_counts_move();
 DROP TABLE catalog_counts;
