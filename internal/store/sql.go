@@ -27,6 +27,16 @@ func (w *Where) Arg(v any) string {
 	return "$" + strconv.Itoa(len(w.Args))
 }
 
+// ArgStrings adds each of vs to the arguments and returns their
+// placeholders, comma-separated (for an IN list).
+func (w *Where) ArgStrings(vs []string) string {
+	ph := make([]string, len(vs))
+	for i, v := range vs {
+		ph[i] = w.Arg(v)
+	}
+	return strings.Join(ph, ", ")
+}
+
 // And adds a condition.
 func (w *Where) And(cond string) { w.conds = append(w.conds, cond) }
 

@@ -168,17 +168,10 @@ func (g *Guide) matchingCities(ctx context.Context, city string) ([]string, erro
 
 // cityCondition is the condition that an expert is in one of cities.
 func cityCondition(w *store.Where, cities []string) string {
-	switch len(cities) {
-	case 0:
+	if len(cities) == 0 {
 		return "FALSE"
-	case 1:
-		return "lower(e.location) = " + w.Arg(cities[0])
 	}
-	in := make([]string, len(cities))
-	for i, c := range cities {
-		in[i] = w.Arg(c)
-	}
-	return "lower(e.location) IN (" + strings.Join(in, ", ") + ")"
+	return "lower(e.location) IN (" + w.ArgStrings(cities) + ")"
 }
 
 // counted returns the catalog_counts rows whose sum is the total of a

@@ -203,13 +203,9 @@ func (c *countedFilter) totalSQL(list string, w *store.Where) string {
 	if len(c.values) == 0 {
 		return `0`
 	}
-	in := make([]string, len(c.values))
-	for i, v := range c.values {
-		in[i] = w.Arg(v)
-	}
 	// list and filter are names from the code, never input.
 	return `(SELECT CAST(COALESCE(SUM(n), 0) AS BIGINT) FROM catalog_counts WHERE list = '` + list + `' AND filter = '` + c.filter +
-		`' AND value IN (` + strings.Join(in, ", ") + `))`
+		`' AND value IN (` + w.ArgStrings(c.values) + `))`
 }
 
 // args are the arguments of c's totalSQL in a statement of its own.
