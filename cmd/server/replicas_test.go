@@ -135,9 +135,12 @@ func TestTwoReplicas(t *testing.T) {
 
 		stay := findStay(t, pa, key)
 		book := func(p *process) int {
-			status, _ := p.call("POST", "/api/v1/bookings", key, map[string]any{"propertyId": stay.property, "roomTypeId": stay.roomType,
+			status, res := p.call("POST", "/api/v1/bookings", key, map[string]any{"propertyId": stay.property, "roomTypeId": stay.roomType,
 				"checkIn": stay.checkIn, "checkOut": stay.checkOut, "guests": 1,
 				"guest": map[string]any{"firstName": "Race", "lastName": "Test", "email": "race@example.com"}})
+			if status != 201 && status != 409 {
+				t.Logf("booking: %d %v", status, res)
+			}
 			return status
 		}
 		for range stay.units - 1 {
