@@ -176,6 +176,16 @@ func (a *app) openDB(ctx context.Context, setting, url, service string) (*store.
 		return nil, fmt.Errorf("%s: %w", setting, err)
 	}
 	a.registry.MustRegister(collectors.NewDBStatsCollector(db.DB, service))
+	if w := db.Writer(); w != db.DB {
+		a.registry.MustRegister(collectors.NewDBStatsCollector(w, service+"_writer"))
+		labels := prometheus.Labels{"db_name": service}
+		a.registry.MustRegister(prometheus.NewCounterFunc(prometheus.CounterOpts{
+			Name: "sqlite_write_batches_total", Help: "Transactions SQLite's writer committed, each holding a batch of requests' transactions.", ConstLabels: labels,
+		}, func() float64 { b, _ := db.WriteBatches(); return float64(b) }))
+		a.registry.MustRegister(prometheus.NewCounterFunc(prometheus.CounterOpts{
+			Name: "sqlite_write_batched_transactions_total", Help: "Requests' transactions run in SQLite's write batches; divided by sqlite_write_batches_total, the mean batch.", ConstLabels: labels,
+		}, func() float64 { _, n := db.WriteBatches(); return float64(n) }))
+	}
 	return db, nil
 }
 

@@ -30,15 +30,24 @@ func (db *DB) afterCommit(q Querier, fn func()) {
 // runCommitHooks runs (after a commit, committed true) or drops the hooks
 // of tx.
 func (db *DB) runCommitHooks(tx *sql.Tx, committed bool) {
-	v, ok := db.hooks.LoadAndDelete(tx)
-	if !ok || !committed {
+	fns := db.takeCommitHooks(tx)
+	if !committed {
 		return
 	}
-	h := v.(*commitHooks)
-	h.mu.Lock()
-	fns := h.fns
-	h.mu.Unlock()
 	for _, fn := range fns {
 		fn()
 	}
+}
+
+// takeCommitHooks removes the hooks of tx and returns them, for a
+// batched transaction (batch.go) to run once its batch has committed.
+func (db *DB) takeCommitHooks(tx *sql.Tx) []func() {
+	v, ok := db.hooks.LoadAndDelete(tx)
+	if !ok {
+		return nil
+	}
+	h := v.(*commitHooks)
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.fns
 }

@@ -94,7 +94,7 @@ func (s *Jobs) Claim(ctx context.Context, kinds []string, limit int, lease time.
 			AND ` + due + `
 			RETURNING ` + jobColumns
 	}
-	rows, err := s.db.QueryContext(ctx, query, args...)
+	rows, err := s.db.Writer().QueryContext(ctx, query, args...)
 	if err != nil {
 		return nil, fmt.Errorf("claim jobs: %w", err)
 	}

@@ -23,14 +23,18 @@ const stmtCacheSize = 256
 // connection's prepared statements itself.
 
 // sqliteConnector opens SQLite connections that cache their statements.
-type sqliteConnector struct{ driver.Connector }
+// The writer's connections ignore cancellation (batch.go).
+type sqliteConnector struct {
+	driver.Connector
+	uninterruptible bool
+}
 
-func newSQLiteConnector(dsn string) (driver.Connector, error) {
+func newSQLiteConnector(dsn string, uninterruptible bool) (driver.Connector, error) {
 	c, err := sqlite.NewConnector(dsn)
 	if err != nil {
 		return nil, err
 	}
-	return sqliteConnector{c}, nil
+	return sqliteConnector{c, uninterruptible}, nil
 }
 
 // sqliteDriverConn is what the SQLite driver's connections implement and
@@ -63,7 +67,7 @@ func (c sqliteConnector) Connect(ctx context.Context) (driver.Conn, error) {
 		dc.Close()
 		return nil, fmt.Errorf("sqlite connection %T lacks the interfaces the statement cache needs", dc)
 	}
-	return &stmtCacheConn{sqliteDriverConn: conn, byQuery: map[string]*list.Element{}, lru: list.New()}, nil
+	return &stmtCacheConn{sqliteDriverConn: conn, byQuery: map[string]*list.Element{}, lru: list.New(), uninterruptible: c.uninterruptible}, nil
 }
 
 // stmtCacheConn is one SQLite connection with its statements. database/sql
@@ -72,6 +76,9 @@ type stmtCacheConn struct {
 	sqliteDriverConn
 	byQuery map[string]*list.Element // of *cacheEntry
 	lru     *list.List               // most recently used first
+	// uninterruptible: statements run to their end whatever their
+	// context, as the writer's must (batch.go).
+	uninterruptible bool
 }
 
 type cacheEntry struct {
@@ -122,6 +129,9 @@ func (c *stmtCacheConn) evict() {
 }
 
 func (c *stmtCacheConn) ExecContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Result, error) {
+	if c.uninterruptible {
+		ctx = context.WithoutCancel(ctx)
+	}
 	e, err := c.take(ctx, query)
 	if err != nil {
 		return nil, err
@@ -134,6 +144,9 @@ func (c *stmtCacheConn) ExecContext(ctx context.Context, query string, args []dr
 }
 
 func (c *stmtCacheConn) QueryContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Rows, error) {
+	if c.uninterruptible {
+		ctx = context.WithoutCancel(ctx)
+	}
 	e, err := c.take(ctx, query)
 	if err != nil {
 		return nil, err
