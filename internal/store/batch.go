@@ -82,6 +82,8 @@ func (db *DB) writeLoop() {
 		// The first sender woke this goroutine and it would run next:
 		// let the requests already under way reach InTx first, or a
 		// batch would rarely hold more than one (with one core, always).
+		// They wait in their sends (the channel is unbuffered, so that
+		// none is accepted once the loop has stopped).
 		runtime.Gosched()
 	fill:
 		for len(batch) < maxBatch {

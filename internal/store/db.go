@@ -91,7 +91,7 @@ func Open(ctx context.Context, dsn string) (*DB, error) {
 		writer.SetMaxOpenConns(1)
 		writer.SetMaxIdleConns(1)
 		db = &DB{DB: readers, Engine: engine, writer: writer,
-			batches: make(chan *batchTx, maxBatch), closing: make(chan struct{}), writeLoopDone: make(chan struct{})}
+			batches: make(chan *batchTx), closing: make(chan struct{}), writeLoopDone: make(chan struct{})}
 		go db.writeLoop()
 	} else {
 		pool, err := sql.Open("pgx", driverDSN)
