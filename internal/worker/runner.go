@@ -166,6 +166,9 @@ func orDefault[T int | time.Duration](v, def T) T {
 
 func (r *Runner) jobTimeout() time.Duration { return orDefault(r.JobTimeout, DefaultJobTimeout) }
 
+// limit is how many jobs a round claims.
+func (r *Runner) limit() int { return orDefault(r.Concurrency, DefaultConcurrency) }
+
 func (r *Runner) lease() time.Duration {
 	// A lease that ran out while the job is still being handled would let
 	// a second runner take it.
@@ -186,8 +189,12 @@ func (r *Runner) Wake() {
 	}
 }
 
-// Run handles due jobs until ctx ends: when a round found jobs it looks
-// again at once, otherwise it waits PollInterval or until woken. Once ctx
+// Run handles due jobs until ctx ends: when a round took as many jobs as
+// it may it looks again at once, otherwise it waits PollInterval or until
+// woken. A round that took fewer left no job due, so looking again at once
+// would find none (a job enqueued since in this process has woken the
+// runner; one enqueued elsewhere waits for the poll, as when the runner
+// idles): one claim per message instead of two at a steady rate. Once ctx
 // ends it claims no more jobs, lets those in flight finish for up to
 // ShutdownGrace, interrupts the rest (they run again later, the attempt not
 // counted) and returns.
@@ -204,7 +211,7 @@ func (r *Runner) Run(ctx context.Context) {
 		if err != nil && ctx.Err() == nil {
 			r.logger().ErrorContext(ctx, "worker: round failed", "err", err)
 		}
-		if n > 0 && err == nil {
+		if n == r.limit() && err == nil {
 			continue
 		}
 		timer.Reset(poll) // since Go 1.23 a reset timer never delivers a stale tick
@@ -228,7 +235,7 @@ func (r *Runner) runOnce(claimCtx, jobCtx context.Context) (int, error) {
 	if len(kinds) == 0 {
 		return 0, nil // Claim would take jobs of every kind
 	}
-	jobs, err := r.Jobs.Claim(claimCtx, kinds, orDefault(r.Concurrency, DefaultConcurrency), r.lease())
+	jobs, err := r.Jobs.Claim(claimCtx, kinds, r.limit(), r.lease())
 	if err != nil {
 		return 0, err
 	}
