@@ -331,3 +331,32 @@ func TestCompleteJobsBatch(t *testing.T) {
 		})
 	}
 }
+
+// TestCompleteJobsAsyncCommitIsLocal: the completion's asynchronous commit
+// on PostgreSQL is its own; the connection's next transactions wait for
+// their flush again.
+func TestCompleteJobsAsyncCommitIsLocal(t *testing.T) {
+	if !slices.Contains(storetest.Engines(), store.Postgres) {
+		t.Skip("PostgreSQL only; set TEST_POSTGRES_URL")
+	}
+	ctx := t.Context()
+	db := storetest.MustOpenDB(t, store.Postgres, "guide")
+	db.SetMaxOpenConns(1) // the completion's connection is the one asked next
+	clk := clock.NewFake(jobsEpoch)
+	enqueue(t, db, jobPush, nil, clk.Now(), clk.Now())
+	q := store.NewJobs(db, clk)
+	jobs, err := q.Claim(ctx, nil, 1, time.Minute)
+	if err != nil || len(jobs) != 1 {
+		t.Fatal(jobs, err)
+	}
+	if err := q.Complete(ctx, jobs[0].ID); err != nil {
+		t.Fatal(err)
+	}
+	var setting string
+	if err := db.QueryRowContext(ctx, `SHOW synchronous_commit`).Scan(&setting); err != nil || setting != "on" {
+		t.Fatalf("synchronous_commit = %q, %v after a completion; want on", setting, err)
+	}
+	if n, _ := q.CountPending(ctx); n != 0 {
+		t.Fatalf("pending = %d", n)
+	}
+}
