@@ -200,7 +200,8 @@ func TestClaimJobsLifecycle(t *testing.T) {
 }
 
 // TestClaimJobsRace claims 200 jobs from several goroutines on two handles
-// of one database: every job is claimed exactly once.
+// of one database, each completing its batches in one statement while the
+// others claim: every job is claimed exactly once and ends done.
 func TestClaimJobsRace(t *testing.T) {
 	for _, engine := range storetest.Engines() {
 		t.Run(string(engine), func(t *testing.T) {
@@ -242,12 +243,18 @@ func TestClaimJobsRace(t *testing.T) {
 						if len(jobs) == 0 {
 							return
 						}
-						for _, j := range jobs {
+						ids := make([]string, len(jobs))
+						for i, j := range jobs {
 							if j.Attempts != 1 {
 								t.Errorf("worker %d: job %s on attempt %d", w, j.ID, j.Attempts)
 								return
 							}
 							claimed[w] = append(claimed[w], j.ID)
+							ids[i] = j.ID
+						}
+						if err := g.Complete(ctx, ids...); err != nil {
+							t.Errorf("worker %d: %v", w, err)
+							return
 						}
 					}
 				})
@@ -272,6 +279,84 @@ func TestClaimJobsRace(t *testing.T) {
 			if err := db.QueryRowContext(ctx, `SELECT SUM(attempts) FROM jobs`).Scan(&attempts); err != nil || attempts != total {
 				t.Fatalf("attempts = %d, %v; want %d", attempts, err, total)
 			}
+			if n, err := guides[0].CountPending(ctx); err != nil || n != 0 {
+				t.Fatalf("pending = %d, %v; want every job done", n, err)
+			}
 		})
+	}
+}
+
+// TestCompleteJobsBatch: one statement completes the jobs it names that
+// are not done yet, leaves a job another worker finished as it was, and
+// completes nothing when it names none.
+func TestCompleteJobsBatch(t *testing.T) {
+	for _, engine := range storetest.Engines() {
+		t.Run(string(engine), func(t *testing.T) {
+			ctx := t.Context()
+			db := storetest.MustOpenDB(t, engine, "guide")
+			clk := clock.NewFake(jobsEpoch)
+			for i := range 4 {
+				enqueue(t, db, jobPush, map[string]int{"n": i}, clk.Now(), clk.Now())
+			}
+			q := store.NewJobs(db, clk)
+			jobs, err := q.Claim(ctx, nil, 4, time.Minute)
+			if err != nil || len(jobs) != 4 {
+				t.Fatal(jobs, err)
+			}
+			if err := q.Complete(ctx); err != nil {
+				t.Fatal(err)
+			}
+			if n, _ := q.CountPending(ctx); n != 4 {
+				t.Fatalf("pending = %d after completing none", n)
+			}
+			// The first job's lease ran out; another worker failed it.
+			if err := q.Fail(ctx, jobs[0].ID, "gave up"); err != nil {
+				t.Fatal(err)
+			}
+			clk.Advance(time.Second)
+			if err := q.Complete(ctx, jobs[0].ID, jobs[1].ID, jobs[2].ID); err != nil {
+				t.Fatal(err)
+			}
+			if r := readJob(t, db, jobs[0].ID); !r.done || r.lastError == nil || *r.lastError != "gave up" {
+				t.Fatalf("a job finished elsewhere changed: %+v", r)
+			}
+			for _, j := range jobs[1:3] {
+				if r := readJob(t, db, j.ID); !r.done || r.locked || r.lastError != nil {
+					t.Fatalf("job %s after completion: %+v", j.ID, r)
+				}
+			}
+			if r := readJob(t, db, jobs[3].ID); r.done || !r.locked {
+				t.Fatalf("a job not named changed: %+v", r)
+			}
+		})
+	}
+}
+
+// TestCompleteJobsAsyncCommitIsLocal: the completion's asynchronous commit
+// on PostgreSQL is its own; the connection's next transactions wait for
+// their flush again.
+func TestCompleteJobsAsyncCommitIsLocal(t *testing.T) {
+	if !slices.Contains(storetest.Engines(), store.Postgres) {
+		t.Skip("PostgreSQL only; set TEST_POSTGRES_URL")
+	}
+	ctx := t.Context()
+	db := storetest.MustOpenDB(t, store.Postgres, "guide")
+	db.SetMaxOpenConns(1) // the completion's connection is the one asked next
+	clk := clock.NewFake(jobsEpoch)
+	enqueue(t, db, jobPush, nil, clk.Now(), clk.Now())
+	q := store.NewJobs(db, clk)
+	jobs, err := q.Claim(ctx, nil, 1, time.Minute)
+	if err != nil || len(jobs) != 1 {
+		t.Fatal(jobs, err)
+	}
+	if err := q.Complete(ctx, jobs[0].ID); err != nil {
+		t.Fatal(err)
+	}
+	var setting string
+	if err := db.QueryRowContext(ctx, `SHOW synchronous_commit`).Scan(&setting); err != nil || setting != "on" {
+		t.Fatalf("synchronous_commit = %q, %v after a completion; want on", setting, err)
+	}
+	if n, _ := q.CountPending(ctx); n != 0 {
+		t.Fatalf("pending = %d", n)
 	}
 }

@@ -30,7 +30,7 @@ var dataset = sync.OnceValue(sample.Generate)
 // env is a guide database with the sample data, a fake clock after the
 // sample's horizon and a local push gateway.
 type env struct {
-	t   *testing.T
+	t   testing.TB
 	db  *store.DB
 	clk *clock.Fake
 	g   *guidedb.Guide
@@ -39,7 +39,7 @@ type env struct {
 }
 
 // newEnv returns an empty database; see withSample and fixture.
-func newEnv(t *testing.T, engine store.Engine, now time.Time) *env {
+func newEnv(t testing.TB, engine store.Engine, now time.Time) *env {
 	t.Helper()
 	db := storetest.MustOpenDB(t, engine, "guide")
 	clk := clock.NewFake(now)
@@ -276,7 +276,7 @@ type gateway struct {
 	arrived chan string
 }
 
-func newGateway(t *testing.T) *gateway {
+func newGateway(t testing.TB) *gateway {
 	gw := &gateway{perTok: map[string]int{}}
 	gw.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		b, _ := io.ReadAll(r.Body)

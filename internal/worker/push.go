@@ -32,6 +32,9 @@ func (r *Runner) fanOut(ctx context.Context, j store.Job) error {
 		return err
 	}
 	r.logger().DebugContext(ctx, "worker: push fanned out", "message", p.MessageID, "devices", n)
+	if n > 0 {
+		r.Wake() // the deliveries are due
+	}
 	return errFinished
 }
 

@@ -78,18 +78,19 @@ func (r *Runner) publishConversation(ctx context.Context, j store.Job) error {
 // recipient's new unread count. The message's id is the idempotency key,
 // so a retried job delivers it once.
 func (r *Runner) publishMessage(ctx context.Context, j store.Job) error {
-	var p struct {
-		MessageID string `json:"messageId"`
-	}
+	var p guidedb.RealtimeMessage
 	if err := decode(j, &p); err != nil {
 		return err
 	}
 	if r.Realtime == nil {
 		return nil
 	}
-	lm, err := r.Guide.FindLiveMessage(ctx, p.MessageID)
-	if err != nil || lm == nil {
-		return err // nil: the message is gone
+	lm := p.Live
+	if lm == nil {
+		var err error
+		if lm, err = r.Guide.FindLiveMessage(ctx, p.MessageID); err != nil || lm == nil {
+			return err // nil: the message is gone
+		}
 	}
 	lm.Message.MediaRefs(r.absolute)
 	data, err := json.Marshal(MessageEvent{Type: "message", Message: lm.Message, RealtimeMessageID: lm.RealtimeMessageID})

@@ -50,7 +50,7 @@ func Backoff(attempt int) time.Duration {
 // Queue is the job queue a Runner works through (store.Jobs).
 type Queue interface {
 	Claim(ctx context.Context, kinds []string, limit int, lease time.Duration) ([]store.Job, error)
-	Complete(ctx context.Context, id string) error
+	Complete(ctx context.Context, ids ...string) error
 	Retry(ctx context.Context, id string, runAt time.Time, errText string) error
 	Defer(ctx context.Context, id string, runAt time.Time) error
 	Fail(ctx context.Context, id string, errText string) error
@@ -166,6 +166,9 @@ func orDefault[T int | time.Duration](v, def T) T {
 
 func (r *Runner) jobTimeout() time.Duration { return orDefault(r.JobTimeout, DefaultJobTimeout) }
 
+// limit is how many jobs a round claims.
+func (r *Runner) limit() int { return orDefault(r.Concurrency, DefaultConcurrency) }
+
 func (r *Runner) lease() time.Duration {
 	// A lease that ran out while the job is still being handled would let
 	// a second runner take it.
@@ -186,8 +189,12 @@ func (r *Runner) Wake() {
 	}
 }
 
-// Run handles due jobs until ctx ends: when a round found jobs it looks
-// again at once, otherwise it waits PollInterval or until woken. Once ctx
+// Run handles due jobs until ctx ends: when a round took as many jobs as
+// it may it looks again at once, otherwise it waits PollInterval or until
+// woken. A round that took fewer left no job due, so looking again at once
+// would find none (a job enqueued since in this process has woken the
+// runner; one enqueued elsewhere waits for the poll, as when the runner
+// idles): one claim per message instead of two at a steady rate. Once ctx
 // ends it claims no more jobs, lets those in flight finish for up to
 // ShutdownGrace, interrupts the rest (they run again later, the attempt not
 // counted) and returns.
@@ -204,7 +211,7 @@ func (r *Runner) Run(ctx context.Context) {
 		if err != nil && ctx.Err() == nil {
 			r.logger().ErrorContext(ctx, "worker: round failed", "err", err)
 		}
-		if n > 0 && err == nil {
+		if n == r.limit() && err == nil {
 			continue
 		}
 		timer.Reset(poll) // since Go 1.23 a reset timer never delivers a stale tick
@@ -217,7 +224,8 @@ func (r *Runner) Run(ctx context.Context) {
 }
 
 // RunOnce claims the jobs that are due, up to Concurrency of them, handles
-// them and returns how many it handled. Tests drive the runner with it.
+// them, completes those that succeeded in one statement and returns how
+// many it handled. Tests drive the runner with it.
 func (r *Runner) RunOnce(ctx context.Context) (int, error) { return r.runOnce(ctx, ctx) }
 
 // runOnce claims with claimCtx and handles the jobs with jobCtx, which
@@ -227,16 +235,28 @@ func (r *Runner) runOnce(claimCtx, jobCtx context.Context) (int, error) {
 	if len(kinds) == 0 {
 		return 0, nil // Claim would take jobs of every kind
 	}
-	jobs, err := r.Jobs.Claim(claimCtx, kinds, orDefault(r.Concurrency, DefaultConcurrency), r.lease())
+	jobs, err := r.Jobs.Claim(claimCtx, kinds, r.limit(), r.lease())
 	if err != nil {
 		return 0, err
 	}
-	errs := make([]error, len(jobs))
+	done := make([]bool, len(jobs))
+	errs := make([]error, len(jobs), len(jobs)+1)
 	var wg sync.WaitGroup
 	for i, j := range jobs {
-		wg.Go(func() { errs[i] = r.handle(jobCtx, j) })
+		wg.Go(func() { done[i], errs[i] = r.handle(jobCtx, j) })
 	}
 	wg.Wait()
+	var ids []string
+	for i, j := range jobs {
+		if done[i] {
+			ids = append(ids, j.ID)
+		}
+	}
+	// Recorded even when jobCtx has ended, as handle records the other
+	// outcomes. Until then the jobs' leases keep them from other runners.
+	rctx, cancel := context.WithTimeout(context.WithoutCancel(jobCtx), 10*time.Second)
+	defer cancel()
+	errs = append(errs, r.Jobs.Complete(rctx, ids...))
 	return len(jobs), errors.Join(errs...)
 }
 
@@ -269,10 +289,11 @@ func decode(j store.Job, v any) error {
 	return nil
 }
 
-// handle runs the job's handler and records the outcome. The outcome is
-// recorded even when ctx has ended, so that a notification sent is not
-// sent again.
-func (r *Runner) handle(ctx context.Context, j store.Job) error {
+// handle runs the job's handler and records the outcome, or returns done
+// when the job succeeded: its caller completes the round's jobs together.
+// The outcome is recorded even when ctx has ended, so that a notification
+// sent is not sent again.
+func (r *Runner) handle(ctx context.Context, j store.Job) (done bool, _ error) {
 	hctx, cancel := context.WithTimeout(ctx, r.jobTimeout())
 	var err error
 	switch j.Kind {
@@ -308,29 +329,29 @@ func (r *Runner) handle(ctx context.Context, j store.Job) error {
 	var rl *retryLater
 	switch {
 	case err == nil:
-		return r.Jobs.Complete(rctx, j.ID)
+		return true, nil
 	case errors.Is(err, errFinished), errors.Is(err, store.ErrJobDone):
-		return nil
+		return false, nil
 	case errors.As(err, &d):
 		log.DebugContext(rctx, "worker: job deferred", "until", d.until)
-		return r.Jobs.Defer(rctx, j.ID, d.until)
+		return false, r.Jobs.Defer(rctx, j.ID, d.until)
 	case ctx.Err() != nil:
 		// Interrupted at shutdown: not the job's failure.
 		log.InfoContext(rctx, "worker: job interrupted; it will run again", "err", err)
-		return r.Jobs.Defer(rctx, j.ID, now)
+		return false, r.Jobs.Defer(rctx, j.ID, now)
 	case errors.As(err, &p):
 		log.ErrorContext(rctx, "worker: job failed", "err", err)
-		return r.Jobs.Fail(rctx, j.ID, err.Error())
+		return false, r.Jobs.Fail(rctx, j.ID, err.Error())
 	case j.Attempts >= orDefault(r.MaxAttempts, DefaultMaxAttempts):
 		log.ErrorContext(rctx, "worker: job failed; giving up", "err", err)
-		return r.Jobs.Fail(rctx, j.ID, err.Error())
+		return false, r.Jobs.Fail(rctx, j.ID, err.Error())
 	}
 	delay := Backoff(j.Attempts)
 	if errors.As(err, &rl) {
 		delay = max(delay, min(rl.after, BackoffMax))
 	}
 	log.WarnContext(rctx, "worker: job failed; will retry", "err", err, "in", delay)
-	return r.Jobs.Retry(rctx, j.ID, now.Add(delay), err.Error())
+	return false, r.Jobs.Retry(rctx, j.ID, now.Add(delay), err.Error())
 }
 
 // deleteBlob removes a file no longer referenced. A missing file is done.

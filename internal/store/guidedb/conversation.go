@@ -241,18 +241,36 @@ func (g *Guide) SendMessage(ctx context.Context, user *guide.User, id string, nm
 		if nm.MessageType == guide.MessageImage {
 			preview = "[image]"
 		}
+		// The stored row is exactly what is written here: the answer, the
+		// event and the realtime job's payload are made from it without
+		// reading it back.
+		content := nm.Content
+		msg := guide.Message{ID: msgID, ConversationID: id, SenderID: user.ID, MessageType: nm.MessageType, Content: &content,
+			CreatedAt: now, Sender: guide.MessageSender{ID: user.ID, Name: user.Name, Image: user.Avatar}}
+		if msg.Sender.Image == nil {
+			msg.Sender.Image = user.Image
+		}
+		if nm.MessageType == guide.MessageImage {
+			msg.ImageURL = &content
+		}
+		live := realtimeMessage(&msg, nm.RealtimeMessageID, tourist, expertUser)
 		insert := `INSERT INTO messages (id, conversation_id, sender_id, message_type, content, image_url, realtime_message_id, created_at)
 			VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (conversation_id, realtime_message_id) DO NOTHING`
-		args := []any{msgID, id, user.ID, nm.MessageType, nm.Content, imageURL, nm.RealtimeMessageID, now}
+		w := &store.Where{Args: []any{msgID, id, user.ID, nm.MessageType, nm.Content, imageURL, nm.RealtimeMessageID, now}}
 		if g.db.Engine == store.Postgres {
-			// One round trip: the conversation's preview changes in the
-			// same statement, only when the message was inserted, so that
-			// one row is affected then, as by the insert alone.
-			insert = `WITH m AS (` + insert + ` RETURNING id)
-				UPDATE conversations SET last_message = $9, last_message_at = $8, updated_at = $8 WHERE id = $2 AND EXISTS (SELECT 1 FROM m)`
-			args = append(args, preview)
+			// One round trip: the realtime job is enqueued and the
+			// conversation's preview changes in the same statement, only
+			// when the message was inserted, so that one row is affected
+			// then, as by the insert alone.
+			job, err := g.jobs.EnqueueFrom(w, "m", JobRealtimeMessage, live, now)
+			if err != nil {
+				return err
+			}
+			insert = `WITH m AS (` + insert + ` RETURNING id), j AS (` + job + `)
+				UPDATE conversations SET last_message = ` + w.Arg(preview) + `, last_message_at = $8, updated_at = $8
+				WHERE id = $2 AND EXISTS (SELECT 1 FROM m)`
 		}
-		res, err := tx.ExecContext(ctx, insert, args...)
+		res, err := tx.ExecContext(ctx, insert, w.Args...)
 		if err != nil {
 			return err
 		}
@@ -262,11 +280,11 @@ func (g *Guide) SendMessage(ctx context.Context, user *guide.User, id string, nm
 			return scanMessage(tx.QueryRowContext(ctx, messageSelect+` WHERE m.conversation_id = $1 AND m.realtime_message_id = $2`,
 				id, *nm.RealtimeMessageID), &out)
 		}
-		created = true
-		if err := g.jobs.Enqueue(ctx, tx, JobRealtimeMessage, map[string]string{"messageId": msgID}, now); err != nil {
-			return err
-		}
+		created, out = true, msg
 		if g.db.Engine != store.Postgres {
+			if err := g.jobs.Enqueue(ctx, tx, JobRealtimeMessage, live, now); err != nil {
+				return err
+			}
 			if _, err := tx.ExecContext(ctx, `UPDATE conversations SET last_message = $1, last_message_at = $2, updated_at = $2 WHERE id = $3`,
 				preview, now, id); err != nil {
 				return err
@@ -289,17 +307,6 @@ func (g *Guide) SendMessage(ctx context.Context, user *guide.User, id string, nm
 					return err
 				}
 			}
-		}
-		// The stored row is exactly what was just written: answer from it
-		// without reading it back.
-		content := nm.Content
-		out = guide.Message{ID: msgID, ConversationID: id, SenderID: user.ID, MessageType: nm.MessageType, Content: &content,
-			CreatedAt: now, Sender: guide.MessageSender{ID: user.ID, Name: user.Name, Image: user.Avatar}}
-		if out.Sender.Image == nil {
-			out.Sender.Image = user.Image
-		}
-		if nm.MessageType == guide.MessageImage {
-			out.ImageURL = &content
 		}
 		return g.recordMessageEvent(ctx, tx, &out, tourist, expertUser)
 	})

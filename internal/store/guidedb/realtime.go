@@ -20,7 +20,7 @@ import (
 const (
 	// JobRealtimeMessage publishes a recorded message to its conversation's
 	// channel and the recipient's unread count to their personal channel.
-	// Payload: {"messageId": "..."}.
+	// Payload: a RealtimeMessage.
 	JobRealtimeMessage = "realtime.message"
 	// JobRealtimeRead publishes a read receipt to the conversation's channel
 	// and the reader's unread count to their personal channel. Payload: a
@@ -45,21 +45,51 @@ type ReadReceipt struct {
 	ReadAt         time.Time `json:"readAt"`
 }
 
+// RealtimeMessage is the payload of a JobRealtimeMessage. Live is the
+// message as its transaction wrote it, so that the runner publishes it
+// without reading it back; nil in the jobs of earlier versions, which
+// name the message only.
+type RealtimeMessage struct {
+	MessageID string       `json:"messageId"`
+	Live      *LiveMessage `json:"live,omitempty"`
+}
+
 // LiveMessage is a recorded message as the realtime channel publishes it.
 type LiveMessage struct {
-	Message guide.Message
+	Message guide.Message `json:"message"`
 	// RealtimeMessageID is the id of the draft the message was recorded
 	// from (nil when none), so that clients can replace the draft.
-	RealtimeMessageID *string
+	RealtimeMessageID *string `json:"realtimeMessageId"`
 	// RecipientID is the other participant; "" when the sender is neither.
-	RecipientID string
+	RecipientID string `json:"recipientId"`
+}
+
+// newLiveMessage returns m, recorded from the draft rtID (nil when none),
+// as published to its conversation of tourist and expertUser.
+func newLiveMessage(m *guide.Message, rtID *string, tourist, expertUser string) *LiveMessage {
+	lm := &LiveMessage{Message: *m}
+	if !m.IsAIGenerated {
+		lm.RealtimeMessageID = rtID // an AI reply's tag is internal
+	}
+	switch m.SenderID {
+	case tourist:
+		lm.RecipientID = expertUser
+	case expertUser:
+		lm.RecipientID = tourist
+	}
+	return lm
+}
+
+// realtimeMessage is the payload of m's JobRealtimeMessage.
+func realtimeMessage(m *guide.Message, rtID *string, tourist, expertUser string) RealtimeMessage {
+	return RealtimeMessage{MessageID: m.ID, Live: newLiveMessage(m, rtID, tourist, expertUser)}
 }
 
 // FindLiveMessage returns the message to publish, or nil when it no longer
-// exists.
+// exists: for the jobs whose payload does not carry it.
 func (g *Guide) FindLiveMessage(ctx context.Context, messageID string) (_ *LiveMessage, err error) {
 	defer store.Wrap(&err, "find live message %s", messageID)
-	var lm LiveMessage
+	var m guide.Message
 	var rtID sql.NullString
 	var tourist, expertUser string
 	// One query: the message as the API shows it, with its draft's id and
@@ -68,22 +98,13 @@ func (g *Guide) FindLiveMessage(ctx context.Context, messageID string) (_ *LiveM
 		FROM messages m JOIN users s ON s.id = m.sender_id
 		JOIN conversations c ON c.id = m.conversation_id JOIN experts e ON e.id = c.expert_id
 		WHERE m.id = $1`, messageID)
-	err = scanMessage(scanWith{row, []any{&rtID, &tourist, &expertUser}}, &lm.Message)
+	err = scanMessage(scanWith{row, []any{&rtID, &tourist, &expertUser}}, &m)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, nil
 	} else if err != nil {
 		return nil, err
 	}
-	if rtID.Valid && !lm.Message.IsAIGenerated {
-		lm.RealtimeMessageID = &rtID.String // an AI reply's tag is internal
-	}
-	switch lm.Message.SenderID {
-	case tourist:
-		lm.RecipientID = expertUser
-	case expertUser:
-		lm.RecipientID = tourist
-	}
-	return &lm, nil
+	return newLiveMessage(&m, store.NullString(rtID), tourist, expertUser), nil
 }
 
 // scanWith scans a row into a scanner's destinations and then extra.

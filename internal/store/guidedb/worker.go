@@ -454,13 +454,13 @@ func (g *Guide) PostAIReply(ctx context.Context, conversationID, messageID, text
 			WHERE id = $1`, conversationID, text, at, now); err != nil {
 			return err
 		}
-		if err := g.jobs.Enqueue(ctx, tx, JobRealtimeMessage, map[string]string{"messageId": id}, now); err != nil {
-			return err
-		}
-		// The event carries the reply as the API shows it (the expert's
-		// name and picture), read back once.
+		// The event and the realtime job carry the reply as the API shows
+		// it (the expert's name and picture), read back once.
 		var m guide.Message
 		if err := scanMessage(tx.QueryRowContext(ctx, messageSelect+` WHERE m.id = $1`, id), &m); err != nil {
+			return err
+		}
+		if err := g.jobs.Enqueue(ctx, tx, JobRealtimeMessage, realtimeMessage(&m, nil, t.touristID, t.expertUserID), now); err != nil {
 			return err
 		}
 		if err := g.recordMessageEvent(ctx, tx, &m, t.touristID, t.expertUserID); err != nil {
