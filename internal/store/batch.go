@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"runtime/debug"
 )
 
 // SQLite commits: group commit on the one writer connection.
@@ -177,12 +178,12 @@ func (db *DB) abandonBatch(tx *sql.Tx, succeeded, notRun []*batchTx, cause error
 	}
 }
 
-// runFn calls fn, turning a panic into an error so that the writer
-// goroutine survives it.
+// runFn calls fn, turning a panic into an error that carries its stack
+// (the caller logs it), so that the writer goroutine survives it.
 func runFn(fn func(*sql.Tx) error, tx *sql.Tx) (err error) {
 	defer func() {
 		if p := recover(); p != nil {
-			err = fmt.Errorf("transaction panicked: %v", p)
+			err = fmt.Errorf("transaction panicked: %v\n%s", p, debug.Stack())
 		}
 	}()
 	return fn(tx)
