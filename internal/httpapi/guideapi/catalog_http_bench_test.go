@@ -183,12 +183,15 @@ func processCPU() time.Duration {
 }
 
 // pgBackends lists the PostgreSQL backends of the env's database (its
-// pool keeps every connection it opens, so the set holds for the run).
+// pool keeps every connection it opens, so the set holds for the run): those
+// with its application name, the test's schema (storetest), not those of
+// other tests sharing the database.
 func pgBackends(b *testing.B, e *env, eng store.Engine) []int {
 	if eng != store.Postgres {
 		return nil
 	}
-	rows, err := e.db.QueryContext(b.Context(), `SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND backend_type = 'client backend'`)
+	rows, err := e.db.QueryContext(b.Context(), `SELECT pid FROM pg_stat_activity
+		WHERE application_name = current_setting('application_name') AND backend_type = 'client backend'`)
 	if err != nil {
 		b.Fatal(err)
 	}

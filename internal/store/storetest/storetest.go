@@ -86,6 +86,9 @@ func freshSchema(tb testing.TB) string {
 	}
 	q := u.Query()
 	q.Set("search_path", schema)
+	// The schema names the connections too, so that a benchmark finds its
+	// own backends among those of other tests sharing the database.
+	q.Set("application_name", schema)
 	u.RawQuery = q.Encode()
 	return u.String()
 }
