@@ -123,7 +123,7 @@ func TestCatalogPlans(t *testing.T) {
 					if err != nil {
 						t.Fatal(err)
 					}
-					text := storetest.Plan(t, tx, engine, q.pageSQL(paging.Page{Page: 3, PageSize: 20, Order: order}), q.where.Args...)
+					text := storetest.Plan(t, tx, engine, q.pageSQL(paging.Page{Page: 3, PageSize: 20, Order: order}, engine), q.where.Args...)
 					// The page's ids come from the index, in its order: no sort
 					// of the inner query (PostgreSQL names the tables it reads
 					// twice e_1, p_1, tr_1; a tag walk reads s or l once; the
