@@ -60,6 +60,7 @@ func TestCatalogPlans(t *testing.T) {
 	for sort, suffix := range map[string]string{"rating": "rating", "reviewCount": "reviews", "createdAt": "created"} {
 		experts := func(name string, f guide.ExpertFilter, index string) plan {
 			return plan{"experts " + name + sort, func(g *Guide, p paging.Page) (catalogQuery, error) {
+				f := f // the engines' subtests run this at once
 				f.Page, f.Sort = p, sort
 				return g.expertsQuery(t.Context(), f)
 			}, index + suffix}
