@@ -3,6 +3,8 @@ package property
 import (
 	"fmt"
 	"time"
+
+	"github.com/wayfarer-asia/platform/internal/clock"
 )
 
 // Cancellation policy codes.
@@ -63,7 +65,7 @@ func Policy(code string) (CancellationPolicy, bool) {
 // CheckInInstant returns the moment a stay starts: the check-in date at the
 // property's check-in time ("15:00") in its time zone.
 func CheckInInstant(checkIn Date, checkInTime, tz string) (time.Time, error) {
-	loc, err := time.LoadLocation(tz)
+	loc, err := clock.LoadLocation(tz)
 	if err != nil {
 		return time.Time{}, fmt.Errorf("property: time zone %q: %w", tz, err)
 	}

@@ -12,8 +12,8 @@ package property
 import (
 	"context"
 	"time"
-	_ "time/tzdata" // property time zones resolve even where the system has no zoneinfo
 
+	"github.com/wayfarer-asia/platform/internal/clock"
 	"github.com/wayfarer-asia/platform/internal/paging"
 )
 
@@ -185,7 +185,7 @@ type CatalogService interface {
 // LocalToday returns the calendar day it is now in the time zone tz (UTC
 // when tz is unknown).
 func LocalToday(now time.Time, tz string) Date {
-	loc, err := time.LoadLocation(tz)
+	loc, err := clock.LoadLocation(tz)
 	if err != nil {
 		loc = time.UTC
 	}

@@ -2,7 +2,8 @@ package push
 
 import (
 	"time"
-	_ "time/tzdata" // devices' zones resolve even where the system has no zoneinfo
+
+	"github.com/wayfarer-asia/platform/internal/clock"
 )
 
 // Quiet hours, device-local: no notification from QuietStart until QuietEnd
@@ -21,7 +22,7 @@ func QuietUntil(now time.Time, timezone string) (time.Time, bool) {
 	if timezone == "" || timezone == "Local" {
 		return time.Time{}, false
 	}
-	loc, err := time.LoadLocation(timezone)
+	loc, err := clock.LoadLocation(timezone)
 	if err != nil {
 		return time.Time{}, false
 	}

@@ -4,9 +4,9 @@ import (
 	"net/http"
 	"regexp"
 	"strings"
-	"time"
 
 	"github.com/wayfarer-asia/platform/internal/apperr"
+	"github.com/wayfarer-asia/platform/internal/clock"
 	"github.com/wayfarer-asia/platform/internal/guide"
 	"github.com/wayfarer-asia/platform/internal/httpapi"
 )
@@ -103,7 +103,7 @@ func (s *Server) handlePushRegister(w http.ResponseWriter, r *http.Request) erro
 		errs.Add("deviceLocale", "must be a language tag such as en-GB or zh-Hant-TW")
 	}
 	if in.Timezone != nil {
-		if _, err := time.LoadLocation(*in.Timezone); err != nil || *in.Timezone == "" || *in.Timezone == "Local" {
+		if _, err := clock.LoadLocation(*in.Timezone); err != nil || *in.Timezone == "" || *in.Timezone == "Local" {
 			errs.Add("timezone", "must be an IANA time zone such as Asia/Tokyo")
 		}
 	}

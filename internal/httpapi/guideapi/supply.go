@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/wayfarer-asia/platform/internal/apperr"
+	"github.com/wayfarer-asia/platform/internal/clock"
 	"github.com/wayfarer-asia/platform/internal/guide"
 	"github.com/wayfarer-asia/platform/internal/httpapi"
 	"github.com/wayfarer-asia/platform/internal/ratelimit"
@@ -65,7 +66,7 @@ func (s *Server) handleAvailabilityUpdate(w http.ResponseWriter, r *http.Request
 	var loc *time.Location
 	if in.Timezone == nil {
 		errs.Add("timezone", "is required")
-	} else if l, err := time.LoadLocation(*in.Timezone); err != nil || len(*in.Timezone) > 64 || !strings.Contains(*in.Timezone, "/") {
+	} else if l, err := clock.LoadLocation(*in.Timezone); err != nil || len(*in.Timezone) > 64 || !strings.Contains(*in.Timezone, "/") {
 		errs.Add("timezone", "must be an IANA time zone such as Asia/Tokyo")
 	} else {
 		loc = l

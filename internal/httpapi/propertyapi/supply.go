@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"github.com/google/uuid"
-
 	"github.com/wayfarer-asia/platform/internal/apperr"
+	"github.com/wayfarer-asia/platform/internal/clock"
 	"github.com/wayfarer-asia/platform/internal/httpapi"
 	"github.com/wayfarer-asia/platform/internal/property"
 )
@@ -89,7 +89,7 @@ func (s *Server) applyPropertyFields(in *propertyFields, c *property.PropertyCon
 	}
 	if in.Timezone.Required(errs, "timezone", create) {
 		tz := *in.Timezone.Value
-		if _, err := time.LoadLocation(tz); err != nil || len(tz) > 64 || !strings.Contains(tz, "/") {
+		if _, err := clock.LoadLocation(tz); err != nil || len(tz) > 64 || !strings.Contains(tz, "/") {
 			errs.Add("timezone", "must be an IANA time zone such as Asia/Tokyo")
 		} else {
 			c.Timezone = tz
