@@ -18,7 +18,7 @@ var _ guide.ConversationService = (*Guide)(nil)
 const conversationSelect = `SELECT c.id, c.last_message, c.last_message_at, c.created_at,
 		eu.handle, eu.name, COALESCE(eu.avatar, e.profile_image), eu.deleted_at IS NOT NULL,
 		t.id, t.name, COALESCE(t.avatar, t.image), t.deleted_at IS NOT NULL,
-		(SELECT COUNT(*) FROM messages m WHERE m.conversation_id = c.id AND m.sender_id <> $1 AND m.is_read = FALSE)
+		CASE WHEN c.tourist_id = $1 THEN c.tourist_unread ELSE c.expert_unread END
 	FROM conversations c JOIN experts e ON e.id = c.expert_id JOIN users eu ON eu.id = e.user_id
 	JOIN users t ON t.id = c.tourist_id`
 
@@ -267,7 +267,9 @@ func (g *Guide) SendMessage(ctx context.Context, user *guide.User, id string, nm
 				return err
 			}
 			insert = `WITH m AS (` + insert + ` RETURNING id), j AS (` + job + `)
-				UPDATE conversations SET last_message = ` + w.Arg(preview) + `, last_message_at = $8, updated_at = $8
+				UPDATE conversations SET last_message = ` + w.Arg(preview) + `, last_message_at = $8, updated_at = $8,
+					tourist_unread = tourist_unread + ` + w.Arg(unread(user.ID != tourist)) + `,
+					expert_unread = expert_unread + ` + w.Arg(unread(user.ID != expertUser)) + `
 				WHERE id = $2 AND EXISTS (SELECT 1 FROM m)`
 		}
 		res, err := tx.ExecContext(ctx, insert, w.Args...)
@@ -285,8 +287,9 @@ func (g *Guide) SendMessage(ctx context.Context, user *guide.User, id string, nm
 			if err := g.jobs.Enqueue(ctx, tx, JobRealtimeMessage, live, now); err != nil {
 				return err
 			}
-			if _, err := tx.ExecContext(ctx, `UPDATE conversations SET last_message = $1, last_message_at = $2, updated_at = $2 WHERE id = $3`,
-				preview, now, id); err != nil {
+			if _, err := tx.ExecContext(ctx, `UPDATE conversations SET last_message = $1, last_message_at = $2, updated_at = $2,
+					tourist_unread = tourist_unread + $4, expert_unread = expert_unread + $5 WHERE id = $3`,
+				preview, now, id, unread(user.ID != tourist), unread(user.ID != expertUser)); err != nil {
 				return err
 			}
 		}
@@ -316,16 +319,34 @@ func (g *Guide) SendMessage(ctx context.Context, user *guide.User, id string, nm
 	return &out, created, nil
 }
 
+// unread is what a message adds to a side's unread count: 1 when that
+// side did not send it.
+func unread(notSender bool) int {
+	if notSender {
+		return 1
+	}
+	return 0
+}
+
 // MarkRead marks every message from the other party as read and, when
 // any was unread, enqueues the read receipt's publication in the same
 // transaction.
 func (g *Guide) MarkRead(ctx context.Context, user *guide.User, id string) (_ int, err error) {
 	defer store.Wrap(&err, "mark conversation %s read", id)
-	if _, _, _, err := participants(ctx, g.db, user, id); err != nil {
+	tourist, expertUser, _, err := participants(ctx, g.db, user, id)
+	if err != nil {
 		return 0, err
 	}
 	var n int64
 	err = g.db.InTx(ctx, func(tx *sql.Tx) error {
+		// The conversation's row first: on PostgreSQL a message sent
+		// meanwhile then either commits before (and is marked below) or
+		// adds to the count after.
+		if _, err := tx.ExecContext(ctx, `UPDATE conversations SET tourist_unread = CASE WHEN $2 THEN 0 ELSE tourist_unread END,
+				expert_unread = CASE WHEN $3 THEN 0 ELSE expert_unread END WHERE id = $1`,
+			id, user.ID == tourist, user.ID == expertUser); err != nil {
+			return err
+		}
 		res, err := tx.ExecContext(ctx, `UPDATE messages SET is_read = TRUE WHERE conversation_id = $1 AND sender_id <> $2 AND is_read = FALSE`, id, user.ID)
 		if err != nil {
 			return err
@@ -339,23 +360,15 @@ func (g *Guide) MarkRead(ctx context.Context, user *guide.User, id string) (_ in
 	return int(n), err
 }
 
-// unreadCountSQL counts the unread messages from others in the user's
-// conversations ($1): it starts from those conversations (as traveller by
-// conversations' (tourist_id, expert_id), as expert by
-// conversations_expert) and counts each one's unread messages in
-// messages_unread, so that its cost is the user's unread messages, not
-// every message stored (joined from messages, it walked all of
-// messages_unread: the realtime job runs it for every message sent). The
-// count is a subquery per conversation so that PostgreSQL cannot join the
-// messages by hash: without statistics (a new database, autovacuum not yet
-// run) it scanned the whole table for every count.
-const unreadCountSQL = `SELECT CAST(COALESCE(SUM(n), 0) AS BIGINT) FROM (
-		SELECT (SELECT COUNT(*) FROM messages m WHERE m.conversation_id = mine.id AND m.is_read = FALSE AND m.sender_id <> $1) AS n
-		FROM (
-			SELECT id FROM conversations WHERE tourist_id = $1
-			UNION SELECT c.id FROM experts e JOIN conversations c ON c.expert_id = e.id WHERE e.user_id = $1
-		) mine
-	) counts`
+// unreadCountSQL adds up the user's ($1) side of each of their
+// conversations (migration 00014), found as traveller by conversations'
+// (tourist_id, expert_id), as expert by conversations_expert: its cost is
+// the user's conversations, whatever their unread backlog. The realtime
+// job runs it for every message sent.
+const unreadCountSQL = `SELECT CAST(
+		(SELECT COALESCE(SUM(tourist_unread), 0) FROM conversations WHERE tourist_id = $1)
+		+ (SELECT COALESCE(SUM(c.expert_unread), 0) FROM experts e JOIN conversations c ON c.expert_id = e.id WHERE e.user_id = $1)
+	AS BIGINT)`
 
 // UnreadCount counts unread messages from others across the user's
 // conversations.

@@ -71,6 +71,7 @@ func sampleTables(ds *sample.Dataset, scale int) []store.SampleTable {
 	nPackageTr, packageTr := replicas(ds.PackageTranslations, scale, sample.CopyPackageTranslation)
 	nTravelogues, travelogue := replicas(ds.Travelogues, scale, sample.CopyTravelogue)
 	nTravelogueTr, travelogueTr := replicas(ds.TravelogueTranslations, scale, sample.CopyTravelogueTranslation)
+	unreadCounts := sampleUnreadCounts(ds)
 	return []store.SampleTable{
 		{Name: "users", Columns: []string{"id", "handle", "email", "email_normalized", "email_verified", "password_hash", "name", "nickname", "image", "avatar", "bio", "bio_zh", "role", "locale", "created_at", "updated_at"},
 			N: nUsers, Row: func(i int) ([]any, error) {
@@ -139,10 +140,11 @@ func sampleTables(ds *sample.Dataset, scale int) []store.SampleTable {
 				t := travelogueTr(i)
 				return []any{t.TravelogueID, t.Locale, store.SampleArg(t.Title), store.SampleArg(t.Excerpt), store.SampleArg(t.Content)}, nil
 			}},
-		{Name: "conversations", Columns: []string{"id", "tourist_id", "expert_id", "last_message", "last_message_at", "created_at", "updated_at"},
+		{Name: "conversations", Columns: []string{"id", "tourist_id", "expert_id", "last_message", "last_message_at", "created_at", "updated_at", "tourist_unread", "expert_unread"},
 			N: len(ds.Conversations), Row: func(i int) ([]any, error) {
 				c := &ds.Conversations[i]
-				return []any{c.ID, c.TouristID, c.ExpertID, store.SampleArg(c.LastMessage), store.SampleArg(c.LastMessageAt), c.CreatedAt, c.UpdatedAt}, nil
+				n := unreadCounts[c.ID]
+				return []any{c.ID, c.TouristID, c.ExpertID, store.SampleArg(c.LastMessage), store.SampleArg(c.LastMessageAt), c.CreatedAt, c.UpdatedAt, n[0], n[1]}, nil
 			}},
 		{Name: "messages", Columns: []string{"id", "conversation_id", "sender_id", "message_type", "content", "image_url", "image_width", "image_height", "is_read", "is_ai_generated", "realtime_message_id", "created_at"},
 			N: len(ds.Messages), Row: func(i int) ([]any, error) {
@@ -150,6 +152,30 @@ func sampleTables(ds *sample.Dataset, scale int) []store.SampleTable {
 				return []any{m.ID, m.ConversationID, m.SenderID, m.MessageType, store.SampleArg(m.Content), store.SampleArg(m.ImageURL), store.SampleArg(m.ImageWidth), store.SampleArg(m.ImageHeight), m.IsRead, m.IsAIGenerated, store.SampleArg(m.RealtimeMessageID), m.CreatedAt}, nil
 			}},
 	}
+}
+
+// sampleUnreadCounts returns each conversation's unread messages from the
+// expert and from the traveller: its tourist_unread and expert_unread.
+func sampleUnreadCounts(ds *sample.Dataset) map[string][2]int {
+	expertUser := map[string]string{}
+	for _, x := range ds.Experts {
+		expertUser[x.ID] = x.UserID
+	}
+	sides := map[string][2]string{}
+	for _, c := range ds.Conversations {
+		sides[c.ID] = [2]string{c.TouristID, expertUser[c.ExpertID]}
+	}
+	counts := map[string][2]int{}
+	for _, m := range ds.Messages {
+		if m.IsRead {
+			continue
+		}
+		side, n := sides[m.ConversationID], counts[m.ConversationID]
+		n[0] += unread(m.SenderID != side[0])
+		n[1] += unread(m.SenderID != side[1])
+		counts[m.ConversationID] = n
+	}
+	return counts
 }
 
 // sampleJSONOrNull is s as JSON text, or nil (SQL NULL) when s is nil.

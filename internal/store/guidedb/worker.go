@@ -450,8 +450,8 @@ func (g *Guide) PostAIReply(ctx context.Context, conversationID, messageID, text
 		} else if err != nil {
 			return err
 		}
-		if _, err := tx.ExecContext(ctx, `UPDATE conversations SET last_message = $2, last_message_at = $3, updated_at = $4
-			WHERE id = $1`, conversationID, text, at, now); err != nil {
+		if _, err := tx.ExecContext(ctx, `UPDATE conversations SET last_message = $2, last_message_at = $3, updated_at = $4,
+				tourist_unread = tourist_unread + $5 WHERE id = $1`, conversationID, text, at, now, unread(t.touristID != t.expertUserID)); err != nil {
 			return err
 		}
 		// The event and the realtime job carry the reply as the API shows
