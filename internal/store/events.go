@@ -136,6 +136,14 @@ func (s *Events) Record(ctx context.Context, q Querier, typ string, audience []s
 // from body: data itself (and what it points to, such as the caller's
 // user) stays as it is.
 func (s *Events) resolveMedia(data any, body []byte) ([]byte, error) {
+	relative := func(ref string) bool { return strings.HasPrefix(ref, "/") && !strings.HasPrefix(ref, "//") }
+	// Most events have no path to resolve (a text message from a user
+	// without a picture): they keep body, without the copy.
+	some := false
+	data.(media).MediaRefs(func(ref *string) { some = some || relative(*ref) })
+	if !some {
+		return body, nil
+	}
 	cp := reflect.New(reflect.TypeOf(data))
 	if err := json.Unmarshal(body, cp.Interface()); err != nil {
 		return nil, err
@@ -145,7 +153,7 @@ func (s *Events) resolveMedia(data any, body []byte) ([]byte, error) {
 		return body, nil
 	}
 	m.MediaRefs(func(ref *string) {
-		if strings.HasPrefix(*ref, "/") && !strings.HasPrefix(*ref, "//") {
+		if relative(*ref) {
 			*ref = s.PublicURL + *ref
 		}
 	})
