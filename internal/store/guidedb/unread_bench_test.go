@@ -24,12 +24,7 @@ func BenchmarkUnreadCount(b *testing.B) {
 					b.Fatal(err)
 				}
 				g := guidedb.New(db, clock.System{})
-				var convID, tourist, expertUser string
-				err := db.QueryRowContext(b.Context(), `SELECT c.id, c.tourist_id, e.user_id FROM conversations c JOIN experts e ON e.id = c.expert_id
-					ORDER BY c.id LIMIT 1`).Scan(&convID, &tourist, &expertUser)
-				if err != nil {
-					b.Fatal(err)
-				}
+				convID, tourist, expertUser := firstConversation(b, db)
 				expert := &guide.User{ID: expertUser}
 				before, err := g.UnreadCount(b.Context(), expert)
 				if err != nil {

@@ -8,6 +8,7 @@ import (
 	"github.com/wayfarer-asia/platform/internal/clock"
 	"github.com/wayfarer-asia/platform/internal/guide"
 	"github.com/wayfarer-asia/platform/internal/guide/sample"
+	"github.com/wayfarer-asia/platform/internal/store"
 	"github.com/wayfarer-asia/platform/internal/store/guidedb"
 	"github.com/wayfarer-asia/platform/internal/store/storetest"
 )
@@ -47,12 +48,7 @@ func TestUnreadCountsFollowMessages(t *testing.T) {
 			}
 			check("the sample's load")
 
-			var convID, tourist, expertUser string
-			err := db.QueryRowContext(ctx, `SELECT c.id, c.tourist_id, e.user_id FROM conversations c JOIN experts e ON e.id = c.expert_id
-				ORDER BY c.id LIMIT 1`).Scan(&convID, &tourist, &expertUser)
-			if err != nil {
-				t.Fatal(err)
-			}
+			convID, tourist, expertUser := firstConversation(t, db)
 			if _, err := db.ExecContext(ctx, `UPDATE experts SET ai_auto_reply = TRUE, messaging_enabled = TRUE WHERE user_id = $1`, expertUser); err != nil {
 				t.Fatal(err)
 			}
@@ -127,4 +123,16 @@ func TestUnreadCountsFollowMessages(t *testing.T) {
 			check("sends racing marks")
 		})
 	}
+}
+
+// firstConversation returns a sample conversation with its traveller and
+// its expert's user.
+func firstConversation(tb testing.TB, db *store.DB) (id, tourist, expertUser string) {
+	tb.Helper()
+	err := db.QueryRowContext(tb.Context(), `SELECT c.id, c.tourist_id, e.user_id FROM conversations c JOIN experts e ON e.id = c.expert_id
+		ORDER BY c.id LIMIT 1`).Scan(&id, &tourist, &expertUser)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return id, tourist, expertUser
 }
