@@ -22,6 +22,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/jackc/pgx/v5/pgconn"
 	_ "github.com/jackc/pgx/v5/stdlib" // registers the "pgx" driver
 	"github.com/pressly/goose/v3"
 	"github.com/pressly/goose/v3/database"
@@ -218,14 +219,39 @@ func (db *DB) migrations(service string) (*goose.Provider, error) {
 	return p, nil
 }
 
+// maxTxRuns bounds the runs of a PostgreSQL transaction that PostgreSQL
+// aborted to resolve a deadlock or a serialization failure.
+const maxTxRuns = 3
+
 // InTx runs fn in a transaction, committing when it returns nil. On
 // SQLite, fn runs on the writer goroutine, in a savepoint of a transaction
 // it may share with others (batch.go): it must not call InTx itself, and
-// its statements run to the end even when ctx is cancelled.
+// its statements run to the end even when ctx is cancelled. On
+// PostgreSQL, a transaction aborted for a deadlock (two writers locking
+// the same rows in opposite orders, as the catalogue's count triggers
+// may) or a serialization failure runs again from the start, up to
+// maxTxRuns times in all: fn must have no effect outside tx other than
+// on variables it sets again.
 func (db *DB) InTx(ctx context.Context, fn func(tx *sql.Tx) error) error {
 	if db.batches != nil {
 		return db.inBatch(ctx, fn)
 	}
+	for run := 1; ; run++ {
+		err := db.inTx(ctx, fn)
+		if run == maxTxRuns || !isTxConflict(err) || ctx.Err() != nil {
+			return err
+		}
+	}
+}
+
+// isTxConflict reports whether PostgreSQL aborted the transaction so that
+// another could go on: a deadlock or a serialization failure.
+func isTxConflict(err error) bool {
+	var pg *pgconn.PgError
+	return errors.As(err, &pg) && (pg.Code == "40P01" || pg.Code == "40001")
+}
+
+func (db *DB) inTx(ctx context.Context, fn func(tx *sql.Tx) error) error {
 	tx, err := db.writer.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("begin transaction: %w", err)
