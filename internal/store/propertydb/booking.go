@@ -393,11 +393,17 @@ func (s *Property) FindBooking(ctx context.Context, acct property.Account, id st
 	return findPropertyBooking(ctx, s.db, acct, id)
 }
 
+// findPropertyBooking reads the booking by its id alone and checks the
+// account in Go: with the account's columns in the statement, the plan
+// PostgreSQL keeps for it may walk an index on (developer_id, test) and
+// filter on id, which reads every booking of the account (seen on a new
+// database: 1,400 buffers and 1.8 ms per lookup after 900 bookings).
 func findPropertyBooking(ctx context.Context, q store.Querier, acct property.Account, id string) (*property.Booking, error) {
 	var b property.Booking
-	err := scanPropertyBooking(q.QueryRowContext(ctx, `SELECT `+propertyBookingColumns+` FROM bookings b
-		WHERE b.id = $1 AND b.developer_id = $2 AND b.test = $3`, id, acct.DeveloperID, acct.Test), &b)
-	if errors.Is(err, sql.ErrNoRows) {
+	var developerID string
+	err := scanPropertyBooking(q.QueryRowContext(ctx, `SELECT `+propertyBookingColumns+`, b.developer_id FROM bookings b WHERE b.id = $1`, id),
+		&b, &developerID)
+	if errors.Is(err, sql.ErrNoRows) || (err == nil && (developerID != acct.DeveloperID || b.Test != acct.Test)) {
 		return nil, apperr.Errorf(apperr.NotFound, "No booking with id %q.", id)
 	}
 	if err != nil {
