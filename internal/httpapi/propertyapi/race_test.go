@@ -103,3 +103,38 @@ func TestLastUnitRaces(t *testing.T) {
 		})
 	}
 }
+
+// TestQuoteBookedOnce: 20 concurrent bookings of one quote make one
+// booking; the others hear 422 INVALID_STATE, and the hold became one
+// sale.
+func TestQuoteBookedOnce(t *testing.T) {
+	t.Parallel()
+	for _, engine := range storetest.Engines() {
+		t.Run(string(engine), func(t *testing.T) {
+			e := newEnv(t, options{}, engine)
+			d := e.signup(t)
+			live := e.key(t, d, "live")
+			r := e.tokyoDouble(t)
+			night := day(14)
+			before := e.available(t, live, r, night)
+			var quote property.Quote
+			e.Do("POST", "/api/v1/quotes", stay(r, night, 1, 2), xkey(live)...).Expect(201).Decode(&quote)
+			got := parallel(20, func(int) int {
+				return e.Do("POST", "/api/v1/bookings", map[string]any{"quoteId": quote.ID, "guest": guest}, xkey(live)...).Status
+			})
+			if got[201] != 1 || got[422] != 19 {
+				t.Fatalf("20 bookings of one quote: %v", got)
+			}
+			var bookings struct{ Meta paging.Meta }
+			e.Get("/api/v1/bookings", xkey(live)...).Expect(200).Decode(&bookings)
+			if bookings.Meta.Total != 1 {
+				t.Errorf("%d bookings", bookings.Meta.Total)
+			}
+			var held int
+			e.db.QueryRow(`SELECT held FROM calendar WHERE room_type_id = $1 AND night = $2`, r.roomTypeID, night).Scan(&held)
+			if held != 0 || e.available(t, live, r, night) != before-1 {
+				t.Errorf("after the race: %d held, %d available, want 0 and %d", held, e.available(t, live, r, night), before-1)
+			}
+		})
+	}
+}
