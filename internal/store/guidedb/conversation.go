@@ -339,19 +339,24 @@ func (g *Guide) MarkRead(ctx context.Context, user *guide.User, id string) (_ in
 	}
 	var n int64
 	err = g.db.InTx(ctx, func(tx *sql.Tx) error {
-		// The conversation's row first: on PostgreSQL a message sent
-		// meanwhile then either commits before (and is marked below) or
-		// adds to the count after.
-		if _, err := tx.ExecContext(ctx, `UPDATE conversations SET tourist_unread = CASE WHEN $2 THEN 0 ELSE tourist_unread END,
-				expert_unread = CASE WHEN $3 THEN 0 ELSE expert_unread END WHERE id = $1`,
-			id, user.ID == tourist, user.ID == expertUser); err != nil {
-			return err
-		}
 		res, err := tx.ExecContext(ctx, `UPDATE messages SET is_read = TRUE WHERE conversation_id = $1 AND sender_id <> $2 AND is_read = FALSE`, id, user.ID)
 		if err != nil {
 			return err
 		}
 		if n, err = res.RowsAffected(); err != nil || n == 0 {
+			return err // nothing was unread: nothing to write
+		}
+		// The reader's side loses what was marked, no more: a message sent
+		// meanwhile that the update did not see still counts, whichever
+		// commits first (its send adds one).
+		marked := func(reader bool) int64 {
+			if reader {
+				return n
+			}
+			return 0
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE conversations SET tourist_unread = tourist_unread - $2, expert_unread = expert_unread - $3
+				WHERE id = $1`, id, marked(user.ID == tourist), marked(user.ID == expertUser)); err != nil {
 			return err
 		}
 		now := g.clock.Now()

@@ -17,7 +17,8 @@ import (
 // conversation (migration 00014) against counting the unread messages,
 // after the sample's load, messages from both sides, an AI reply, marking
 // read, and sends racing marks on one conversation (on PostgreSQL a mark
-// that does not lock the conversation first loses a send's count).
+// that zeroes the reader's side, instead of taking off what it marked,
+// can lose a racing send's count).
 func TestUnreadCountsFollowMessages(t *testing.T) {
 	t.Parallel()
 	ds := sample.Generate()

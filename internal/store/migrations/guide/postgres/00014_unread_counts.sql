@@ -1,7 +1,8 @@
 -- +goose Up
 -- Each side's unread messages in a conversation, kept with the message
--- writes: sending adds one to the recipient's side, marking read sets the
--- reader's side to 0 (guidedb.SendMessage, AnswerWithAI, MarkRead). The
+-- writes: sending adds one to the recipient's side, marking read takes
+-- what it marked off the reader's side (guidedb.SendMessage, PostAIReply,
+-- MarkRead). The
 -- unread count had counted the unread messages in messages_unread, so its
 -- cost grew with the backlog: an expert who had not read 300 messages
 -- cost 0.2 ms on every message sent (the realtime job publishes the
