@@ -224,6 +224,15 @@ func TestCrashSafety(t *testing.T) {
 			t.Errorf("acknowledged message %s lost", id)
 		}
 	}
+	// The unread counts kept on each conversation commit with its
+	// messages, so the kills left none apart from its messages.
+	var drift int
+	err = db.QueryRow(`SELECT COUNT(*) FROM conversations c JOIN experts e ON e.id = c.expert_id
+		WHERE c.tourist_unread <> (SELECT COUNT(*) FROM messages m WHERE m.conversation_id = c.id AND m.is_read = FALSE AND m.sender_id <> c.tourist_id)
+		OR c.expert_unread <> (SELECT COUNT(*) FROM messages m WHERE m.conversation_id = c.id AND m.is_read = FALSE AND m.sender_id <> e.user_id)`).Scan(&drift)
+	if err != nil || drift != 0 {
+		t.Errorf("%d conversations' unread counts drifted from their messages after the kills (%v)", drift, err)
+	}
 	t.Logf("%d bookings and %d messages acknowledged across 3 kills; all present", len(bookings), len(messages))
 }
 
