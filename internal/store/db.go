@@ -180,6 +180,12 @@ func parseDSN(dsn string) (Engine, string, error) {
 	// The savepoints of batched writes (batch.go) journal pages in
 	// memory instead of spilling to a temporary file.
 	q.Add("_pragma", "temp_store(MEMORY)")
+	// The writer checkpoints the WAL into the file once it holds 10,000
+	// pages (about 40 MB) instead of SQLite's 1,000: a page written by many
+	// batches in between goes to the file once, and the checkpoint's two
+	// fsyncs come ten times less often. Measured on bookings and messages
+	// under load: a fifth to a quarter less CPU per write (BENCHMARKS.md).
+	q.Add("_pragma", "wal_autocheckpoint(10000)")
 	q.Add("_txlock", "immediate")
 	q.Add("_time_format", "sqlite")
 	return SQLite, "file:" + path + "?" + q.Encode(), nil

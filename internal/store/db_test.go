@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/wayfarer-asia/platform/internal/store"
 	"github.com/wayfarer-asia/platform/internal/store/storetest"
 )
 
@@ -63,5 +64,25 @@ func TestMigrateAvatarPaths(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestSQLiteSettings: the settings the write path's figures depend on
+// hold on the writer's connection (where the commits and their checkpoints
+// run) and on the readers'.
+func TestSQLiteSettings(t *testing.T) {
+	db := storetest.MustOpenDB(t, store.SQLite, "guide")
+	for name, conn := range map[string]interface {
+		QueryRow(string, ...any) *sql.Row
+	}{"reader": db, "writer": db.Writer()} {
+		for pragma, want := range map[string]string{"journal_mode": "wal", "synchronous": "1", "wal_autocheckpoint": "10000", "temp_store": "2", "foreign_keys": "1"} {
+			var got string
+			if err := conn.QueryRow("PRAGMA " + pragma).Scan(&got); err != nil {
+				t.Fatalf("%s: %s: %v", name, pragma, err)
+			}
+			if got != want {
+				t.Errorf("%s: PRAGMA %s = %s, want %s", name, pragma, got, want)
+			}
+		}
 	}
 }
