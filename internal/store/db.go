@@ -60,6 +60,7 @@ type DB struct {
 	batches                    chan *batchTx
 	closing                    chan struct{}
 	writeLoopDone              chan struct{}
+	checkpointDone             chan struct{} // checkpoint.go
 	closeOnce                  sync.Once
 	batchCount, batchedTxCount atomic.Int64
 }
@@ -92,8 +93,9 @@ func Open(ctx context.Context, dsn string) (*DB, error) {
 		writer.SetMaxOpenConns(1)
 		writer.SetMaxIdleConns(1)
 		db = &DB{DB: readers, Engine: engine, writer: writer,
-			batches: make(chan *batchTx), closing: make(chan struct{}), writeLoopDone: make(chan struct{})}
+			batches: make(chan *batchTx), closing: make(chan struct{}), writeLoopDone: make(chan struct{}), checkpointDone: make(chan struct{})}
 		go db.writeLoop()
+		go db.checkpointLoop()
 	} else {
 		pool, err := sql.Open("pgx", driverDSN)
 		if err != nil {
@@ -121,13 +123,14 @@ func (db *DB) ExecContext(ctx context.Context, query string, args ...any) (sql.R
 }
 
 // Close stops SQLite's writer goroutine, once the batch it runs has
-// committed, and closes both pools.
+// committed, and its checkpoints, and closes both pools.
 func (db *DB) Close() error {
 	if db.writer == db.DB {
 		return db.DB.Close()
 	}
 	db.closeOnce.Do(func() { close(db.closing) })
 	<-db.writeLoopDone
+	<-db.checkpointDone
 	return errors.Join(db.writer.Close(), db.DB.Close())
 }
 
@@ -180,11 +183,9 @@ func parseDSN(dsn string) (Engine, string, error) {
 	// The savepoints of batched writes (batch.go) journal pages in
 	// memory instead of spilling to a temporary file.
 	q.Add("_pragma", "temp_store(MEMORY)")
-	// The writer checkpoints the WAL into the file once it holds 10,000
-	// pages (about 40 MB) instead of SQLite's 1,000: a page written by many
-	// batches in between goes to the file once, and the checkpoint's two
-	// fsyncs come ten times less often. Measured on bookings and messages
-	// under load: a fifth to a quarter less CPU per write (BENCHMARKS.md).
+	// The WAL is checkpointed beside the writer (checkpoint.go); a
+	// commit checkpoints it itself, holding up the batches behind it, only
+	// past 10,000 pages (about 40 MB), when that loop has fallen behind.
 	q.Add("_pragma", "wal_autocheckpoint(10000)")
 	q.Add("_txlock", "immediate")
 	q.Add("_time_format", "sqlite")

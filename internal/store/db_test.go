@@ -2,6 +2,9 @@ package store_test
 
 import (
 	"database/sql"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -83,6 +86,45 @@ func TestSQLiteSettings(t *testing.T) {
 			if got != want {
 				t.Errorf("%s: PRAGMA %s = %s, want %s", name, pragma, got, want)
 			}
+		}
+	}
+}
+
+// TestCheckpointBesideWriter: the WAL reaches the database file without a
+// commit checkpointing it (the writer's backstop is 10,000 pages; this
+// writes about 300).
+func TestCheckpointBesideWriter(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "guide.db")
+	db, err := store.Open(t.Context(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if err := db.Migrate(t.Context(), "guide"); err != nil {
+		t.Fatal(err)
+	}
+	before, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	blob := strings.Repeat("x", 1<<20)
+	if err := db.InTx(t.Context(), func(tx *sql.Tx) error {
+		_, err := tx.Exec(`INSERT INTO jobs (id, kind, payload, run_at, created_at) VALUES ('j1', 'test', $1, $2, $2)`, blob, time.Now())
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		fi, err := os.Stat(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if fi.Size() >= before.Size()+1<<20 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("database file %d bytes after writing 1 MB (was %d): the WAL was not checkpointed", fi.Size(), before.Size())
 		}
 	}
 }
