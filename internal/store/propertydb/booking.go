@@ -105,17 +105,30 @@ func propClaim(ctx context.Context, tx *sql.Tx, now time.Time, test bool, st *pr
 	if err := property.CheckStay(st.rt, st.req.Guests, st.req.CheckIn, st.req.CheckOut, cal); err != nil {
 		return nil, err
 	}
-	var nightly []property.NightlyPrice
-	for d := st.req.CheckIn; d.Before(st.req.CheckOut); d = d.AddDays(1) {
-		// #nosec G202 -- only fixed table and column names are concatenated; values are bound.
-		res, err := tx.ExecContext(ctx, `UPDATE calendar SET `+column+` = `+column+` + 1
-			WHERE room_type_id = $1 AND night = $2 AND closed = FALSE AND `+inv.sold+` + `+inv.held+` < total_units`, st.rt.ID, d)
-		if err != nil {
+	// Every night in one statement; a night it did not take was full (or
+	// closed) by the time of the update, and the transaction rolls back.
+	// #nosec G202 -- only fixed table and column names are concatenated; values are bound.
+	rows, err := tx.QueryContext(ctx, `UPDATE calendar SET `+column+` = `+column+` + 1
+		WHERE room_type_id = $1 AND night >= $2 AND night < $3 AND closed = FALSE AND `+inv.sold+` + `+inv.held+` < total_units
+		RETURNING night`, st.rt.ID, st.req.CheckIn, st.req.CheckOut)
+	if err != nil {
+		return nil, err
+	}
+	taken := map[property.Date]bool{}
+	for rows.Next() {
+		var d property.Date
+		if err := rows.Scan(&d); err != nil {
+			rows.Close()
 			return nil, err
 		}
-		if n, err := res.RowsAffected(); err != nil {
-			return nil, err
-		} else if n != 1 {
+		taken[d] = true
+	}
+	if err := errors.Join(rows.Err(), rows.Close()); err != nil {
+		return nil, err
+	}
+	var nightly []property.NightlyPrice
+	for d := st.req.CheckIn; d.Before(st.req.CheckOut); d = d.AddDays(1) {
+		if !taken[d] {
 			return nil, property.SoldOut(st.rt.Name, d)
 		}
 		nightly = append(nightly, property.NightlyPrice{Date: d, Price: property.Money{Amount: cal[d].Price, Currency: st.p.currency}})
@@ -299,18 +312,20 @@ func (s *Property) bookQuote(ctx context.Context, acct property.Account, nb prop
 			return e
 		}
 		inv := propInventoryOf(acct.Test)
+		nights := 0
 		for d := req.CheckIn; d.Before(req.CheckOut); d = d.AddDays(1) {
-			// #nosec G202 -- only fixed table and column names are concatenated; values are bound.
-			res, err := tx.ExecContext(ctx, `UPDATE calendar SET `+inv.held+` = `+inv.held+` - 1, `+inv.sold+` = `+inv.sold+` + 1
-				WHERE room_type_id = $1 AND night = $2 AND `+inv.held+` > 0`, req.RoomTypeID, d)
-			if err != nil {
-				return err
-			}
-			if n, err := res.RowsAffected(); err != nil {
-				return err
-			} else if n != 1 {
-				return fmt.Errorf("quote %s: no hold on %s to turn into a sale", nb.QuoteID, d)
-			}
+			nights++
+		}
+		// #nosec G202 -- only fixed table and column names are concatenated; values are bound.
+		res, err = tx.ExecContext(ctx, `UPDATE calendar SET `+inv.held+` = `+inv.held+` - 1, `+inv.sold+` = `+inv.sold+` + 1
+			WHERE room_type_id = $1 AND night >= $2 AND night < $3 AND `+inv.held+` > 0`, req.RoomTypeID, req.CheckIn, req.CheckOut)
+		if err != nil {
+			return err
+		}
+		if n, err := res.RowsAffected(); err != nil {
+			return err
+		} else if n != int64(nights) {
+			return fmt.Errorf("quote %s: %d of its %d nights held to turn into a sale", nb.QuoteID, n, nights)
 		}
 		var nightly []property.NightlyPrice
 		var policy property.CancellationPolicy
