@@ -311,11 +311,12 @@ func (s *Property) bookQuote(ctx context.Context, acct property.Account, nb prop
 			e.Details = map[string]any{"expiresAt": expires.UTC().Format(time.RFC3339)}
 			return e
 		}
-		inv := propInventoryOf(acct.Test)
-		nights := 0
-		for d := req.CheckIn; d.Before(req.CheckOut); d = d.AddDays(1) {
-			nights++
+		var nightly []property.NightlyPrice
+		var policy property.CancellationPolicy
+		if err := errors.Join(json.Unmarshal(nightlyJSON, &nightly), json.Unmarshal(policyJSON, &policy)); err != nil {
+			return err
 		}
+		inv := propInventoryOf(acct.Test)
 		// #nosec G202 -- only fixed table and column names are concatenated; values are bound.
 		res, err = tx.ExecContext(ctx, `UPDATE calendar SET `+inv.held+` = `+inv.held+` - 1, `+inv.sold+` = `+inv.sold+` + 1
 			WHERE room_type_id = $1 AND night >= $2 AND night < $3 AND `+inv.held+` > 0`, req.RoomTypeID, req.CheckIn, req.CheckOut)
@@ -324,13 +325,8 @@ func (s *Property) bookQuote(ctx context.Context, acct property.Account, nb prop
 		}
 		if n, err := res.RowsAffected(); err != nil {
 			return err
-		} else if n != int64(nights) {
-			return fmt.Errorf("quote %s: %d of its %d nights held to turn into a sale", nb.QuoteID, n, nights)
-		}
-		var nightly []property.NightlyPrice
-		var policy property.CancellationPolicy
-		if err := errors.Join(json.Unmarshal(nightlyJSON, &nightly), json.Unmarshal(policyJSON, &policy)); err != nil {
-			return err
+		} else if n != int64(len(nightly)) {
+			return fmt.Errorf("quote %s: %d of its %d nights held to turn into a sale", nb.QuoteID, n, len(nightly))
 		}
 		qid := nb.QuoteID
 		b, err = s.insertPropertyBooking(ctx, tx, id, acct, nb, req, nightly, tot, policy, checkInAt, &qid, now)
