@@ -87,7 +87,8 @@ func (s *Events) Record(ctx context.Context, q Querier, typ string, audience []s
 		}
 	}
 	var seq int64
-	hooks := true // whether a webhook endpoint may want the event
+	var hooks bool // whether a webhook endpoint may want the event
+	all := slices.Contains(audiences, AudienceAll)
 	if s.db.Engine == Postgres {
 		// One round trip: the shared lock is taken before the row (and
 		// its seq) is made, the audiences go in with it, and it tells
@@ -98,13 +99,26 @@ func (s *Events) Record(ctx context.Context, q Querier, typ string, audience []s
 				SELECT $1::text, $2::text, $3::text, $4::timestamptz FROM l RETURNING seq),
 			a AS (INSERT INTO event_audience (audience, seq) SELECT unnest($6::text[]), seq FROM e)
 			SELECT seq, EXISTS (SELECT 1 FROM webhook_endpoints WHERE status <> 'disabled' AND ($7 OR audience = ANY ($6::text[])))
-			FROM e`, ev.ID, ev.Type, string(body), ev.CreatedAt, eventsLock, audiences, slices.Contains(audiences, AudienceAll)).Scan(&seq, &hooks)
+			FROM e`, ev.ID, ev.Type, string(body), ev.CreatedAt, eventsLock, audiences, all).Scan(&seq, &hooks)
 		if err != nil {
 			return Event{}, err
 		}
 	} else {
-		if err := q.QueryRowContext(ctx, `INSERT INTO events (id, type, data, created_at) VALUES ($1, $2, $3, $4) RETURNING seq`,
-			ev.ID, ev.Type, string(body), ev.CreatedAt).Scan(&seq); err != nil {
+		// As on PostgreSQL, the insert tells whether any endpoint of the
+		// audience is live: fanOut's query (4.7% of a booking's CPU when
+		// it ran for every event) runs only then.
+		// The audience's endpoints are found by webhook_endpoints_audience
+		// (an empty IN list matches none).
+		args, live := []any{ev.ID, ev.Type, string(body), ev.CreatedAt}, "status <> 'disabled'"
+		if !all {
+			live += " AND audience IN (" + Placeholders(5, len(audiences)) + ")"
+			for _, a := range audiences {
+				args = append(args, a)
+			}
+		}
+		// #nosec G202 -- only $N placeholders are concatenated; values are bound.
+		if err := q.QueryRowContext(ctx, `INSERT INTO events (id, type, data, created_at) VALUES ($1, $2, $3, $4)
+			RETURNING seq, EXISTS (SELECT 1 FROM webhook_endpoints WHERE `+live+`)`, args...).Scan(&seq, &hooks); err != nil {
 			return Event{}, err
 		}
 		if len(audiences) > 0 {
