@@ -111,6 +111,10 @@ func testExperts(t *testing.T, e *env) {
 				return x.CountryCode == "CN" && slices.Contains(x.Specialties, "history")
 			}},
 		{"city=" + url.QueryEscape("%"), "AND e.location LIKE '%\\%%' ESCAPE '\\'", nil, func(guide.ExpertSummary) bool { return false }},
+		{"city=kyo&language=ja", "AND lower(e.location) LIKE '%kyo%' AND EXISTS (SELECT 1 FROM expert_languages l WHERE l.expert_id = e.id AND l.language = 'ja')", nil,
+			func(x guide.ExpertSummary) bool {
+				return x.Location != nil && strings.Contains(strings.ToLower(*x.Location), "kyo") && slices.Contains(x.Languages, "ja")
+			}},
 	}
 	for _, f := range filters {
 		var fl expertList
@@ -126,6 +130,36 @@ func testExperts(t *testing.T, e *env) {
 			if !f.check(x) {
 				t.Errorf("%s: %s does not match", f.query, x.Handle)
 			}
+		}
+	}
+
+	// A city filter that matches several cities (Kyoto and Tokyo) walks
+	// each city's experts to the page's end: page after page gives the
+	// same experts in the same order as one page of all of them, each once.
+	for _, sort := range []string{"sort=rating&order=desc", "sort=createdAt&order=asc", "sort=reviewCount&order=desc"} {
+		var all expertList
+		e.Get("/api/v1/experts?city=KYO&pageSize=100&" + sort).Expect(200).Decode(&all)
+		var want, got []string
+		cities := map[string]bool{}
+		for _, x := range all.Data {
+			want = append(want, x.Handle)
+			cities[*x.Location] = true
+		}
+		for page := 1; page <= 20; page++ {
+			var p expertList
+			e.Get("/api/v1/experts?city=KYO&pageSize=3&page=" + strconv.Itoa(page) + "&" + sort).Expect(200).Decode(&p)
+			if p.Meta.Total != all.Meta.Total {
+				t.Errorf("city=KYO&%s page %d: total %d, want %d", sort, page, p.Meta.Total, all.Meta.Total)
+			}
+			for _, x := range p.Data {
+				got = append(got, x.Handle)
+			}
+			if !p.Meta.HasMore {
+				break
+			}
+		}
+		if len(cities) < 2 || len(want) <= 6 || len(want) != all.Meta.Total || !slices.Equal(got, want) {
+			t.Errorf("city=KYO&%s: pages of 3 gave %v, one page %v (%d cities)", sort, got, want, len(cities))
 		}
 	}
 
