@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"strconv"
 	"strings"
 
 	"github.com/wayfarer-asia/platform/internal/apperr"
@@ -48,8 +49,9 @@ var expertSorts = map[string]string{"rating": "rating", "reviewCount": "review_c
 //     expert_specialties_listed_<sort> (expert_languages_listed_<sort>),
 //     whose rows carry their expert's sort columns, checking the other
 //     filters on the way;
-//   - under a city filter that matches one city, experts_listed_city_<sort>;
-//     one that matches several reads their experts and sorts them;
+//   - under a city filter, experts_listed_city_<sort>: of the one city it
+//     matches, or of each of several, each walk stopped after offset+limit
+//     entries and their union sorted;
 //   - under the country filter, experts_listed_country_<sort>;
 //   - otherwise experts_listed_<sort>.
 //
@@ -100,6 +102,8 @@ func (g *Guide) expertsQuery(ctx context.Context, f guide.ExpertFilter) (catalog
 	if f.Specialty != "" && f.Language != "" {
 		w.And(`EXISTS (SELECT 1 FROM expert_languages l WHERE l.expert_id = s.expert_id AND lower(l.language) = ` + w.Arg(strings.ToLower(f.Language)) + `)`)
 	}
+	var cityIn string   // the city condition
+	var places []string // its cities' placeholders
 	if f.City != "" || f.Country != "" {
 		if a != "e" {
 			from += " JOIN experts e ON e.id = " + id
@@ -109,7 +113,11 @@ func (g *Guide) expertsQuery(ctx context.Context, f guide.ExpertFilter) (catalog
 			if err != nil {
 				return catalogQuery{}, err
 			}
-			w.And(cityCondition(w, cities))
+			for _, c := range cities {
+				places = append(places, w.Arg(c))
+			}
+			cityIn = cityCondition(places)
+			w.And(cityIn)
 			set["city"] = cities
 		}
 		if f.Country != "" {
@@ -122,7 +130,7 @@ func (g *Guide) expertsQuery(ctx context.Context, f guide.ExpertFilter) (catalog
 	if col == "" {
 		col = expertSorts["rating"]
 	}
-	return catalogQuery{
+	q := catalogQuery{
 		list: "experts", id: id, where: w, filterArgs: filterArgs,
 		counted: counted(set),
 		filter:  from + w.String(),
@@ -131,7 +139,24 @@ func (g *Guide) expertsQuery(ctx context.Context, f guide.ExpertFilter) (catalog
 			LEFT JOIN expert_translations t ON t.expert_id = e.id AND t.locale = ` + w.Arg(f.Locale),
 		pageOrderBy: a + "." + col + " " + dir + ", " + id + " " + dir,
 		orderBy:     "e." + col + " " + dir + ", e.id " + dir,
-	}, nil
+	}
+	if len(places) > 1 {
+		// Several cities: each city's walk of its own index stops after
+		// offset+limit entries, and the page is the first of their union,
+		// so it sorts at most that many per city instead of every expert
+		// of every city. Each walk has the filter's conditions with the
+		// one city for the list of them (the same placeholders).
+		n := strconv.Itoa(f.Page.Offset() + f.Page.PageSize)
+		arms := make([]string, len(places))
+		for i, p := range places {
+			where := strings.Replace(w.String(), cityIn, "lower(e.location) = "+p, 1)
+			arms[i] = `SELECT * FROM (SELECT ` + id + ` AS id, ` + a + `.` + col + ` AS k` + from + where +
+				` ORDER BY ` + q.pageOrderBy + ` LIMIT ` + n + `) c` + strconv.Itoa(i)
+		}
+		q.walk = ` FROM (` + strings.Join(arms, " UNION ALL ") + `) m`
+		q.id, q.pageOrderBy = "m.id", "m.k "+dir+", m.id "+dir
+	}
+	return q, nil
 }
 
 // matchingCities returns the distinct lowercased cities of listed experts
@@ -166,12 +191,13 @@ func (g *Guide) matchingCities(ctx context.Context, city string) ([]string, erro
 	return out, rows.Err()
 }
 
-// cityCondition is the condition that an expert is in one of cities.
-func cityCondition(w *store.Where, cities []string) string {
-	if len(cities) == 0 {
+// cityCondition is the condition that an expert is in one of the cities
+// whose placeholders are given.
+func cityCondition(places []string) string {
+	if len(places) == 0 {
 		return "FALSE"
 	}
-	return "lower(e.location) IN (" + w.ArgStrings(cities) + ")"
+	return "lower(e.location) IN (" + strings.Join(places, ", ") + ")"
 }
 
 // counted returns the catalog_counts rows whose sum is the total of a

@@ -77,11 +77,15 @@ type catalogQuery struct {
 	columns string // the columns of a row, read from the joins of details
 	details string // FROM (the page's ids) AS pg JOIN ...: pg.id is the page's id column
 	orderBy string // the order of the page's rows, on the columns of details
-	// pageOrderBy is the same order on the columns of filter, when the
-	// walk reads another table than details (a tag's copy of the sort
-	// columns); "" for orderBy.
+	// pageOrderBy is the same order on the columns of filter (or walk),
+	// when the walk reads another table than details (a tag's copy of the
+	// sort columns); "" for orderBy.
 	pageOrderBy string
-	where       *store.Where
+	// walk, when set, is the FROM of the page's walk, a derived table m
+	// that reads fewer rows than filter (several cities' walks, each
+	// stopped at the page's end); filter still counts the total.
+	walk  string
+	where *store.Where
 	// filterArgs is how many of where.Args the filter uses; the rest (the
 	// locale) only the details.
 	filterArgs int
@@ -124,10 +128,13 @@ func (q catalogQuery) pageSQL(p paging.Page, engine store.Engine) string {
 	if pageOrderBy == "" {
 		pageOrderBy = q.orderBy
 	}
-	last, filter := `(SELECT version FROM catalog_versions WHERE name = '`+q.list+`')`, q.filter
+	last, filter, and := `(SELECT version FROM catalog_versions WHERE name = '`+q.list+`')`, q.filter, ` AND `
+	if q.walk != "" {
+		filter, and = q.walk, ` WHERE `
+	}
 	if q.counted != nil {
 		last = q.counted.totalSQL(q.list, q.where)
-		filter += ` AND ` + last + ` > ` + offset
+		filter += and + last + ` > ` + offset
 	}
 	page := `SELECT ` + q.id + ` AS id` + filter + ` ORDER BY ` + pageOrderBy + ` LIMIT ` + limit + ` OFFSET ` + offset
 	return `SELECT ` + q.columns + `, ` + last + `

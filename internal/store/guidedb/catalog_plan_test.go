@@ -47,6 +47,15 @@ func TestCatalogPlans(t *testing.T) {
 			packageCategory = p.Category
 		}
 	}
+	matched := map[string]bool{}
+	for _, x := range ds.Experts {
+		if x.Location != nil && strings.Contains(strings.ToLower(*x.Location), strings.ToLower(severalCities)) {
+			matched[*x.Location] = true
+		}
+	}
+	if len(matched) < 2 {
+		t.Fatalf("the sample's cities matching %q: %v; want several", severalCities, matched)
+	}
 	var plans []plan
 	cities := map[string]int{}
 	city := ""
@@ -134,9 +143,37 @@ func TestCatalogPlans(t *testing.T) {
 					}
 				}
 			}
+			// A city filter matching several cities walks each city's
+			// index and stops at the page's end: only their union is
+			// sorted (SQLite), or merged (PostgreSQL).
+			for sort, suffix := range map[string]string{"rating": "rating", "reviewCount": "reviews", "createdAt": "created"} {
+				for _, order := range []string{"asc", "desc"} {
+					p := paging.Page{Page: 3, PageSize: 20, Order: order}
+					q, err := g.expertsQuery(t.Context(), guide.ExpertFilter{Locale: "en", City: severalCities, Sort: sort, Page: p})
+					if err != nil {
+						t.Fatal(err)
+					}
+					text := storetest.Plan(t, tx, engine, q.pageSQL(p, engine), q.where.Args...)
+					arms, _, _ := strings.Cut(text, "SCAN m\n") // SQLite: the cities' walks, before their union's sort
+					walks := strings.Count(text, "experts_listed_city_"+suffix)
+					if walks < 2 || armSort.MatchString(text) || strings.Contains(text, "Seq Scan") ||
+						(engine == store.Postgres && !strings.Contains(text, "Merge Append")) ||
+						(engine == store.SQLite && strings.Contains(arms, "TEMP B-TREE")) {
+						t.Errorf("city %q by %s %s: %d walks of experts_listed_city_%s:\n%s", severalCities, sort, order, walks, suffix, text)
+					}
+				}
+			}
 		})
 	}
 }
+
+// severalCities is a city filter that several of the sample's cities
+// match (Kyoto and Tokyo).
+const severalCities = "KYO"
+
+// armSort matches a PostgreSQL sort of a city's walk (a Merge Append of
+// the walks names its key too, but sorts nothing).
+var armSort = regexp.MustCompile(`Sort  \(.*\n\s*Sort Key: e_\d+\.`)
 
 var innerSort = regexp.MustCompile(`Sort Key: ((e|p|tr)_1|s|l)\.`)
 
