@@ -109,16 +109,13 @@ func (s *Events) Record(ctx context.Context, q Querier, typ string, audience []s
 		// it ran for every event) runs only then.
 		// The audience's endpoints are found by webhook_endpoints_audience
 		// (an empty IN list matches none).
-		args, live := []any{ev.ID, ev.Type, string(body), ev.CreatedAt}, "status <> 'disabled'"
+		w, live := &Where{Args: []any{ev.ID, ev.Type, string(body), ev.CreatedAt}}, "status <> 'disabled'"
 		if !all {
-			live += " AND audience IN (" + Placeholders(5, len(audiences)) + ")"
-			for _, a := range audiences {
-				args = append(args, a)
-			}
+			live += " AND audience IN (" + w.ArgStrings(audiences) + ")"
 		}
 		// #nosec G202 -- only $N placeholders are concatenated; values are bound.
 		if err := q.QueryRowContext(ctx, `INSERT INTO events (id, type, data, created_at) VALUES ($1, $2, $3, $4)
-			RETURNING seq, EXISTS (SELECT 1 FROM webhook_endpoints WHERE `+live+`)`, args...).Scan(&seq, &hooks); err != nil {
+			RETURNING seq, EXISTS (SELECT 1 FROM webhook_endpoints WHERE `+live+`)`, w.Args...).Scan(&seq, &hooks); err != nil {
 			return Event{}, err
 		}
 		if len(audiences) > 0 {

@@ -102,8 +102,7 @@ func (g *Guide) expertsQuery(ctx context.Context, f guide.ExpertFilter) (catalog
 	if f.Specialty != "" && f.Language != "" {
 		w.And(`EXISTS (SELECT 1 FROM expert_languages l WHERE l.expert_id = s.expert_id AND lower(l.language) = ` + w.Arg(strings.ToLower(f.Language)) + `)`)
 	}
-	var cityIn string   // the city condition
-	var places []string // its cities' placeholders
+	var places []string // the placeholders of the cities the city filter matches
 	if f.City != "" || f.Country != "" {
 		if a != "e" {
 			from += " JOIN experts e ON e.id = " + id
@@ -116,14 +115,18 @@ func (g *Guide) expertsQuery(ctx context.Context, f guide.ExpertFilter) (catalog
 			for _, c := range cities {
 				places = append(places, w.Arg(c))
 			}
-			cityIn = cityCondition(places)
-			w.And(cityIn)
 			set["city"] = cities
 		}
 		if f.Country != "" {
 			w.And("e.country_code = " + w.Arg(f.Country))
 			set["country"] = []string{f.Country}
 		}
+	}
+	// Every condition but the city's, which the walks of several cities
+	// each add for their one city.
+	others := w.String()
+	if f.City != "" {
+		w.And(cityCondition(places))
 	}
 	filterArgs := len(w.Args)
 	col, dir := expertSorts[f.Sort], store.Direction(f.Order)
@@ -149,8 +152,7 @@ func (g *Guide) expertsQuery(ctx context.Context, f guide.ExpertFilter) (catalog
 		n := strconv.Itoa(f.Page.Offset() + f.Page.PageSize)
 		arms := make([]string, len(places))
 		for i, p := range places {
-			where := strings.Replace(w.String(), cityIn, "lower(e.location) = "+p, 1)
-			arms[i] = `SELECT * FROM (SELECT ` + id + ` AS id, ` + a + `.` + col + ` AS k` + from + where +
+			arms[i] = `SELECT * FROM (SELECT ` + id + ` AS id, ` + a + `.` + col + ` AS k` + from + others + ` AND lower(e.location) = ` + p +
 				` ORDER BY ` + q.pageOrderBy + ` LIMIT ` + n + `) c` + strconv.Itoa(i)
 		}
 		q.walk = ` FROM (` + strings.Join(arms, " UNION ALL ") + `) m`
