@@ -283,6 +283,9 @@ func (a *app) guide(ctx context.Context) (http.Handler, error) {
 	a.runner = worker.NewRunner(queue, gs, clk, sender, aiClient)
 	a.runner.Blobs, a.runner.Logger = avatars, logger
 	a.runner.Realtime, a.runner.PublicURL = live, cfg.GuidePublicURL
+	// The realtime publications go to the runner as their transactions
+	// commit; the other jobs wake it.
+	queue.SetLane(a.runner)
 	hooks := a.webhooks(db, gs.Events(), cfg.GuidePublicURL, a.runner)
 	idpA, err := identityProvider(ctx, "idp-a", cfg.IdpA, clk)
 	if err != nil {
@@ -306,7 +309,6 @@ func (a *app) guide(ctx context.Context) (http.Handler, error) {
 		Supply:           gs,
 		Avatars:          avatars,
 		AIReplies:        aiClient != nil,
-		Notify:           a.runner.Wake,
 		CatalogCacheTTL:  cfg.CatalogCacheTTL,
 		Realtime:         realtimeCreds,
 		Live:             live,

@@ -54,7 +54,8 @@ type DB struct {
 	// page when it finds that another connection wrote. On PostgreSQL it
 	// is the pool itself.
 	writer *sql.DB
-	hooks  sync.Map // *sql.Tx → *commitHooks (commit.go)
+	hooks  sync.Map                // *sql.Tx → *commitHooks (commit.go)
+	lane   atomic.Pointer[laneRef] // this process's runner of jobs (jobs.go)
 
 	// SQLite's writer goroutine (batch.go).
 	batches                    chan *batchTx

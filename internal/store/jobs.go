@@ -25,30 +25,100 @@ func NewJobs(db *DB, c clock.Clock) *Jobs { return &Jobs{db: db, clock: c} }
 
 // Enqueue records deferred work in the jobs table, inside the caller's
 // transaction when q is one, so that the work exists if and only if the
-// change that asked for it was committed.
+// change that asked for it was committed. When this process has a Lane
+// that takes the kind, the job goes to it once q commits (see Lane).
 func (s *Jobs) Enqueue(ctx context.Context, q Querier, kind string, payload any, runAt time.Time) error {
-	body, err := json.Marshal(payload)
+	j, err := s.newJob(kind, payload, runAt)
 	if err != nil {
+		return err
+	}
+	if _, err := q.ExecContext(ctx, `INSERT INTO jobs (id, kind, payload, run_at, created_at, locked_until, attempts)
+		VALUES ($1, $2, $3, $4, $5, $6, $7)`, j.ID, kind, string(j.Payload), runAt, j.CreatedAt, j.lockedUntil(), j.Attempts); err != nil {
 		return fmt.Errorf("enqueue %s job: %w", kind, err)
 	}
-	if _, err := q.ExecContext(ctx, `INSERT INTO jobs (id, kind, payload, run_at, created_at) VALUES ($1, $2, $3, $4, $5)`,
-		NewID(), kind, string(body), runAt, s.clock.Now()); err != nil {
-		return fmt.Errorf("enqueue %s job: %w", kind, err)
-	}
+	s.Handoff(q, j)
 	return nil
 }
 
 // EnqueueFrom is Enqueue as a part of the caller's PostgreSQL statement,
 // to save it a round trip: it returns an insert of the job for each row of
 // from (a data-modifying WITH of the statement, so that the job exists only
-// if that row was written), its values added to w's arguments.
-func (s *Jobs) EnqueueFrom(w *Where, from, kind string, payload any, runAt time.Time) (string, error) {
+// if that row was written), its values added to w's arguments, and the
+// job, for the caller to hand off (Handoff) once it knows the row was
+// written.
+func (s *Jobs) EnqueueFrom(w *Where, from, kind string, payload any, runAt time.Time) (string, Job, error) {
+	j, err := s.newJob(kind, payload, runAt)
+	if err != nil {
+		return "", Job{}, err
+	}
+	return `INSERT INTO jobs (id, kind, payload, run_at, created_at, locked_until, attempts) SELECT ` + w.Arg(j.ID) + `::text, ` +
+		w.Arg(kind) + `::text, ` + w.Arg(string(j.Payload)) + `::jsonb, ` + w.Arg(runAt) + `::timestamptz, ` +
+		w.Arg(j.CreatedAt) + `::timestamptz, ` + w.Arg(j.lockedUntil()) + `::timestamptz, ` + w.Arg(j.Attempts) + ` FROM ` + from, j, nil
+}
+
+func (s *Jobs) newJob(kind string, payload any, runAt time.Time) (Job, error) {
 	body, err := json.Marshal(payload)
 	if err != nil {
-		return "", fmt.Errorf("enqueue %s job: %w", kind, err)
+		return Job{}, fmt.Errorf("enqueue %s job: %w", kind, err)
 	}
-	return `INSERT INTO jobs (id, kind, payload, run_at, created_at) SELECT ` + w.Arg(NewID()) + `::text, ` + w.Arg(kind) + `::text, ` +
-		w.Arg(string(body)) + `::jsonb, ` + w.Arg(runAt) + `::timestamptz, ` + w.Arg(s.clock.Now()) + `::timestamptz FROM ` + from, nil
+	now := s.clock.Now()
+	j := Job{ID: NewID(), Kind: kind, Payload: body, RunAt: runAt, CreatedAt: now}
+	if l := s.db.lane.Load(); l != nil && l.Takes(kind) && !runAt.After(now) {
+		// Inserted as claimed by the lane, its first attempt counted: no
+		// runner claims it before its lease runs out.
+		j.Attempts, j.leased = 1, true
+	}
+	return j, nil
+}
+
+// Handoff gives j, a job enqueued in q, to this process's runner once q
+// commits: to its lane when j was enqueued for it, otherwise the runner is
+// woken to claim it.
+func (s *Jobs) Handoff(q Querier, j Job) {
+	l := s.db.lane.Load()
+	switch {
+	case l == nil:
+	case j.leased:
+		s.db.afterCommit(q, func() { l.Take(j) })
+	default:
+		s.db.afterCommit(q, l.Wake)
+	}
+}
+
+// Lane is a runner in this process that takes jobs of some kinds straight
+// from the transaction that enqueued them, without claiming them: such a
+// job is inserted already leased to it for LaneLease, its first attempt
+// counted, and handed to Take once the transaction commits. Should the
+// process die or the lane drop the job, the lease runs out and any runner
+// claims it, as when a worker dies holding a claimed job. For work that is
+// quick and wanted at once (realtime publications): the claim's statement
+// is saved, and the lane completes its jobs in batches.
+type Lane interface {
+	// Takes tells whether the lane takes jobs of kind.
+	Takes(kind string) bool
+	// Take receives a job after its transaction committed. It must not
+	// block; a job it drops runs after its lease.
+	Take(Job)
+	// Wake is called after the commit of a transaction that enqueued jobs
+	// the lane does not take: they are due for a claim.
+	Wake()
+}
+
+// LaneLease is how long a job enqueued for a Lane is withheld from the
+// other runners.
+const LaneLease = time.Minute
+
+// laneRef boxes a Lane for DB.lane.
+type laneRef struct{ Lane }
+
+// SetLane makes l the lane of this process for the database's jobs (nil:
+// none). Set it before the database takes writes.
+func (s *Jobs) SetLane(l Lane) {
+	if l == nil {
+		s.db.lane.Store(nil)
+		return
+	}
+	s.db.lane.Store(&laneRef{l})
 }
 
 // Job is a claimed row of jobs.
@@ -62,6 +132,16 @@ type Job struct {
 	Attempts  int
 	LastError *string
 	CreatedAt time.Time
+
+	leased bool // enqueued for this process's lane
+}
+
+// lockedUntil is the lease a job is inserted with: none, or the lane's.
+func (j Job) lockedUntil() any {
+	if !j.leased {
+		return nil
+	}
+	return j.CreatedAt.Add(LaneLease)
 }
 
 const jobColumns = `id, kind, payload, run_at, attempts, last_error, created_at`

@@ -108,6 +108,8 @@ type Runner struct {
 
 	wakeOnce sync.Once
 	wake     chan struct{}
+	laneOnce sync.Once
+	lane     *lane // lane.go
 }
 
 // NewRunner returns a runner with the default settings. sender nil logs
@@ -203,6 +205,9 @@ func (r *Runner) Run(ctx context.Context) {
 	defer interrupt()
 	stop := context.AfterFunc(ctx, func() { time.AfterFunc(orDefault(r.ShutdownGrace, DefaultShutdownGrace), interrupt) })
 	defer stop()
+	var lane sync.WaitGroup
+	lane.Go(func() { r.runLane(ctx, jobCtx) })
+	defer lane.Wait()
 	poll := orDefault(r.PollInterval, DefaultPollInterval)
 	timer := time.NewTimer(poll)
 	defer timer.Stop()
@@ -241,11 +246,13 @@ func (r *Runner) runOnce(claimCtx, jobCtx context.Context) (int, error) {
 	}
 	done := make([]bool, len(jobs))
 	errs := make([]error, len(jobs), len(jobs)+1)
+	hctx, cancel := context.WithTimeout(jobCtx, r.jobTimeout())
 	var wg sync.WaitGroup
 	for i, j := range jobs {
-		wg.Go(func() { done[i], errs[i] = r.handle(jobCtx, j) })
+		wg.Go(func() { done[i], errs[i] = r.handle(jobCtx, hctx, j) })
 	}
 	wg.Wait()
+	cancel()
 	var ids []string
 	for i, j := range jobs {
 		if done[i] {
@@ -289,12 +296,12 @@ func decode(j store.Job, v any) error {
 	return nil
 }
 
-// handle runs the job's handler and records the outcome, or returns done
+// handle runs the job's handler with hctx (ctx bounded by the attempt's
+// deadline: one for the jobs handled together) and records the outcome, or returns done
 // when the job succeeded: its caller completes the round's jobs together.
 // The outcome is recorded even when ctx has ended, so that a notification
 // sent is not sent again.
-func (r *Runner) handle(ctx context.Context, j store.Job) (done bool, _ error) {
-	hctx, cancel := context.WithTimeout(ctx, r.jobTimeout())
+func (r *Runner) handle(ctx, hctx context.Context, j store.Job) (done bool, _ error) {
 	var err error
 	switch j.Kind {
 	case guidedb.JobPushMessage:
@@ -318,7 +325,12 @@ func (r *Runner) handle(ctx context.Context, j store.Job) (done bool, _ error) {
 	default:
 		err = &permanent{fmt.Errorf("unknown job kind %q", j.Kind)}
 	}
-	cancel()
+	if err == nil {
+		return true, nil
+	}
+	if errors.Is(err, errFinished) || errors.Is(err, store.ErrJobDone) {
+		return false, nil
+	}
 
 	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 	defer cancel()
@@ -328,10 +340,6 @@ func (r *Runner) handle(ctx context.Context, j store.Job) (done bool, _ error) {
 	var p *permanent
 	var rl *retryLater
 	switch {
-	case err == nil:
-		return true, nil
-	case errors.Is(err, errFinished), errors.Is(err, store.ErrJobDone):
-		return false, nil
 	case errors.As(err, &d):
 		log.DebugContext(rctx, "worker: job deferred", "until", d.until)
 		return false, r.Jobs.Defer(rctx, j.ID, d.until)

@@ -199,13 +199,12 @@ type pendingAccepted struct {
 
 // writePending stores a pending action of the calling key and answers 202.
 // The store enqueues its notification to the person's devices; the
-// workers are woken to send it now.
+// queue wakes this process's workers to send it once it commits.
 func (s *Server) writePending(w http.ResponseWriter, r *http.Request, action, target string, payload any, why string) error {
 	a, err := s.cfg.Actions.CreateAction(r.Context(), caller(r.Context()), action, target, payload, s.cfg.ActionTTL)
 	if err != nil {
 		return err
 	}
-	s.cfg.Notify()
 	confirm := "/api/v1/actions/" + a.ID + "/confirm"
 	who := "your user token, or this same API key"
 	if a.PersonOnly {

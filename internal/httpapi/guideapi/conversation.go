@@ -108,7 +108,6 @@ func (s *Server) handleMessageSend(w http.ResponseWriter, r *http.Request) error
 	status := http.StatusOK
 	if created {
 		status = http.StatusCreated
-		s.cfg.Notify()
 	}
 	httpapi.ResolveMedia(r.Context(), msg)
 	httpapi.WriteJSON(w, status, item{msg})

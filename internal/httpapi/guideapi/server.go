@@ -56,13 +56,10 @@ type Config struct {
 	// from memory; writes in this process invalidate at once, writes by
 	// other replicas show within it. 0 disables the cache.
 	CatalogCacheTTL time.Duration
-	// Notify wakes the background workers after new deferred work, so a
-	// notification need not wait for the next poll. May be nil.
-	Notify     func()
-	Tokens     *auth.Tokens
-	IdpA, IdpB *auth.IdentityProvider // nil when not configured
-	KeyUsage   *auth.KeyUsage
-	Clock      clock.Clock
+	Tokens          *auth.Tokens
+	IdpA, IdpB      *auth.IdentityProvider // nil when not configured
+	KeyUsage        *auth.KeyUsage
+	Clock           clock.Clock
 	// Limiter counts login, registration and key-authenticated writes; if
 	// it fails they are refused. ReadLimiter (Limiter when nil) counts
 	// public and key-authenticated reads and may fall back to a local count.
@@ -107,9 +104,6 @@ func New(cfg Config) *Server {
 	}
 	if cfg.ReadLimiter == nil {
 		cfg.ReadLimiter = cfg.Limiter
-	}
-	if cfg.Notify == nil {
-		cfg.Notify = func() {}
 	}
 	if cfg.AvatarLimit.Rate == 0 {
 		cfg.AvatarLimit = ratelimit.Limit{Rate: 10, Period: time.Hour}

@@ -257,16 +257,18 @@ func (g *Guide) SendMessage(ctx context.Context, user *guide.User, id string, nm
 		insert := `INSERT INTO messages (id, conversation_id, sender_id, message_type, content, image_url, realtime_message_id, created_at)
 			VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (conversation_id, realtime_message_id) DO NOTHING`
 		w := &store.Where{Args: []any{msgID, id, user.ID, nm.MessageType, nm.Content, imageURL, nm.RealtimeMessageID, now}}
+		var job store.Job
 		if g.db.Engine == store.Postgres {
 			// One round trip: the realtime job is enqueued and the
 			// conversation's preview changes in the same statement, only
 			// when the message was inserted, so that one row is affected
 			// then, as by the insert alone.
-			job, err := g.jobs.EnqueueFrom(w, "m", JobRealtimeMessage, live, now)
+			enqueue, j, err := g.jobs.EnqueueFrom(w, "m", JobRealtimeMessage, live, now)
 			if err != nil {
 				return err
 			}
-			insert = `WITH m AS (` + insert + ` RETURNING id), j AS (` + job + `)
+			job = j
+			insert = `WITH m AS (` + insert + ` RETURNING id), j AS (` + enqueue + `)
 				UPDATE conversations SET last_message = ` + w.Arg(preview) + `, last_message_at = $8, updated_at = $8,
 					tourist_unread = tourist_unread + ` + w.Arg(unread(user.ID != tourist)) + `,
 					expert_unread = expert_unread + ` + w.Arg(unread(user.ID != expertUser)) + `
@@ -283,7 +285,9 @@ func (g *Guide) SendMessage(ctx context.Context, user *guide.User, id string, nm
 				id, *nm.RealtimeMessageID), &out)
 		}
 		created, out = true, msg
-		if g.db.Engine != store.Postgres {
+		if g.db.Engine == store.Postgres {
+			g.jobs.Handoff(tx, job)
+		} else {
 			if err := g.jobs.Enqueue(ctx, tx, JobRealtimeMessage, live, now); err != nil {
 				return err
 			}

@@ -1,0 +1,136 @@
+package worker
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"github.com/wayfarer-asia/platform/internal/store"
+	"github.com/wayfarer-asia/platform/internal/store/guidedb"
+)
+
+// The Runner is its process's store.Lane for the realtime publications:
+// they are published as soon as their transaction commits, without a
+// claim, and completed in batches.
+var _ store.Lane = (*Runner)(nil)
+
+const (
+	// laneCapacity bounds the jobs the lane holds; past it a job waits
+	// for its lease to run out and is claimed then.
+	laneCapacity = 4096
+	// laneBatch bounds the jobs of one round: handled within one
+	// laneTimeout and completed in one statement.
+	laneBatch = 256
+	// laneTimeout bounds a round's attempts, well inside the lease.
+	laneTimeout = 10 * time.Second
+)
+
+// lane holds the jobs handed to the runner.
+type lane struct {
+	mu    sync.Mutex
+	jobs  []store.Job
+	ready chan struct{} // signalled when jobs is no longer empty
+}
+
+// Takes tells whether the runner takes jobs of kind from their
+// transaction: the realtime publications.
+func (r *Runner) Takes(kind string) bool {
+	switch kind {
+	case guidedb.JobRealtimeMessage, guidedb.JobRealtimeRead, guidedb.JobRealtimeConversation:
+		return r.Guide != nil
+	}
+	return false
+}
+
+// Take queues a job handed over by its committed transaction; it never
+// blocks.
+func (r *Runner) Take(j store.Job) {
+	l := r.laneState()
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if len(l.jobs) >= laneCapacity {
+		r.logger().Warn("worker: lane full; the job runs once its lease has run out", "job", j.ID, "kind", j.Kind)
+		return
+	}
+	l.jobs = append(l.jobs, j)
+	select {
+	case l.ready <- struct{}{}:
+	default:
+	}
+}
+
+func (r *Runner) laneState() *lane {
+	r.laneOnce.Do(func() { r.lane = &lane{ready: make(chan struct{}, 1)} })
+	return r.lane
+}
+
+// runLane handles the lane's jobs until ctx ends, then those it still
+// holds, with jobCtx (once jobCtx ends, their attempts are released, not
+// counted).
+func (r *Runner) runLane(ctx, jobCtx context.Context) {
+	l := r.laneState()
+	for {
+		select {
+		case <-ctx.Done():
+			for r.laneRound(jobCtx) > 0 {
+			}
+			return
+		case <-l.ready:
+			r.laneRound(jobCtx)
+		}
+	}
+}
+
+// laneRound handles the jobs the lane holds, up to laneBatch of them and
+// Concurrency at a time, all within laneTimeout, completes those that
+// succeeded in one statement and returns how many it took. A job held so
+// long that its lease could run out during the attempt is left to the
+// runner that will claim it.
+func (r *Runner) laneRound(ctx context.Context) int {
+	l := r.laneState()
+	l.mu.Lock()
+	jobs := l.jobs[:min(len(l.jobs), laneBatch)]
+	l.jobs = l.jobs[len(jobs):]
+	if len(l.jobs) > 0 {
+		select { // the rest make the next round
+		case l.ready <- struct{}{}:
+		default:
+		}
+	}
+	l.mu.Unlock()
+	if len(jobs) == 0 {
+		return 0
+	}
+	sem := make(chan struct{}, r.limit())
+	hctx, cancel := context.WithTimeout(ctx, laneTimeout)
+	defer cancel()
+	done := make([]bool, len(jobs))
+	var wg sync.WaitGroup
+	for i, j := range jobs {
+		if r.now().Sub(j.CreatedAt) > store.LaneLease-laneTimeout {
+			continue
+		}
+		sem <- struct{}{}
+		wg.Go(func() {
+			defer func() { <-sem }()
+			var err error
+			if done[i], err = r.handle(ctx, hctx, j); err != nil {
+				r.logger().ErrorContext(ctx, "worker: recording a lane job's outcome failed", "job", j.ID, "err", err)
+			}
+		})
+	}
+	wg.Wait()
+	ids := make([]string, 0, len(jobs))
+	for i, j := range jobs {
+		if done[i] {
+			ids = append(ids, j.ID)
+		}
+	}
+	rctx, cancelComplete := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+	defer cancelComplete()
+	if err := r.Jobs.Complete(rctx, ids...); err != nil {
+		// The jobs run again once their leases have run out.
+		r.logger().ErrorContext(ctx, "worker: completing lane jobs failed", "jobs", len(ids), "err", err)
+	}
+	return len(jobs)
+}
