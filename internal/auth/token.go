@@ -3,6 +3,7 @@ package auth
 import (
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/golang-jwt/jwt/v5"
@@ -29,7 +30,28 @@ type Tokens struct {
 	secret []byte
 	issuer string
 	clock  clock.Clock
+	parser *jwt.Parser
+
+	// A token's validity only changes when it expires, so a token that
+	// verified is not parsed and its HMAC not computed again until then:
+	// the parse is most of the allocations of an authenticated request.
+	// Keyed by the whole token, so only that exact string is taken.
+	mu       sync.Mutex
+	verified map[string]verifiedToken
 }
+
+// verifiedToken is a token that passed Verify: its subject, and when it
+// stops being valid.
+type verifiedToken struct {
+	subject string
+	until   time.Time
+}
+
+// maxVerified bounds the tokens Verify remembers; past it, it starts over.
+const maxVerified = 4096
+
+// tokenLeeway is the clock skew allowed on a token's times.
+const tokenLeeway = 5 * time.Second
 
 // NewTokens returns the guide API's token service, signing with secret.
 func NewTokens(secret []byte, c clock.Clock) (*Tokens, error) {
@@ -46,7 +68,16 @@ func newTokens(secret []byte, issuer string, c clock.Clock) (*Tokens, error) {
 	if len(secret) < MinSecretLen {
 		return nil, fmt.Errorf("token secret is %d bytes; at least %d are needed", len(secret), MinSecretLen)
 	}
-	return &Tokens{secret: secret, issuer: issuer, clock: c}, nil
+	t := &Tokens{secret: secret, issuer: issuer, clock: c, verified: map[string]verifiedToken{}}
+	t.parser = jwt.NewParser(
+		jwt.WithValidMethods([]string{jwt.SigningMethodHS256.Alg()}),
+		jwt.WithIssuer(issuer),
+		jwt.WithExpirationRequired(),
+		jwt.WithIssuedAt(),
+		jwt.WithTimeFunc(c.Now),
+		jwt.WithLeeway(tokenLeeway),
+	)
+	return t, nil
 }
 
 // Issue returns a token for the user, valid for UserTokenTTL.
@@ -70,17 +101,24 @@ var ErrInvalidToken = errors.New("invalid or expired token")
 
 // Verify returns the user id of a valid token.
 func (t *Tokens) Verify(token string) (string, error) {
+	now := t.clock.Now()
+	t.mu.Lock()
+	v, ok := t.verified[token]
+	t.mu.Unlock()
+	if ok && now.Before(v.until) {
+		return v.subject, nil
+	}
 	var claims jwt.RegisteredClaims
-	_, err := jwt.ParseWithClaims(token, &claims, func(*jwt.Token) (any, error) { return t.secret, nil },
-		jwt.WithValidMethods([]string{jwt.SigningMethodHS256.Alg()}),
-		jwt.WithIssuer(t.issuer),
-		jwt.WithExpirationRequired(),
-		jwt.WithIssuedAt(),
-		jwt.WithTimeFunc(t.clock.Now),
-		jwt.WithLeeway(5*time.Second),
-	)
+	_, err := t.parser.ParseWithClaims(token, &claims, func(*jwt.Token) (any, error) { return t.secret, nil })
 	if err != nil || claims.Subject == "" {
 		return "", ErrInvalidToken
 	}
+	t.mu.Lock()
+	if len(t.verified) >= maxVerified {
+		clear(t.verified)
+	}
+	// As the parser checks it: valid until exp, give or take the leeway.
+	t.verified[token] = verifiedToken{subject: claims.Subject, until: claims.ExpiresAt.Add(tokenLeeway)}
+	t.mu.Unlock()
 	return claims.Subject, nil
 }

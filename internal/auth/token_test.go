@@ -1,6 +1,7 @@
 package auth
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -39,5 +40,40 @@ func TestTokenIssuers(t *testing.T) {
 	p, _, _ := portal.Issue("u1")
 	if _, err := guide.Verify(p); err == nil {
 		t.Fatal("the guide API took a portal token")
+	}
+}
+
+// A token that verified is remembered until it expires, and only that
+// exact token: the remembered answer never outlives the token, and a
+// token altered after one verified is still refused.
+func TestVerifyRemembersUntilExpiry(t *testing.T) {
+	t.Parallel()
+	clk := clock.NewFake(time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC))
+	tokens, err := NewTokens([]byte("a-secret-of-the-guide-api-0123456789"), clk)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tok, exp, err := tokens.Issue("u1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 2 {
+		if id, err := tokens.Verify(tok); err != nil || id != "u1" {
+			t.Fatalf("Verify = %q, %v", id, err)
+		}
+	}
+	// The signature's first character changed: another string, parsed and refused.
+	sig := strings.LastIndexByte(tok, '.') + 1
+	forged := tok[:sig] + map[bool]string{true: "A", false: "B"}[tok[sig] != 'A'] + tok[sig+1:]
+	if _, err := tokens.Verify(forged); err == nil {
+		t.Fatal("an altered token was taken")
+	}
+	clk.Advance(exp.Add(tokenLeeway - time.Second).Sub(clk.Now()))
+	if _, err := tokens.Verify(tok); err != nil {
+		t.Fatalf("refused within the leeway: %v", err)
+	}
+	clk.Advance(time.Second)
+	if _, err := tokens.Verify(tok); err == nil {
+		t.Fatal("an expired token was taken from memory")
 	}
 }
