@@ -23,63 +23,66 @@ func (g *Guide) CreateBooking(ctx context.Context, user *guide.User, nb guide.Ne
 	if !nb.ScheduledDate.After(now) {
 		return nil, apperr.Field("scheduledDate", "must be in the future")
 	}
-	// The expert (and package) as the booking shows them are read here
-	// too: the created event is built from them and the request, not read
-	// back after the insert.
-	var expertID, expertUser, handle string
-	var price sql.NullFloat64
-	var currency, title, name, avatar, image sql.NullString
-	var duration sql.NullInt64
-	if nb.PackageID != nil {
-		var maxParticipants int
-		err := g.db.QueryRowContext(ctx, `SELECT p.expert_id, u.id, p.base_price, p.currency, p.duration, p.max_participants,
-				p.title, u.handle, u.name, u.avatar, e.profile_image
-			FROM packages p JOIN experts e ON e.id = p.expert_id JOIN users u ON u.id = e.user_id
-			WHERE p.id = $1 AND `+publicPackage, *nb.PackageID).Scan(
-			&expertID, &expertUser, &price, &currency, &duration, &maxParticipants, &title, &handle, &name, &avatar, &image)
-		if errors.Is(err, sql.ErrNoRows) {
-			return nil, apperr.Errorf(apperr.NotFound, "No active package with id %q.", *nb.PackageID)
-		} else if err != nil {
-			return nil, err
-		}
-		if nb.ExpertID != nil && *nb.ExpertID != expertID {
-			return nil, apperr.Field("packageId", "belongs to another expert than expertId")
-		}
-		if nb.Participants > maxParticipants {
-			return nil, apperr.Field("participants", "this package takes at most "+strconv.Itoa(maxParticipants)+" participants")
-		}
-	} else {
-		err := g.db.QueryRowContext(ctx, `SELECT e.id, u.id, u.handle, u.name, u.avatar, e.profile_image FROM experts e JOIN users u ON u.id = e.user_id
-			WHERE e.id = $1 AND `+publicExpert, *nb.ExpertID).Scan(&expertID, &expertUser, &handle, &name, &avatar, &image)
-		if errors.Is(err, sql.ErrNoRows) {
-			return nil, apperr.Errorf(apperr.NotFound, "No verified expert with id %q.", *nb.ExpertID)
-		} else if err != nil {
-			return nil, err
-		}
-	}
-	if expertUser == user.ID {
-		return nil, apperr.Errorf(apperr.InvalidState, "Experts cannot book themselves.")
-	}
-	// PostgreSQL keeps microseconds: stored so on both engines, the event
-	// shows what a read returns.
-	nb.ScheduledDate = nb.ScheduledDate.UTC().Round(time.Microsecond)
-	if nb.ScheduledEndDate != nil {
-		end := nb.ScheduledEndDate.UTC().Round(time.Microsecond)
-		nb.ScheduledEndDate = &end
-	}
-	b := &guide.CreatedBooking{ID: store.NewID(), Status: guide.StatusPending, ScheduledDate: nb.ScheduledDate}
-	// The booking as GET /bookings/{id} returns it to its traveller.
-	detail := &guide.BookingDetail{ID: b.ID, Status: b.Status, ScheduledDate: nb.ScheduledDate, ScheduledEndDate: nb.ScheduledEndDate,
-		Participants: nb.Participants, CustomRequest: nb.CustomRequest, MeetingLocation: nb.MeetingLocation,
-		Tourist: guide.BookingTourist{Name: user.Name, Email: user.Email, Image: user.Avatar},
-		Expert:  &guide.BookingExpert{Handle: handle, Name: store.NullString(name), Image: firstOf(avatar, image)}, CreatedAt: now}
-	if detail.Tourist.Image == nil {
-		detail.Tourist.Image = user.Image
-	}
-	if nb.PackageID != nil {
-		detail.Package = &guide.BookingPackage{ID: *nb.PackageID, Title: title.String, Price: price.Float64, Currency: currency.String, Duration: int(duration.Int64)}
-	}
+	var b *guide.CreatedBooking
 	err = g.db.InTx(ctx, func(tx *sql.Tx) error {
+		// The expert (and package) as the booking shows them are read here
+		// too: the created event is built from them and the request, not
+		// read back after the insert. In the transaction: on SQLite the
+		// writer's page cache stays warm, where a reader's is emptied by
+		// every commit.
+		var expertID, expertUser, handle string
+		var price sql.NullFloat64
+		var currency, title, name, avatar, image sql.NullString
+		var duration sql.NullInt64
+		if nb.PackageID != nil {
+			var maxParticipants int
+			err := tx.QueryRowContext(ctx, `SELECT p.expert_id, u.id, p.base_price, p.currency, p.duration, p.max_participants,
+					p.title, u.handle, u.name, u.avatar, e.profile_image
+				FROM packages p JOIN experts e ON e.id = p.expert_id JOIN users u ON u.id = e.user_id
+				WHERE p.id = $1 AND `+publicPackage, *nb.PackageID).Scan(
+				&expertID, &expertUser, &price, &currency, &duration, &maxParticipants, &title, &handle, &name, &avatar, &image)
+			if errors.Is(err, sql.ErrNoRows) {
+				return apperr.Errorf(apperr.NotFound, "No active package with id %q.", *nb.PackageID)
+			} else if err != nil {
+				return err
+			}
+			if nb.ExpertID != nil && *nb.ExpertID != expertID {
+				return apperr.Field("packageId", "belongs to another expert than expertId")
+			}
+			if nb.Participants > maxParticipants {
+				return apperr.Field("participants", "this package takes at most "+strconv.Itoa(maxParticipants)+" participants")
+			}
+		} else {
+			err := tx.QueryRowContext(ctx, `SELECT e.id, u.id, u.handle, u.name, u.avatar, e.profile_image FROM experts e JOIN users u ON u.id = e.user_id
+				WHERE e.id = $1 AND `+publicExpert, *nb.ExpertID).Scan(&expertID, &expertUser, &handle, &name, &avatar, &image)
+			if errors.Is(err, sql.ErrNoRows) {
+				return apperr.Errorf(apperr.NotFound, "No verified expert with id %q.", *nb.ExpertID)
+			} else if err != nil {
+				return err
+			}
+		}
+		if expertUser == user.ID {
+			return apperr.Errorf(apperr.InvalidState, "Experts cannot book themselves.")
+		}
+		// PostgreSQL keeps microseconds: stored so on both engines, the event
+		// shows what a read returns.
+		nb.ScheduledDate = nb.ScheduledDate.UTC().Round(time.Microsecond)
+		if nb.ScheduledEndDate != nil {
+			end := nb.ScheduledEndDate.UTC().Round(time.Microsecond)
+			nb.ScheduledEndDate = &end
+		}
+		b = &guide.CreatedBooking{ID: store.NewID(), Status: guide.StatusPending, ScheduledDate: nb.ScheduledDate}
+		// The booking as GET /bookings/{id} returns it to its traveller.
+		detail := &guide.BookingDetail{ID: b.ID, Status: b.Status, ScheduledDate: nb.ScheduledDate, ScheduledEndDate: nb.ScheduledEndDate,
+			Participants: nb.Participants, CustomRequest: nb.CustomRequest, MeetingLocation: nb.MeetingLocation,
+			Tourist: guide.BookingTourist{Name: user.Name, Email: user.Email, Image: user.Avatar},
+			Expert:  &guide.BookingExpert{Handle: handle, Name: store.NullString(name), Image: firstOf(avatar, image)}, CreatedAt: now}
+		if detail.Tourist.Image == nil {
+			detail.Tourist.Image = user.Image
+		}
+		if nb.PackageID != nil {
+			detail.Package = &guide.BookingPackage{ID: *nb.PackageID, Title: title.String, Price: price.Float64, Currency: currency.String, Duration: int(duration.Int64)}
+		}
 		_, err := tx.ExecContext(ctx, `INSERT INTO bookings (id, tourist_id, expert_id, package_id, status, scheduled_date,
 				scheduled_end_date, participants, custom_request, meeting_location, price, currency, duration, created_at, updated_at)
 			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $14)`,
