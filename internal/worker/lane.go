@@ -30,6 +30,7 @@ type lane struct {
 	mu    sync.Mutex
 	jobs  []store.Job
 	ready chan struct{} // signalled when jobs is no longer empty
+	full  bool          // jobs were dropped since the lane was last below capacity
 }
 
 // Takes tells whether the runner takes jobs of kind from their
@@ -49,9 +50,13 @@ func (r *Runner) Take(j store.Job) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if len(l.jobs) >= laneCapacity {
-		r.logger().Warn("worker: lane full; the job runs once its lease has run out", "job", j.ID, "kind", j.Kind)
+		if !l.full { // once per overflow, not per job
+			l.full = true
+			r.logger().Warn("worker: lane full; the jobs it drops run once their leases have run out", "first", j.ID, "kind", j.Kind)
+		}
 		return
 	}
+	l.full = false
 	l.jobs = append(l.jobs, j)
 	select {
 	case l.ready <- struct{}{}:
