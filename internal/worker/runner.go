@@ -297,8 +297,9 @@ func decode(j store.Job, v any) error {
 }
 
 // handle runs the job's handler with hctx (ctx bounded by the attempt's
-// deadline: one for the jobs handled together) and records the outcome, or returns done
-// when the job succeeded: its caller completes the round's jobs together.
+// deadline, one for the jobs handled together) and records the outcome,
+// or returns done when the job succeeded: its caller completes the round's
+// jobs together.
 // The outcome is recorded even when ctx has ended, so that a notification
 // sent is not sent again.
 func (r *Runner) handle(ctx, hctx context.Context, j store.Job) (done bool, _ error) {
