@@ -131,6 +131,9 @@ func (r *Runner) laneRound(ctx context.Context) int {
 			ids = append(ids, j.ID)
 		}
 	}
+	if len(ids) == 0 {
+		return len(jobs)
+	}
 	rctx, cancelComplete := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 	defer cancelComplete()
 	if err := r.Jobs.Complete(rctx, ids...); err != nil {
