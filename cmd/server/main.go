@@ -379,7 +379,9 @@ func (a *app) property(ctx context.Context) (http.Handler, error) {
 	if err != nil {
 		return nil, err
 	}
-	runner := &worker.Runner{Jobs: store.NewJobs(db, clk), Clock: clk, Logger: logger}
+	queue := store.NewJobs(db, clk)
+	runner := &worker.Runner{Jobs: queue, Clock: clk, Logger: logger}
+	queue.SetLane(runner) // it takes no job kind: every commit that enqueues wakes it
 	a.runners = append(a.runners, runner)
 	hooks := a.webhooks(db, ps.Events(), cfg.PropertyPublicURL, runner)
 	usage := property.NewUsage()
@@ -422,11 +424,12 @@ func (a *app) property(ctx context.Context) (http.Handler, error) {
 }
 
 // webhooks sets up the change feed and the webhooks of a database: runner
-// sends the deliveries, woken after each commit that enqueued some, and
-// the feed forgets old events (and finished deliveries) every hour.
+// sends the deliveries (the queue wakes it after each commit that enqueued
+// some: it is the database's lane), and the feed forgets old events (and
+// finished deliveries) every hour.
 func (a *app) webhooks(db *store.DB, events *store.Events, publicURL string, runner *worker.Runner) *store.Webhooks {
 	hooks := store.NewWebhooks(db, a.clock)
-	events.PublicURL, events.Notify, hooks.Notify = publicURL, runner.Wake, runner.Wake
+	events.PublicURL = publicURL
 	runner.Webhooks = &worker.Webhooks{Store: hooks, Client: webhook.NewClient(webhook.Policy{AllowHosts: a.cfg.WebhookAllowHosts})}
 	a.jobs = append(a.jobs, job{"purge events and webhook deliveries", time.Hour, func(ctx context.Context) error {
 		_, err1 := events.Purge(ctx)

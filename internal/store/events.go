@@ -50,9 +50,6 @@ type Events struct {
 	// PublicURL is the API's external base URL: image paths ("/media/…")
 	// in an event's data are made absolute on it, as the API shows them.
 	PublicURL string
-	// Notify, when set, is called after the commit of a change whose event
-	// enqueued webhook deliveries: it wakes the runner that sends them.
-	Notify func()
 }
 
 // NewEvents returns the change feed of db.
@@ -133,12 +130,8 @@ func (s *Events) Record(ctx context.Context, q Querier, typ string, audience []s
 	if !hooks {
 		return ev, nil
 	}
-	n, err := fanOut(ctx, q, s.jobs, ev, audience)
-	if err != nil {
+	if err := fanOut(ctx, q, s.jobs, ev, audience); err != nil {
 		return Event{}, err
-	}
-	if n > 0 && s.Notify != nil {
-		s.db.afterCommit(q, s.Notify)
 	}
 	return ev, nil
 }

@@ -82,15 +82,6 @@ type WebhookUpdate struct {
 type Webhooks struct {
 	db    *DB
 	clock clock.Clock
-	// Notify, when set, is called after a test delivery or a redelivery is
-	// enqueued: it wakes the runner that sends them.
-	Notify func()
-}
-
-func (s *Webhooks) notify() {
-	if s.Notify != nil {
-		s.Notify()
-	}
 }
 
 // NewWebhooks returns the webhooks of db.
@@ -259,14 +250,13 @@ func enqueueDelivery(ctx context.Context, q Querier, jobs *Jobs, now time.Time, 
 
 // fanOut enqueues a delivery of ev to every endpoint that is not disabled,
 // belongs to the event's audience (any endpoint for AudienceAll) and
-// subscribed to its type, in the event's transaction q, and returns how
-// many.
-func fanOut(ctx context.Context, q Querier, jobs *Jobs, ev Event, audience []string) (int, error) {
+// subscribed to its type, in the event's transaction q.
+func fanOut(ctx context.Context, q Querier, jobs *Jobs, ev Event, audience []string) error {
 	w := &Where{}
 	w.And("status <> 'disabled'")
 	if !slices.Contains(audience, AudienceAll) {
 		if len(audience) == 0 {
-			return 0, nil
+			return nil
 		}
 		in := make([]string, len(audience))
 		for i, a := range audience {
@@ -277,14 +267,14 @@ func fanOut(ctx context.Context, q Querier, jobs *Jobs, ev Event, audience []str
 	// #nosec G202 -- only $N placeholders are concatenated; values are bound.
 	rows, err := q.QueryContext(ctx, `SELECT id, types FROM webhook_endpoints`+w.String()+` ORDER BY id`, w.Args...)
 	if err != nil {
-		return 0, fmt.Errorf("find endpoints: %w", err)
+		return fmt.Errorf("find endpoints: %w", err)
 	}
 	var targets []string
 	for rows.Next() {
 		var id, types string
 		if err := rows.Scan(&id, &types); err != nil {
 			rows.Close()
-			return 0, err
+			return err
 		}
 		if t := splitTypes(types); len(t) == 0 || slices.Contains(t, ev.Type) {
 			targets = append(targets, id)
@@ -292,18 +282,18 @@ func fanOut(ctx context.Context, q Querier, jobs *Jobs, ev Event, audience []str
 	}
 	rows.Close()
 	if err := rows.Err(); err != nil || len(targets) == 0 {
-		return 0, err
+		return err
 	}
 	payload, err := json.Marshal(ev)
 	if err != nil {
-		return 0, err
+		return err
 	}
 	for _, id := range targets {
 		if _, err := enqueueDelivery(ctx, q, jobs, ev.CreatedAt, id, ev.ID, ev.Type, payload); err != nil {
-			return 0, err
+			return err
 		}
 	}
-	return len(targets), nil
+	return nil
 }
 
 // CreateTestDelivery enqueues a ping to an endpoint of the owner, sent
@@ -332,9 +322,6 @@ func (s *Webhooks) CreateTestDelivery(ctx context.Context, owner, id string) (_ 
 		out, err = findDelivery(ctx, tx, owner, did)
 		return err
 	})
-	if err == nil {
-		s.notify()
-	}
 	return out, err
 }
 
@@ -359,9 +346,6 @@ func (s *Webhooks) Redeliver(ctx context.Context, owner, deliveryID string) (_ *
 		out, err = findDelivery(ctx, tx, owner, did)
 		return err
 	})
-	if err == nil {
-		s.notify()
-	}
 	return out, err
 }
 

@@ -58,10 +58,7 @@ func (r *Runner) Take(j store.Job) {
 	}
 	l.full = false
 	l.jobs = append(l.jobs, j)
-	select {
-	case l.ready <- struct{}{}:
-	default:
-	}
+	signal(l.ready)
 }
 
 func (r *Runner) laneState() *lane {
@@ -86,59 +83,31 @@ func (r *Runner) runLane(ctx, jobCtx context.Context) {
 	}
 }
 
-// laneRound handles the jobs the lane holds, up to laneBatch of them and
-// Concurrency at a time, all within laneTimeout, completes those that
-// succeeded in one statement and returns how many it took. A job held so
-// long that its lease could run out during the attempt is left to the
-// runner that will claim it.
+// laneRound works through the jobs the lane holds, up to laneBatch of
+// them (Runner.work) within laneTimeout, and returns how many it took. A
+// job held so long that its lease could run out during the attempt is left
+// to the runner that will claim it.
 func (r *Runner) laneRound(ctx context.Context) int {
 	l := r.laneState()
 	l.mu.Lock()
 	jobs := l.jobs[:min(len(l.jobs), laneBatch)]
 	l.jobs = l.jobs[len(jobs):]
 	if len(l.jobs) > 0 {
-		select { // the rest make the next round
-		case l.ready <- struct{}{}:
-		default:
-		}
+		signal(l.ready) // the rest make the next round
 	}
 	l.mu.Unlock()
 	if len(jobs) == 0 {
 		return 0
 	}
-	sem := make(chan struct{}, r.limit())
-	hctx, cancel := context.WithTimeout(ctx, laneTimeout)
-	defer cancel()
-	done := make([]bool, len(jobs))
-	var wg sync.WaitGroup
-	for i, j := range jobs {
-		if r.now().Sub(j.CreatedAt) > store.LaneLease-laneTimeout {
-			continue
-		}
-		sem <- struct{}{}
-		wg.Go(func() {
-			defer func() { <-sem }()
-			var err error
-			if done[i], err = r.handle(ctx, hctx, j); err != nil {
-				r.logger().ErrorContext(ctx, "worker: recording a lane job's outcome failed", "job", j.ID, "err", err)
-			}
-		})
-	}
-	wg.Wait()
-	ids := make([]string, 0, len(jobs))
-	for i, j := range jobs {
-		if done[i] {
-			ids = append(ids, j.ID)
+	fresh := jobs[:0:0]
+	for _, j := range jobs {
+		if r.now().Sub(j.CreatedAt) <= store.LaneLease-laneTimeout {
+			fresh = append(fresh, j)
 		}
 	}
-	if len(ids) == 0 {
-		return len(jobs)
-	}
-	rctx, cancelComplete := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
-	defer cancelComplete()
-	if err := r.Jobs.Complete(rctx, ids...); err != nil {
-		// The jobs run again once their leases have run out.
-		r.logger().ErrorContext(ctx, "worker: completing lane jobs failed", "jobs", len(ids), "err", err)
+	if err := r.work(ctx, fresh, laneTimeout); err != nil {
+		// Jobs not completed run again once their leases have run out.
+		r.logger().ErrorContext(ctx, "worker: recording lane jobs' outcomes failed", "err", err)
 	}
 	return len(jobs)
 }

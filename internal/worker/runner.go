@@ -184,9 +184,13 @@ func (r *Runner) wakeChan() chan struct{} {
 
 // Wake makes a waiting Run look for due jobs now rather than at the end of
 // its poll interval; call it after enqueueing a job in the same process.
-func (r *Runner) Wake() {
+func (r *Runner) Wake() { signal(r.wakeChan()) }
+
+// signal marks ch (of capacity 1) without waiting: a signal already
+// pending stands for both.
+func signal(ch chan struct{}) {
 	select {
-	case r.wakeChan() <- struct{}{}:
+	case ch <- struct{}{}:
 	default:
 	}
 }
@@ -244,27 +248,40 @@ func (r *Runner) runOnce(claimCtx, jobCtx context.Context) (int, error) {
 	if err != nil {
 		return 0, err
 	}
+	return len(jobs), r.work(jobCtx, jobs, r.jobTimeout())
+}
+
+// work handles jobs, Concurrency at a time, all within timeout, and
+// completes those that succeeded in one statement. The outcomes are
+// recorded even when ctx has ended, as handle records the others; until
+// then the jobs' leases keep them from other runners.
+func (r *Runner) work(ctx context.Context, jobs []store.Job, timeout time.Duration) error {
+	hctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	sem := make(chan struct{}, r.limit())
 	done := make([]bool, len(jobs))
 	errs := make([]error, len(jobs), len(jobs)+1)
-	hctx, cancel := context.WithTimeout(jobCtx, r.jobTimeout())
 	var wg sync.WaitGroup
 	for i, j := range jobs {
-		wg.Go(func() { done[i], errs[i] = r.handle(jobCtx, hctx, j) })
+		sem <- struct{}{}
+		wg.Go(func() {
+			defer func() { <-sem }()
+			done[i], errs[i] = r.handle(ctx, hctx, j)
+		})
 	}
 	wg.Wait()
-	cancel()
 	var ids []string
 	for i, j := range jobs {
 		if done[i] {
 			ids = append(ids, j.ID)
 		}
 	}
-	// Recorded even when jobCtx has ended, as handle records the other
-	// outcomes. Until then the jobs' leases keep them from other runners.
-	rctx, cancel := context.WithTimeout(context.WithoutCancel(jobCtx), 10*time.Second)
-	defer cancel()
-	errs = append(errs, r.Jobs.Complete(rctx, ids...))
-	return len(jobs), errors.Join(errs...)
+	if len(ids) > 0 {
+		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+		defer cancel()
+		errs = append(errs, r.Jobs.Complete(rctx, ids...))
+	}
+	return errors.Join(errs...)
 }
 
 // Outcomes of a handler other than success (nil) and a retriable failure.

@@ -40,9 +40,10 @@ func BenchmarkWebhookLatency(b *testing.B) {
 			if err := hooks.CreateWebhookEndpoint(ctx, &store.WebhookEndpoint{Owner: "developer:bench", Audience: "account:bench:live", URL: srv.URL}, secret); err != nil {
 				b.Fatal(err)
 			}
-			runner := &worker.Runner{Jobs: store.NewJobs(db, clk), Clock: clk,
+			queue := store.NewJobs(db, clk)
+			runner := &worker.Runner{Jobs: queue, Clock: clk,
 				Webhooks: &worker.Webhooks{Store: hooks, Client: webhook.NewClient(webhook.Policy{AllowHosts: []string{"127.0.0.1"}})}}
-			events.Notify = runner.Wake
+			queue.SetLane(runner)
 			runCtx, stop := context.WithCancel(ctx)
 			var wg sync.WaitGroup
 			wg.Go(func() { runner.Run(runCtx) })
