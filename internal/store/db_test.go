@@ -88,6 +88,20 @@ func TestSQLiteSettings(t *testing.T) {
 			}
 		}
 	}
+	// Only the readers map the file (store.readerMmap).
+	for name, want := range map[string]int64{"reader": 1 << 30, "writer": 0} {
+		conn := db.DB
+		if name == "writer" {
+			conn = db.Writer()
+		}
+		var got int64
+		if err := conn.QueryRow("PRAGMA mmap_size").Scan(&got); err != nil {
+			t.Fatal(err)
+		}
+		if got != want {
+			t.Errorf("%s: PRAGMA mmap_size = %d, want %d", name, got, want)
+		}
+	}
 }
 
 // TestCheckpointBesideWriter: the WAL reaches the database file without a
