@@ -419,7 +419,8 @@ if [ "$SCALE_BENCH" = 1 ]; then
   (cd "$REPO" && go test -c -o "$BIN/guideapi.test" ./internal/httpapi/guideapi)
   (cd "$REPO/internal/httpapi/guideapi" && env "${scale_env[@]}" BENCH_CATALOG_SCALES="$SCALE_LIST" GOMAXPROCS=1 \
     taskset -c "$SERVER_CPU" "$BIN/guideapi.test" -test.run '^$' -test.bench CatalogHTTP -test.benchtime 2000x) | tee -a "$OUT_DIR/scale.txt"
-  "$BIN/benchtool" scaleplot -in "$OUT_DIR/scale.txt" -out "$REPO/bench/scale.png"
+  "$BIN/benchtool" scaleplot -in "$OUT_DIR/scale.txt" -out "$REPO/bench/scale.png" \
+    -machine "$(nproc) cores, the server's pinned; load average $(cut -d' ' -f1-3 /proc/loadavg) at the end"
   if [ -n "$PG_DB" ]; then
     psql "$PG_URL_BASE/postgres$PG_URL_PARAMS" -qc "DROP DATABASE $PG_DB" >/dev/null && PG_DB=""
   fi
