@@ -257,11 +257,12 @@ func (g *Guide) loadExpertTags(ctx context.Context, experts []guide.ExpertSummar
 
 // expertTagsSQL is the query of loadExpertTags for n experts.
 //
-// Plan (both engines): each expert's tags are read from
-// expert_languages_by_expert and expert_specialties_by_expert alone
-// (migration 00015), one descent per expert, without the table, in
-// the order of the index: SQLite merges the two without a sort. The
-// order only needs each kind's positions ascending.
+// Plan: each expert's tags are read from expert_languages_by_expert and
+// expert_specialties_by_expert (migration 00015), one descent per
+// expert, without the table (on PostgreSQL once autovacuum has marked
+// the pages all-visible), in the order of the index: SQLite merges the
+// two without a sort. The order only needs each kind's positions
+// ascending.
 func expertTagsSQL(n int) string {
 	in := store.Placeholders(1, n)
 	return `SELECT expert_id, 'l', language, position FROM expert_languages WHERE expert_id IN (` + in + `)
