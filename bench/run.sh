@@ -2,7 +2,7 @@
 # The load benchmark of issue 10: our guide API against a bare net/http
 # ceiling and a peer (PocketBase), on one core of server time.
 #
-#   bench/run.sh            # the full run (3 runs of each measurement, ~12 min on 2 cores)
+#   bench/run.sh            # the full run (3 runs of each measurement; 15 min on 2 cores with SCALE_BENCH=0)
 #   bench/run.sh --quick    # one short run of each, a smoke test (~3 min)
 #
 # Every server under test (ours, the ceiling, the peer, and the PostgreSQL
