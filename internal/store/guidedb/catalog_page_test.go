@@ -1,7 +1,9 @@
 package guidedb_test
 
 import (
+	"cmp"
 	"context"
+	"slices"
 	"testing"
 	"time"
 
@@ -80,6 +82,84 @@ func TestCatalogPagePastTheEnd(t *testing.T) {
 			}
 			if x, n := page((total+2)/2+1, 2); n != total || len(x) != 0 {
 				t.Fatalf("after unverifying: %d rows, total %d", len(x), n)
+			}
+		})
+	}
+}
+
+// TestExpertTagsInPositionOrder: a list page gives each expert's
+// languages and specialties in their positions' order, not the tags'
+// (the page reads them from the covering indexes, migration 00015).
+func TestExpertTagsInPositionOrder(t *testing.T) {
+	t.Parallel()
+	for _, engine := range storetest.Engines() {
+		t.Run(string(engine), func(t *testing.T) {
+			t.Parallel()
+			ctx := t.Context()
+			ds := sample.Generate()
+			db := storetest.MustOpenSample(t, engine, "guide", func(ctx context.Context, db *store.DB) error {
+				return guidedb.LoadSample(ctx, db, ds)
+			})
+			// One expert's positions reversed, so that position order is
+			// not also the tags' order.
+			var reversed string
+			if err := db.QueryRowContext(ctx, `SELECT l.expert_id FROM expert_languages l JOIN experts e ON e.id = l.expert_id
+				WHERE e.verified_at IS NOT NULL AND (SELECT COUNT(*) FROM expert_specialties s WHERE s.expert_id = l.expert_id) > 1
+				GROUP BY l.expert_id HAVING COUNT(*) > 1 ORDER BY l.expert_id LIMIT 1`).Scan(&reversed); err != nil {
+				t.Fatal(err)
+			}
+			for _, table := range []string{"expert_languages", "expert_specialties"} {
+				if _, err := db.ExecContext(ctx, `UPDATE `+table+` SET position = -position WHERE expert_id = $1`, reversed); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want := map[string][2][]string{} // expert id: languages, specialties
+			languages, specialties := slices.Clone(ds.ExpertLanguages), slices.Clone(ds.ExpertSpecialties)
+			for i := range languages {
+				if languages[i].ExpertID == reversed {
+					languages[i].Position = -languages[i].Position
+				}
+			}
+			for i := range specialties {
+				if specialties[i].ExpertID == reversed {
+					specialties[i].Position = -specialties[i].Position
+				}
+			}
+			slices.SortFunc(languages, func(a, b sample.ExpertLanguage) int { return cmp.Compare(a.Position, b.Position) })
+			slices.SortFunc(specialties, func(a, b sample.ExpertSpecialty) int { return cmp.Compare(a.Position, b.Position) })
+			for _, l := range languages {
+				w := want[l.ExpertID]
+				w[0] = append(w[0], l.Language)
+				want[l.ExpertID] = w
+			}
+			for _, s := range specialties {
+				w := want[s.ExpertID]
+				w[1] = append(w[1], s.Specialty)
+				want[s.ExpertID] = w
+			}
+			g := guidedb.New(db, clock.NewFake(time.Date(2026, 11, 24, 9, 0, 0, 0, time.UTC)))
+			seen := 0
+			for n := 1; ; n++ {
+				experts, total, err := g.FindExperts(ctx, guide.ExpertFilter{Locale: "en", Sort: "rating",
+					Page: paging.Page{Page: n, PageSize: 20, Order: "desc"}})
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, x := range experts {
+					w := want[x.ID]
+					if !slices.Equal(x.Languages, w[0]) || !slices.Equal(x.Specialties, w[1]) {
+						t.Errorf("expert %s: languages %v, specialties %v; want %v, %v", x.ID, x.Languages, x.Specialties, w[0], w[1])
+					}
+					if x.ID == reversed {
+						seen++
+					}
+				}
+				if n*20 >= total {
+					break
+				}
+			}
+			if seen != 1 {
+				t.Errorf("the expert with reversed positions was listed %d times, want once", seen)
 			}
 		})
 	}
