@@ -55,9 +55,7 @@ func (w *compressWriter) decide(code int) {
 	if !compressibleType(h.Get("Content-Type")) || h.Get("Content-Encoding") != "" {
 		return
 	}
-	if !strings.Contains(h.Get("Vary"), "Accept-Encoding") {
-		h.Add("Vary", "Accept-Encoding")
-	}
+	VaryOn(h, "Accept-Encoding")
 	if !w.accepts || code < 200 || code == http.StatusNoContent || code == http.StatusNotModified || w.head {
 		return
 	}
@@ -126,7 +124,7 @@ func WriteJSONGzip(w http.ResponseWriter, status int, body, gz []byte) {
 		WriteJSONBytes(w, status, body)
 		return
 	}
-	h.Add("Vary", "Accept-Encoding")
+	VaryOn(h, "Accept-Encoding")
 	if gz == nil {
 		WriteJSONBytes(w, status, body)
 		return
@@ -179,4 +177,19 @@ func AcceptsGzip(header string) bool {
 		return gzipQ > 0
 	}
 	return starQ > 0
+}
+
+// VaryOn adds the request header name to the answer's Vary unless it is
+// there already. It never replaces Vary: the CORS rules put Origin there
+// before the handler runs, and a shared cache that lost it would give an
+// answer allowed to one origin to another.
+func VaryOn(h http.Header, name string) {
+	for _, v := range h.Values("Vary") {
+		for field := range strings.SplitSeq(v, ",") {
+			if f := strings.TrimSpace(field); f == "*" || strings.EqualFold(f, name) {
+				return
+			}
+		}
+	}
+	h.Add("Vary", name)
 }

@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"encoding/json"
+	"maps"
 	"net/http/httptest"
 	"net/url"
 	"slices"
@@ -104,6 +105,38 @@ func FuzzBearerToken(f *testing.F) {
 		v, ok, err := BearerToken(r)
 		if err == nil && ok && (v == "" || len(v) > MaxCredential) {
 			t.Fatalf("%q: accepted %q", h, v)
+		}
+	})
+}
+
+// FuzzQueryText: checkQueryText names the same offending parameters as
+// a check of url.ParseQuery's map of the same query.
+func FuzzQueryText(f *testing.F) {
+	for _, seed := range []string{"page=1&pageSize=20", "q=%00", "%00=1", "q=%ff&q=ok", "a;b=1&c=%zz&d=%00", "=&&=x&%C3%A9=%E2%82%AC", "a+b=c+d", "x=%00&x=%00&%00=%00", "x;y=%00"} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, raw string) {
+		got := apperr.FieldErrors{}
+		checkQueryText(raw, got)
+		want := map[string]bool{}
+		query, _ := url.ParseQuery(raw)
+		for name, values := range query {
+			if !validText(name) {
+				want[fieldName(name)] = true
+				continue
+			}
+			for _, v := range values {
+				if !validText(v) {
+					want[name] = true
+				}
+			}
+		}
+		named := map[string]bool{}
+		for k := range got {
+			named[k] = true
+		}
+		if !maps.Equal(named, want) {
+			t.Fatalf("%q: checkQueryText names %v, ParseQuery's map %v", raw, got, want)
 		}
 	})
 }

@@ -62,20 +62,7 @@ func (rt *Router) checkURLText(params []string, h http.Handler) http.Handler {
 				errs.Add(name, "must be at most "+strconv.Itoa(MaxPathValue)+" bytes")
 			}
 		}
-		// Parameters that do not parse (a bad %-escape) are dropped by
-		// every reader of the query, so they never reach a query either.
-		query, _ := url.ParseQuery(r.URL.RawQuery)
-		for name, values := range query {
-			if !validText(name) {
-				errs.Add(fieldName(name), "is not a valid parameter name: "+badTextMessage)
-				continue
-			}
-			for _, v := range values {
-				if !validText(v) {
-					errs.Add(name, badTextMessage)
-				}
-			}
-		}
+		checkQueryText(r.URL.RawQuery, errs)
 		if err := errs.Err(); err != nil {
 			rt.answer(w, r, func(http.ResponseWriter, *http.Request) error { return err })
 			return
@@ -204,4 +191,35 @@ func validLiteral(lit []byte) bool {
 func hex4(b []byte) rune {
 	n, _ := strconv.ParseUint(string(b), 16, 16)
 	return rune(n)
+}
+
+// checkQueryText records each parameter of the raw query whose name or
+// value, decoded as url.ParseQuery decodes them, is not valid text. The
+// parts ParseQuery drops (a bad %-escape, a semicolon) are dropped by
+// every reader of the query, so they never reach a query either. It reads
+// the parts in place: ParseQuery's map, built on every request only to be
+// read here, was a tenth of a cached catalogue list's allocations.
+func checkQueryText(raw string, errs apperr.FieldErrors) {
+	for raw != "" {
+		var part string
+		part, raw, _ = strings.Cut(raw, "&")
+		if part == "" || strings.Contains(part, ";") {
+			continue
+		}
+		k, v, _ := strings.Cut(part, "=")
+		name, err := url.QueryUnescape(k)
+		if err != nil {
+			continue
+		}
+		value, err := url.QueryUnescape(v)
+		if err != nil {
+			continue
+		}
+		switch {
+		case !validText(name):
+			errs.Add(fieldName(name), "is not a valid parameter name: "+badTextMessage)
+		case !validText(value):
+			errs.Add(name, badTextMessage)
+		}
+	}
 }

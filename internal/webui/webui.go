@@ -291,7 +291,7 @@ func serveFile(w http.ResponseWriter, r *http.Request, f *file, cache string) {
 	h.Set("Cache-Control", cache)
 	body, etag := f.body, f.etag
 	if f.compressible() {
-		h.Add("Vary", "Accept-Encoding")
+		httpapi.VaryOn(h, "Accept-Encoding")
 		if httpapi.AcceptsGzip(r.Header.Get("Accept-Encoding")) {
 			body, etag = f.gzip(), `"`+f.version+`-gz"`
 			h.Set("Content-Encoding", "gzip")

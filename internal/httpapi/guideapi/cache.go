@@ -119,7 +119,7 @@ func (s *Server) cached(h httpapi.HandlerFunc) httpapi.HandlerFunc {
 func writePage(w http.ResponseWriter, r *http.Request, p *page) error {
 	h := w.Header()
 	h.Set("Cache-Control", "public, max-age=0, must-revalidate")
-	h.Set("Vary", "Accept-Encoding")
+	httpapi.VaryOn(h, "Accept-Encoding")
 	var gz []byte
 	etag := p.etag
 	if len(p.body) >= httpapi.MinCompressSize && httpapi.AcceptsGzip(r.Header.Get("Accept-Encoding")) {

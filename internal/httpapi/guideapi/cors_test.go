@@ -59,6 +59,16 @@ func TestCORSConfiguredOrigins(t *testing.T) {
 	if res.Header.Get("Access-Control-Allow-Origin") != "https://app.example" {
 		t.Errorf("an error to an allowed origin must be readable: %v", res.Header)
 	}
+	// A catalogue page allowed to this origin varies by it, besides the
+	// encoding, when rendered and when served from the page cache: a
+	// shared cache must not give it to another origin.
+	for i := range 2 {
+		res := e.Get("/api/v1/packages?sort=basePrice", "Origin", "https://app.example").Expect(200)
+		vary := strings.Join(res.Header.Values("Vary"), ", ")
+		if res.Header.Get("Access-Control-Allow-Origin") != "https://app.example" || !strings.Contains(vary, "Origin") || !strings.Contains(vary, "Accept-Encoding") {
+			t.Errorf("catalogue read %d: allow-origin %q, Vary %q", i+1, res.Header.Get("Access-Control-Allow-Origin"), vary)
+		}
+	}
 	// Another origin is refused everywhere, the catalogue included: the
 	// list replaces the default.
 	for _, path := range []string{"/api/v1/bookings", "/api/v1/packages"} {
