@@ -113,20 +113,20 @@ func TestExpertTagsInPositionOrder(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			want := map[string][2][]string{} // expert id: languages, specialties
+			position := func(id string, p int) int {
+				if id == reversed {
+					return -p
+				}
+				return p
+			}
 			languages, specialties := slices.Clone(ds.ExpertLanguages), slices.Clone(ds.ExpertSpecialties)
-			for i := range languages {
-				if languages[i].ExpertID == reversed {
-					languages[i].Position = -languages[i].Position
-				}
-			}
-			for i := range specialties {
-				if specialties[i].ExpertID == reversed {
-					specialties[i].Position = -specialties[i].Position
-				}
-			}
-			slices.SortFunc(languages, func(a, b sample.ExpertLanguage) int { return cmp.Compare(a.Position, b.Position) })
-			slices.SortFunc(specialties, func(a, b sample.ExpertSpecialty) int { return cmp.Compare(a.Position, b.Position) })
+			slices.SortFunc(languages, func(a, b sample.ExpertLanguage) int {
+				return cmp.Compare(position(a.ExpertID, a.Position), position(b.ExpertID, b.Position))
+			})
+			slices.SortFunc(specialties, func(a, b sample.ExpertSpecialty) int {
+				return cmp.Compare(position(a.ExpertID, a.Position), position(b.ExpertID, b.Position))
+			})
+			want := map[string][2][]string{} // expert id: languages, specialties
 			for _, l := range languages {
 				w := want[l.ExpertID]
 				w[0] = append(w[0], l.Language)
