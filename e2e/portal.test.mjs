@@ -4,7 +4,8 @@
 // screen, a cross-site attempt, the reference pages of both servers, and
 // the guide server's confirmation page, where a person approves what their
 // agent asked for.
-// Every step leaves a screenshot in SCREENSHOT_DIR.
+// Every step leaves a screenshot in SCREENSHOT_DIR. Chromium runs with
+// TZ=UTC, so a time shown in the browser's zone by mistake shows.
 //
 // Run through run.sh, which starts the server and sets PROPERTY_URL,
 // GUIDE_URL, CHROMIUM and SCREENSHOT_DIR.
@@ -68,6 +69,37 @@ function watch(p) {
   return p;
 }
 
+// load opens url in p and waits for ready and for the page's requests to
+// settle; it answers what went wrong meanwhile: console errors (a failed
+// request is one: "Failed to load resource") and answers of 400 or more.
+async function load(p, url, ready) {
+  const seen = [];
+  const onConsole = (msg) => { if (msg.type() === 'error') seen.push(`console: ${msg.text()}`); };
+  const onResponse = (res) => { if (res.status() >= 400) seen.push(`${res.request().method()} ${res.url()}: ${res.status()}`); };
+  p.on('console', onConsole);
+  p.on('response', onResponse);
+  try {
+    await p.goto(url);
+    await p.locator(ready).waitFor();
+    await p.waitForLoadState('networkidle');
+  } finally {
+    p.off('console', onConsole);
+    p.off('response', onResponse);
+  }
+  return seen;
+}
+
+// portalCards answers, for each card of the signed-in view, the id or
+// label of the card it sits in ('' for none): every card is the view's
+// own, none inside another.
+function portalCards(p) {
+  return p.$$eval('#view-app .card', (cards) => cards.map((c) => {
+    const name = (el) => el.id || el.getAttribute('aria-labelledby') || el.className;
+    const outer = c.parentElement.closest('.card');
+    return `${name(c)} in ${outer ? name(outer) : 'the view'}`;
+  }));
+}
+
 // shotOf saves a numbered screenshot of one element.
 async function shotOf(locator, name) {
   shotNo += 1;
@@ -96,7 +128,7 @@ before(async () => {
     res.end('<!doctype html><title>Another app</title><h1>Another app</h1>');
   });
   await new Promise((resolve) => app.listen(APP_PORT, '127.0.0.1', resolve));
-  browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: FLAGS });
+  browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: FLAGS, env: { ...process.env, TZ: 'UTC' } });
   context = await browser.newContext({ viewport: { width: 1280, height: 860 }, deviceScaleFactor: 1, locale: 'en-GB' });
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: PROPERTY });
   page = await newPage();
@@ -108,8 +140,7 @@ after(async () => {
 });
 
 test('the portal opens on the sign-up form', async () => {
-  await page.goto(`${PROPERTY}/portal/`);
-  await page.locator('#view-auth').waitFor();
+  assert.deepEqual(await load(page, `${PROPERTY}/portal/`, '#view-auth'), [], 'opening the portal signed out fails nothing');
   assert.equal(await page.getAttribute('#tab-signup', 'aria-selected'), 'true');
   assert.ok(await page.locator('#signup-form').isVisible());
   await shot(page, 'portal-sign-up');
@@ -167,6 +198,21 @@ test('sign-up signs in with an HttpOnly session cookie', async () => {
   assert.equal(stored, '{}{}', 'nothing is kept in web storage');
   await page.locator('#keys-empty').waitFor();
   await shot(page, 'signed-in-no-keys');
+});
+
+test('the portal reopens signed in, its cards side by side, nothing failing', async () => {
+  assert.deepEqual(await load(page, `${PROPERTY}/portal/`, '#keys-empty'), [], 'opening the portal signed in fails nothing');
+  assert.equal(await page.textContent('#dev-name'), dev.name);
+  // Webhooks and Properties are cards of their own, not inside Usage.
+  assert.deepEqual(await portalCards(page), [
+    'new-key in the view', 'keys-title in the view', 'create-title in the view', 'qs-title in the view',
+    'mcp-title in the view', 'usage-title in the view', 'webhooks-card in the view', 'properties in the view',
+  ]);
+  assert.equal(await page.locator('section[aria-labelledby=usage-title] #webhooks-card, section[aria-labelledby=usage-title] #properties').count(), 0);
+  for (const card of ['#webhooks-card', '#properties']) {
+    assert.equal(await page.$eval(card, (c) => c.parentElement.id), 'view-app', `${card} is a card of the signed-in view`);
+  }
+  await shot(page, 'signed-in-cards');
 });
 
 let firstKey;
@@ -486,6 +532,20 @@ test('sign out and back in with the keyboard only', async () => {
   await shot(page, 'keyboard-only-key');
 });
 
+test('a session cookie that no longer signs in opens the portal signed out, nothing failing', async () => {
+  const ctx = await browser.newContext({ viewport: { width: 1280, height: 860 }, locale: 'en-GB' });
+  try {
+    const url = new URL(PROPERTY);
+    await ctx.addCookies([{ name: 'pp_session', value: 'expired-or-forged', domain: url.hostname, path: '/portal', httpOnly: true, sameSite: 'Strict' }]);
+    const p = await newPage(ctx);
+    assert.deepEqual(await load(p, `${PROPERTY}/portal/`, '#view-auth'), []);
+    assert.ok(await p.locator('#signup-form').isVisible());
+    assert.equal((await ctx.cookies(`${PROPERTY}/portal/`)).some((c) => c.name === 'pp_session'), false, 'the stale cookie is cleared');
+  } finally {
+    await ctx.close();
+  }
+});
+
 test('the portal fits a phone-width screen', async () => {
   const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
   // Signed out…
@@ -590,17 +650,30 @@ test('a person confirms on the guide page what their agent asked for', async () 
   const token = reg.body.token;
   const key = await call('POST', '/api/v1/auth/api-keys', { name: 'trip agent', scopes: ['bookings:read', 'bookings:write'] }, token);
   assert.equal(key.status, 201);
-  const pkg = (await call('GET', '/api/v1/packages?pageSize=1')).body.data[0];
-  const booked = await call('POST', '/api/v1/bookings',
-    { packageId: pkg.id, scheduledDate: new Date(Date.now() + 4 * 86400e3).toISOString(), participants: 2 }, token);
+  // A package of a Tokyo expert, booked for 09:00 Tokyo time in four days:
+  // 00:00 UTC, the zone of this browser.
+  let pkg;
+  for (const x of (await call('GET', '/api/v1/experts?city=tokyo&pageSize=20')).body.data) {
+    if ((await call('GET', `/api/v1/experts/${x.handle}`)).body.data.timezone !== 'Asia/Tokyo') continue;
+    pkg = (await call('GET', `/api/v1/experts/${x.handle}/packages?pageSize=1`)).body.data[0];
+    if (pkg) break;
+  }
+  assert.ok(pkg, 'the sample data has a Tokyo expert with a package');
+  const day = new Date(Date.now() + 4 * 86400e3).toISOString().slice(0, 10);
+  const booked = await call('POST', '/api/v1/bookings', { packageId: pkg.id, scheduledDate: `${day}T09:00:00+09:00`, participants: 2 }, token);
   assert.equal(booked.status, 201);
+  assert.equal(new Date(booked.body.data.scheduledDate).toISOString(), `${day}T00:00:00.000Z`);
   // The agent asks; nothing happens yet.
   const asked = await call('POST', `/api/v1/bookings/${booked.body.data.id}/cancel`, undefined, key.body.data.key);
   assert.equal(asked.status, 202);
 
-  const p = await newPage();
+  const ctx = await browser.newContext({ viewport: { width: 1280, height: 860 }, locale: 'en-GB', timezoneId: 'UTC' });
+  const p = await newPage(ctx);
+  const failed = [];
+  p.on('response', (res) => { if (res.status() >= 400) failed.push(`${res.request().method()} ${new URL(res.url()).pathname}: ${res.status()}`); });
   await p.goto(`${GUIDE}/confirm/`);
   await p.locator('#view-invalid').waitFor();
+  assert.equal(await p.evaluate(() => Intl.DateTimeFormat().resolvedOptions().timeZone), 'UTC');
 
   await p.goto(`${GUIDE}/confirm/?action=${asked.body.actionId}`);
   await p.locator('#view-signin').waitFor();
@@ -615,16 +688,33 @@ test('a person confirms on the guide page what their agent asked for', async () 
   await p.click('#signin-form button[type=submit]');
   await p.locator('#view-review').waitFor();
   assert.equal(await p.textContent('#review-title'), 'Cancel a booking');
-  const facts = await p.textContent('#review-facts');
-  assert.ok(facts.includes('trip agent') && facts.includes(pkg.title), facts);
+  const facts = async () => Object.fromEntries(await p.$$eval('#review-facts dt', (dts) => dts.map((dt) => [dt.textContent, dt.nextElementSibling.textContent])));
+  const before = await facts();
+  assert.match(before['Asked by'], /trip agent/);
+  assert.equal(before.Booking, pkg.title);
+  // The time of the booking where it happens, with its zone named.
+  assert.match(before.Date, /\b09:00 Tokyo time \(GMT\+9\)$/, before.Date);
+  assert.ok(!before.Date.includes('00:00 '), before.Date);
+  assert.match(before['Booking status'], /^Requested/);
+  assert.match(before.Expires, / UTC$/, 'the moments the reader acts on are in the reader\'s zone, named');
   assert.equal((await call('GET', `/api/v1/bookings/${booked.body.data.id}`, undefined, token)).body.data.status, 'PENDING');
   await shot(p, 'confirm-review');
 
   await p.click('#confirm');
   await p.getByText('Done: the booking is cancelled.').waitFor();
+  // The state after the confirmation, and only that.
+  const after = await facts();
+  assert.match(after['Booking status'], /^Cancelled on \S/, after['Booking status']);
+  assert.match(after.Confirmed, / UTC$/);
+  assert.equal(after.Expires, undefined, 'a confirmed request no longer expires');
+  assert.match(after.Date, /\b09:00 Tokyo time \(GMT\+9\)$/);
+  const text = await p.innerText('#view-review');
+  assert.ok(!/pending|requested|waiting/i.test(text), `nothing says pending any more: ${text}`);
+  assert.equal(await p.isVisible('#review-actions'), false);
   await shot(p, 'confirm-done');
   assert.equal((await call('GET', `/api/v1/bookings/${booked.body.data.id}`, undefined, token)).body.data.status, 'CANCELLED');
-  await p.close();
+  assert.deepEqual(failed, ['POST /api/v1/auth/login: 401'], 'only the wrong password failed');
+  await ctx.close();
 });
 
 test('the reference fits a phone-width screen', async () => {

@@ -4,7 +4,8 @@
 // page hands the token at once to POST /portal/session, which keeps it in
 // the HttpOnly pp_session cookie. From then on every call relies on the
 // cookie (same-origin only): the token is never stored by the page, and a
-// new API key lives only in this page's memory until it is dismissed.
+// new API key lives only in this page's memory until it is dismissed. On
+// opening, GET /portal/session says whether the cookie still signs in.
 
 import { request } from './api.js';
 
@@ -999,15 +1000,14 @@ async function boot() {
   setupUsage();
   setupProperties();
   setupWebhooks();
+  // GET /portal/session answers 200 signed in or not: opening the page
+  // signed out makes no failed request (browsers log those as errors).
   try {
-    const me = await api('GET', '/portal/api/me');
-    await showApp(me.developer);
+    const session = await api('GET', '/portal/session');
+    if (session.signedIn) await showApp(session.developer);
+    else showAuth('signup');
   } catch (err) {
-    if (err.status === 401) {
-      showAuth('signup');
-    } else {
-      $('#boot').textContent = `The portal could not start: ${describe(err)}`;
-    }
+    $('#boot').textContent = `The portal could not start: ${describe(err)}`;
   }
 }
 

@@ -160,6 +160,12 @@ func (s *Server) authenticatePortal(r *http.Request) (*property.Developer, error
 		}
 		token = ck.Value
 	}
+	return s.portalDeveloper(r.Context(), token)
+}
+
+// portalDeveloper returns the account of a portal token; a token that is
+// not one, has expired or names no account is Unauthorized.
+func (s *Server) portalDeveloper(ctx context.Context, token string) (*property.Developer, error) {
 	if auth.IsAPIKey(token) {
 		return nil, apperr.Errorf(apperr.Unauthorized, "The portal takes a portal token, not an API key; sign in with POST /portal/api/login.")
 	}
@@ -167,7 +173,7 @@ func (s *Server) authenticatePortal(r *http.Request) (*property.Developer, error
 	if err != nil {
 		return nil, apperr.Errorf(apperr.Unauthorized, "The portal token is invalid or expired; sign in again.")
 	}
-	d, err := s.cfg.Accounts.FindDeveloperByID(r.Context(), id)
+	d, err := s.cfg.Accounts.FindDeveloperByID(ctx, id)
 	if apperr.Code(err) == apperr.NotFound {
 		return nil, apperr.Errorf(apperr.Unauthorized, "The portal token's account does not exist.")
 	}

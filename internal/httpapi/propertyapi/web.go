@@ -17,9 +17,10 @@ import (
 const sessionPath = "/portal"
 
 // webRoutes registers the web pages of the property server: the developer
-// portal (/portal/) with the two endpoints that turn a portal token into
-// the session cookie and clear it, and the API reference (/docs/; the
-// error-code pages under /docs/errors/ are registered with the API).
+// portal (/portal/) with the endpoints that tell the page whether it is
+// signed in, turn a portal token into the session cookie and clear it, and
+// the API reference (/docs/; the error-code pages under /docs/errors/ are
+// registered with the API).
 func (s *Server) webRoutes() {
 	webui.Portal().Register(s.router)
 	webui.Docs(webui.DocsConfig{
@@ -27,13 +28,15 @@ func (s *Server) webRoutes() {
 		API:   httpapi.PropertyAPI,
 		Links: []webui.Link{{Text: "Developer portal", Href: "/portal/"}},
 	}).Register(s.router)
+	s.router.Handle("GET /portal/session", s.sessionLimited(s.handleSession))
 	s.router.Handle("POST /portal/session", s.sessionLimited(s.handleSessionCreate))
 	s.router.Handle("POST /portal/logout", s.sessionLimited(s.handleLogout))
 }
 
 // sessionLimited limits the session endpoints per client IP as the portal
-// API, and refuses them cross-site: a page of another site must neither
-// sign the browser in to an account of its choosing nor sign it out.
+// API, and refuses their changes cross-site: a page of another site must
+// neither sign the browser in to an account of its choosing nor sign it
+// out (reading the session is a GET, which another site cannot read).
 func (s *Server) sessionLimited(h httpapi.HandlerFunc) http.Handler {
 	return httpapi.Adapt(httpapi.RateLimit(s.cfg.Limiter, func(r *http.Request) (string, ratelimit.Limit) {
 		return "property:portal:" + httpapi.ClientIP(r.Context()).String(), s.cfg.PortalLimit
@@ -44,6 +47,36 @@ func (s *Server) sessionLimited(h httpapi.HandlerFunc) http.Handler {
 		w.Header().Set("Cache-Control", "no-store")
 		return h(w, r)
 	}))
+}
+
+// session is the answer of GET /portal/session.
+type session struct {
+	SignedIn  bool                `json:"signedIn"`
+	Developer *property.Developer `json:"developer"` // null when signed out
+}
+
+// handleSession tells the portal page whether this browser is signed in,
+// and as whom, always with 200: the page opens signed out without a failed
+// request, which browsers log as an error (GET /portal/api/me answers 401
+// then). A cookie that no longer signs in (an expired token, an account
+// that is gone) is cleared.
+func (s *Server) handleSession(w http.ResponseWriter, r *http.Request) error {
+	ck, err := r.Cookie(SessionCookie)
+	if err != nil || ck.Value == "" {
+		httpapi.WriteJSON(w, http.StatusOK, session{})
+		return nil
+	}
+	d, err := s.portalDeveloper(r.Context(), ck.Value)
+	if apperr.Code(err) == apperr.Unauthorized {
+		http.SetCookie(w, s.sessionCookie(r, "", 0))
+		httpapi.WriteJSON(w, http.StatusOK, session{})
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	httpapi.WriteJSON(w, http.StatusOK, session{SignedIn: true, Developer: d})
+	return nil
 }
 
 // handleSessionCreate takes a portal token (from signup or login) and

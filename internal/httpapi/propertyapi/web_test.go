@@ -9,11 +9,15 @@ import (
 	"net/netip"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/google/uuid"
 
 	"github.com/wayfarer-asia/platform/internal/httpapi"
 	"github.com/wayfarer-asia/platform/internal/httpapi/propertyapi"
 	"github.com/wayfarer-asia/platform/internal/property"
 	"github.com/wayfarer-asia/platform/internal/ratelimit"
+	"github.com/wayfarer-asia/platform/internal/store/storetest"
 	"github.com/wayfarer-asia/platform/internal/webui"
 )
 
@@ -85,6 +89,78 @@ func TestPortalSession(t *testing.T) {
 		if len(res.Header.Values("Set-Cookie")) != 0 {
 			t.Errorf("%v: a refused session sets a cookie", tc.body)
 		}
+	}
+}
+
+// TestPortalSessionProbe: GET /portal/session, which the portal page calls
+// when it opens, answers 200 whether the browser is signed in or not, so a
+// signed-out page makes no failing request; a cookie that no longer signs
+// in is cleared.
+func TestPortalSessionProbe(t *testing.T) {
+	t.Parallel()
+	for _, engine := range storetest.Engines() {
+		t.Run(string(engine), func(t *testing.T) {
+			t.Parallel()
+			e := newEnv(t, options{}, engine)
+			d := e.signup(t)
+			type probe struct {
+				SignedIn  bool                `json:"signedIn"`
+				Developer *property.Developer `json:"developer"`
+			}
+			check := func(name string, cookie string, wantIn, wantCleared bool) {
+				t.Helper()
+				var h []string
+				if cookie != "" {
+					h = []string{"Cookie", propertyapi.SessionCookie + "=" + cookie}
+				}
+				res := e.Get("/portal/session", h...).Expect(200)
+				var got probe
+				res.Decode(&got)
+				switch {
+				case got.SignedIn != wantIn:
+					t.Errorf("%s: %s", name, res.Body)
+				case wantIn && (got.Developer == nil || got.Developer.ID != d.id || got.Developer.Email != d.email):
+					t.Errorf("%s: developer %s", name, res.Body)
+				case !wantIn && (got.Developer != nil || !strings.Contains(string(res.Body), `"developer":null`)):
+					t.Errorf("%s: signed out with %s", name, res.Body)
+				}
+				if res.Header.Get("Cache-Control") != "no-store" {
+					t.Errorf("%s: Cache-Control %q", name, res.Header.Get("Cache-Control"))
+				}
+				cleared := len(res.Header.Values("Set-Cookie")) > 0
+				if cleared != wantCleared {
+					t.Errorf("%s: Set-Cookie %q", name, res.Header.Values("Set-Cookie"))
+				}
+				if cleared {
+					if c := sessionCookie(t, res.Header); c.Value != "" || c.MaxAge >= 0 || c.Path != "/portal" || !c.HttpOnly {
+						t.Errorf("%s: clearing cookie %+v", name, c)
+					}
+				}
+			}
+
+			check("no cookie", "", false, false)
+			check("signed in", d.token, true, false)
+			gone, _, err := e.tokens.Issue(uuid.NewString())
+			if err != nil {
+				t.Fatal(err)
+			}
+			check("an account that does not exist", gone, false, true)
+			check("an API key", e.key(t, d, "test"), false, true)
+			check("not a token", "not-a-token", false, true)
+			// A portal token lasts 30 days.
+			e.clock.Advance(31 * 24 * time.Hour)
+			check("expired", d.token, false, true)
+			// A bearer token is not the browser's session.
+			fresh, _, err := e.tokens.Issue(d.id)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got probe
+			e.Get("/portal/session", bearer(fresh)...).Expect(200).Decode(&got)
+			if got.SignedIn {
+				t.Error("a bearer token counts as the browser session")
+			}
+		})
 	}
 }
 

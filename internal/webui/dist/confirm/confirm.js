@@ -39,9 +39,38 @@ function showError(box, err) {
   box.hidden = !err;
 }
 
-function when(iso) {
+// when formats the moment iso with its time zone named: in the IANA zone
+// tz when given (a booking's time is the expert's local time, wherever the
+// reader is), else in the browser's zone (when the reader asked or must
+// act).
+function when(iso, tz) {
   const d = new Date(iso);
-  return Number.isNaN(d.getTime()) ? iso : d.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+  if (Number.isNaN(d.getTime())) return iso;
+  const opts = { weekday: 'short', day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', timeZoneName: 'short' };
+  let parts;
+  try {
+    parts = new Intl.DateTimeFormat(undefined, tz ? { ...opts, timeZone: tz } : opts).formatToParts(d);
+  } catch {
+    return when(iso); // a zone this browser does not know
+  }
+  const zone = parts.find((p) => p.type === 'timeZoneName');
+  const text = parts.filter((p) => p.type !== 'timeZoneName').map((p) => p.value).join('').trim();
+  const place = tz && tz.includes('/') ? `${tz.slice(tz.lastIndexOf('/') + 1).replaceAll('_', ' ')} time` : '';
+  if (!zone) return place ? `${text} ${place}` : text;
+  return place ? `${text} ${place} (${zone.value})` : `${text} ${zone.value}`;
+}
+
+const STATUSES = {
+  PENDING: 'Requested; the expert has not confirmed it yet',
+  CONFIRMED: 'Confirmed by the expert',
+  IN_PROGRESS: 'Under way',
+  COMPLETED: 'Completed',
+  CANCELLED: 'Cancelled',
+};
+
+function bookingStatus(b) {
+  const label = STATUSES[b.status] || b.status;
+  return b.status === 'CANCELLED' && b.cancelledAt ? `${label} on ${when(b.cancelledAt)}` : label;
 }
 
 function fact(term, value) {
@@ -82,6 +111,46 @@ $('#signin-form').addEventListener('submit', async (ev) => {
 
 // ---- the request ---------------------------------------------------------
 
+let askedBy = null; // who asked, as shown
+let booking = null; // the booking a booking.cancel acts on, as last read
+let zone = ''; // the IANA time zone of its expert
+
+// loadBooking reads the booking the action acts on, and the time zone of
+// its expert (from the expert's public page) once.
+async function loadBooking() {
+  if (action.action !== 'booking.cancel' || !action.targetId) return;
+  try {
+    booking = (await api('GET', `/api/v1/bookings/${action.targetId}`)).data;
+  } catch {
+    return; // shown by its id
+  }
+  if (!zone && booking.expert && booking.expert.handle) {
+    zone = await api('GET', `/api/v1/experts/${encodeURIComponent(booking.expert.handle)}`)
+      .then((r) => r.data.timezone || '', () => '');
+  }
+}
+
+// renderFacts shows what is asked and the state it is in now.
+function renderFacts() {
+  $('#review-facts').replaceChildren();
+  if (askedBy) fact('Asked by', askedBy);
+  if (action.action === 'booking.cancel' && action.targetId) {
+    if (booking) {
+      const what = (booking.package && booking.package.title) || (booking.expert && (booking.expert.name || booking.expert.handle)) || 'Booking';
+      fact('Booking', what);
+      fact('Date', when(booking.scheduledDate, zone));
+      fact('Participants', String(booking.participants));
+      fact('Booking status', bookingStatus(booking));
+    } else {
+      fact('Booking', action.targetId);
+    }
+  }
+  fact('Asked at', when(action.createdAt));
+  if (action.status === 'pending') fact('Expires', when(action.expiresAt));
+  else if (action.status === 'confirmed' && action.confirmedAt) fact('Confirmed', when(action.confirmedAt));
+  else if (action.status === 'expired') fact('Expired', when(action.expiresAt));
+}
+
 async function review() {
   try {
     action = (await api('GET', `/api/v1/actions/${actionId}`)).data;
@@ -94,26 +163,14 @@ async function review() {
     throw err;
   }
   $('#review-title').textContent = LABELS[action.action] || action.action;
-  $('#review-facts').replaceChildren();
+  askedBy = null;
   if (action.apiKeyId) {
     const keys = await api('GET', '/api/v1/auth/api-keys').then((r) => r.data).catch(() => []);
     const key = keys.find((k) => k.id === action.apiKeyId);
-    fact('Asked by', key ? `API key “${key.name}” (${key.keyPrefix}…)` : 'an API key that has since been revoked');
+    askedBy = key ? `API key “${key.name}” (${key.keyPrefix}…)` : 'an API key that has since been revoked';
   }
-  if (action.action === 'booking.cancel' && action.targetId) {
-    try {
-      const b = (await api('GET', `/api/v1/bookings/${action.targetId}`)).data;
-      const what = (b.package && b.package.title) || (b.expert && (b.expert.name || b.expert.handle)) || 'Booking';
-      fact('Booking', what);
-      fact('Date', when(b.scheduledDate));
-      fact('Participants', String(b.participants));
-      fact('Booking status', b.status);
-    } catch {
-      fact('Booking', action.targetId);
-    }
-  }
-  fact('Asked at', when(action.createdAt));
-  fact('Expires', when(action.expiresAt));
+  await loadBooking();
+  renderFacts();
   render();
   show('view-review');
 }
@@ -135,22 +192,33 @@ function render(result) {
   }
 }
 
+// refresh reads the action and its booking again, to show the state they
+// are in after a confirmation (or after one that came too late).
+async function refresh() {
+  action = (await api('GET', `/api/v1/actions/${actionId}`).catch(() => ({ data: action }))).data;
+  await loadBooking();
+  renderFacts();
+}
+
 $('#confirm').addEventListener('click', async () => {
   const button = $('#confirm');
   button.disabled = true;
   showError($('#review-error'), null);
   try {
     const res = (await api('POST', `/api/v1/actions/${actionId}/confirm`)).data;
+    const failed = res.result && res.result.ok === false && res.result.error;
     action.status = 'confirmed';
     action.confirmedAt = new Date().toISOString();
-    const failed = res.result && res.result.ok === false && res.result.error;
+    // A closed account takes this page's token with it: nothing to read.
+    if (action.action === 'account.delete' && !failed) renderFacts();
+    else await refresh();
     render(failed
       ? `Confirmed, but it could not be done now: ${res.result.error.message}`
       : action.action === 'account.delete' ? 'Done: your account is closed.' : 'Done: the booking is cancelled.');
   } catch (err) {
     if (err.status === 422) {
       // Expired or confirmed meanwhile: show what it is now.
-      action = (await api('GET', `/api/v1/actions/${actionId}`).catch(() => ({ data: action }))).data;
+      await refresh();
       render();
     }
     showError($('#review-error'), err);
