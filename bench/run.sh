@@ -54,7 +54,7 @@ PIN_POSTGRES=${PIN_POSTGRES:-1}      # move the PostgreSQL backends of our datab
 # backends pinned, the database server here is one core, and the README
 # sizes the pool at 2-4 per database core: 4. The default (at least 8)
 # time-slices twice the backends on that core, which raises the p99 at the
-# fixed rate without raising the maximum (BENCHMARKS.md, method).
+# fixed rate without raising the maximum (BENCHMARKS.md, "Method").
 PG_POOL=${PG_POOL:-4}
 WITH_PEER=${WITH_PEER:-1}
 SCALE=${SCALE:-1}                    # SAMPLE_SCALE of our server: N× the sample catalogue and property inventory
@@ -472,6 +472,6 @@ MODE=full; [ "$QUICK" = 1 ] && MODE="quick (--quick)"
 
 "$BIN/benchtool" report -results "$RESULTS" -md "$OUT_MD" -png "$OUT_PNG" -png-link "$(realpath --relative-to="$(dirname "$(realpath "$OUT_MD")")" "$OUT_PNG")" \
   -summary "$OUT_SUMMARY" -machine "$WORK/machine.md" \
-  -run "$(date -u '+%Y-%m-%d %H:%M UTC') ($MODE), $(nproc) cores ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')), commit $GIT_REV"
+  -run "$(date -u '+%Y-%m-%d %H:%M UTC'), $MODE run, $(nproc) cores ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')), commit $GIT_REV"
 cp "$RESULTS" "$WORK/machine.md" "$OUT_DIR/"
 log "done in $(( $(date +%s) - T0 ))s: $OUT_MD, $OUT_PNG; raw results in $OUT_DIR"

@@ -53,3 +53,28 @@ func TestReportRendersSummaryAgain(t *testing.T) {
 		t.Errorf("the results section lacks the targets of issue 10")
 	}
 }
+
+// TestHeadlineLeavesOutWorkloadsNotRun: a run of some WORKLOADS has no
+// row, and no verdict, for the others.
+func TestHeadlineLeavesOutWorkloadsNotRun(t *testing.T) {
+	var list []*Agg
+	if err := readJSON(filepath.Join("testdata", "summary.json"), &list); err != nil {
+		t.Fatal(err)
+	}
+	aggs := map[string]*Agg{}
+	for _, a := range list {
+		if a.Workload == "list" || a.Workload == "peer_list" {
+			aggs[key(a.System, a.DB, a.Workload, a.Phase)] = a
+		}
+	}
+	get := func(system, db, w, phase string) *Agg { return aggs[key(system, db, w, phase)] }
+	got := headline(get, evaluate(get, map[string]string{"sqlite": "SQLite", "postgres": "PostgreSQL"}), "")
+	if !strings.Contains(got, "| `list` | 40266 | 38031 | 70166 | 756 |") {
+		t.Errorf("headline lacks the list row:\n%s", got)
+	}
+	for _, w := range []string{"detail", "packages", "booking_user", "booking_key", "message", "mixed", "quotebook"} {
+		if strings.Contains(got, "| `"+w+"` |") {
+			t.Errorf("headline has a row for %s, which did not run:\n%s", w, got)
+		}
+	}
+}
