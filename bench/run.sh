@@ -11,8 +11,9 @@
 # drives it from core CLIENT_CPU. Each workload is measured twice: WORKERS
 # connections sending as fast as they can (-rate=0: the maximum
 # throughput), then a fixed rate of FIXED_FRACTION of that maximum (the
-# latency). The results replace the results section of BENCHMARKS.md and
-# bench/latency.png; raw results stay in bench/results/ (not committed).
+# latency). The results replace the headline and results sections of
+# BENCHMARKS.md and bench/latency.png; raw results stay in bench/results/
+# (not committed).
 #
 # Settings: the variables below, each overridable from the environment.
 set -euo pipefail
@@ -24,7 +25,7 @@ QUICK=0
 for arg in "$@"; do
   case "$arg" in
     --quick) QUICK=1 ;;
-    -h|--help) sed -n '2,17p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,18p' "$0"; exit 0 ;;
     *) echo "unknown argument $arg (want --quick)" >&2; exit 2 ;;
   esac
 done
@@ -52,12 +53,12 @@ PIN_POSTGRES=${PIN_POSTGRES:-1}      # move the PostgreSQL backends of our datab
 # Our server's PostgreSQL pool per database (DATABASE_MAX_CONNS). With the
 # backends pinned, the database server here is one core, and the README
 # sizes the pool at 2-4 per database core: 4. The default (at least 8)
-# time-slices twice the backends on that core: p99 at the fixed rate of
-# message send 27-43 ms against 13-32 ms, the same maximum (24 Nov).
+# time-slices twice the backends on that core, which raises the p99 at the
+# fixed rate without raising the maximum (BENCHMARKS.md, "Method").
 PG_POOL=${PG_POOL:-4}
 WITH_PEER=${WITH_PEER:-1}
 SCALE=${SCALE:-1}                    # SAMPLE_SCALE of our server: N× the sample catalogue and property inventory
-SCALE_BENCH=${SCALE_BENCH:-1}        # also run the store-level scale benchmarks (catalogue growth curve, property date search) and draw bench/scale.png
+SCALE_BENCH=${SCALE_BENCH:-1}        # also run the store-level scale benchmarks (catalogue growth curve, property date search) and draw their plot (OUT_SCALE_PNG)
 SCALE_LIST=${SCALE_LIST:-1,10,100}   # the catalogue scales of the growth curve
 PROPERTY_SCALE=${PROPERTY_SCALE:-80} # the property date search's inventory: 80× is about 10,000 properties
 PROPERTY_DAYS=${PROPERTY_DAYS:-366}  # ... with a year of calendar per room type, as issue 16 sets it
@@ -75,8 +76,10 @@ OUT_DIR=${OUT_DIR:-bench/results/$STAMP$([ "$QUICK" = 1 ] && echo -quick || true
 # The full run publishes into BENCHMARKS.md; --quick only into OUT_DIR, unless told.
 if [ "$QUICK" = 1 ]; then
   OUT_MD=${OUT_MD:-$OUT_DIR/BENCHMARKS.md}; OUT_PNG=${OUT_PNG:-$OUT_DIR/latency.png}; OUT_SUMMARY=${OUT_SUMMARY:-$OUT_DIR/summary.json}
+  OUT_SCALE_PNG=${OUT_SCALE_PNG:-$OUT_DIR/scale.png}
 else
   OUT_MD=${OUT_MD:-BENCHMARKS.md}; OUT_PNG=${OUT_PNG:-bench/latency.png}; OUT_SUMMARY=${OUT_SUMMARY:-bench/summary.json}
+  OUT_SCALE_PNG=${OUT_SCALE_PNG:-bench/scale.png}
 fi
 # ------------------------------------------------------------------------------
 
@@ -400,7 +403,8 @@ fi
 # ---- 5. scale: catalogue growth curve and property date search ------------------------------------
 # Store-level Go benchmarks (uncached queries, no HTTP) and the uncached
 # catalogue through the router (BenchmarkCatalogHTTP), pinned to the
-# server core; results in $OUT_DIR/scale.txt, the plot in bench/scale.png.
+# server core; results in $OUT_DIR/scale.txt, the plot in $OUT_SCALE_PNG
+# (bench/scale.png in a full run).
 if [ "$SCALE_BENCH" = 1 ]; then
   log "scale: catalogue pages at x${SCALE_LIST//,/, x}; property date search at x$PROPERTY_SCALE, $PROPERTY_DAYS nights"
   scale_env=()
@@ -419,7 +423,7 @@ if [ "$SCALE_BENCH" = 1 ]; then
   (cd "$REPO" && go test -c -o "$BIN/guideapi.test" ./internal/httpapi/guideapi)
   (cd "$REPO/internal/httpapi/guideapi" && env "${scale_env[@]}" BENCH_CATALOG_SCALES="$SCALE_LIST" GOMAXPROCS=1 \
     taskset -c "$SERVER_CPU" "$BIN/guideapi.test" -test.run '^$' -test.bench CatalogHTTP -test.benchtime 2000x) | tee -a "$OUT_DIR/scale.txt"
-  "$BIN/benchtool" scaleplot -in "$OUT_DIR/scale.txt" -out "$REPO/bench/scale.png" \
+  "$BIN/benchtool" scaleplot -in "$OUT_DIR/scale.txt" -out "$OUT_SCALE_PNG" \
     -machine "$(nproc) cores, the server's pinned; load average $(cut -d' ' -f1-3 /proc/loadavg) at the end"
   if [ -n "$PG_DB" ]; then
     psql "$PG_URL_BASE/postgres$PG_URL_PARAMS" -qc "DROP DATABASE $PG_DB" >/dev/null && PG_DB=""
@@ -467,6 +471,7 @@ MODE=full; [ "$QUICK" = 1 ] && MODE="quick (--quick)"
 } >"$WORK/machine.md"
 
 "$BIN/benchtool" report -results "$RESULTS" -md "$OUT_MD" -png "$OUT_PNG" -png-link "$(realpath --relative-to="$(dirname "$(realpath "$OUT_MD")")" "$OUT_PNG")" \
-  -summary "$OUT_SUMMARY" -machine "$WORK/machine.md"
+  -summary "$OUT_SUMMARY" -machine "$WORK/machine.md" \
+  -run "$(date -u '+%Y-%m-%d %H:%M UTC'), $MODE run, $(nproc) cores ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')), commit $GIT_REV"
 cp "$RESULTS" "$WORK/machine.md" "$OUT_DIR/"
 log "done in $(( $(date +%s) - T0 ))s: $OUT_MD, $OUT_PNG; raw results in $OUT_DIR"

@@ -1,13 +1,16 @@
 // Command benchtool is the helper of bench/run.sh: it prepares a running
 // guide API for the load benchmark, writes vegeta target files, turns
 // vegeta result files into summary lines, and renders the report
-// (BENCHMARKS.md's results section and bench/latency.png).
+// (BENCHMARKS.md's headline and results sections, bench/latency.png) and
+// the scale plot (bench/scale.png).
 //
 //	benchtool setup     -base URL -out DIR [-users N -keys-per-user K -convs-per-user C -capture]
 //	benchtool targets   -state DIR/state.json -workload NAME -base URL -count N -run R -out FILE
 //	benchtool chain     -state DIR/state.json -targets FILE -base URL -output FILE -duration D -rate R -workers W  (vegeta attack for quotebook: each quote, then its booking)
 //	benchtool summarize -results FILE -system S -db D -workload W -phase P -run R ... >> results.jsonl
-//	benchtool report    -results results.jsonl -md BENCHMARKS.md -png bench/latency.png -summary bench/summary.json
+//	benchtool report    -results results.jsonl -md BENCHMARKS.md -png bench/latency.png -summary bench/summary.json -run LABEL
+//	benchtool report    -aggregates bench/summary.json -workers 50 -md BENCHMARKS.md ...  (the same report again, from an earlier summary)
+//	benchtool scaleplot -in scale.txt -out bench/scale.png [-machine TEXT]
 //	benchtool rss       -pid PID     (VmHWM of a process, in KiB)
 //	benchtool cpu       -pid PID [-extra PIDS] -core N -save SNAP | -since SNAP  (CPU ticks spent by the processes and core N between two snapshots)
 //

@@ -90,36 +90,41 @@ func ceilingOf(w string) string {
 	return w
 }
 
-var workloadTitle = map[string]string{
-	"list":          "Catalogue list: `GET /api/v1/experts?specialty=food&locale=…` (20 experts; 5 locales in turn)",
-	"detail":        "Expert detail: `GET /api/v1/experts/{handle}?locale=…` (49 experts × 5 locales)",
-	"packages":      "Package list: `GET /api/v1/packages?country=…&locale=…` (20 packages; 5 markets × 5 locales)",
-	"booking_user":  "Booking create with a user token: `POST /api/v1/bookings` (unique bodies over every active package; users in turn)",
-	"booking_key":   "Booking create with an API key: `POST /api/v1/bookings` (unique bodies; the users' keys in turn)",
-	"message":       "Message send: `POST /api/v1/conversations/{id}/messages` (unique bodies; every conversation in turn)",
-	"mixed":         "Mixed: 90% reads (40% list, 25% detail, 25% package list), 10% writes (5% booking, 5% message)",
-	"quotebook":     "Property quote + book: `POST /api/v1/quotes` (3 nights, every room type and check-in day in turn), then `POST /api/v1/bookings` of each quote answered (property API, a live key); half the requests each",
-	"peer_list":     "",
-	"peer_packages": "",
-	"peer_create":   "",
-}
-
-// report writes the results section of BENCHMARKS.md, the latency plot and
-// the summary for machines.
+// report writes the headline and results sections of BENCHMARKS.md, the
+// latency plot and the summary for machines.
 func report(args []string) error {
 	fs := flag.NewFlagSet("report", flag.ExitOnError)
 	results := fs.String("results", "", "results.jsonl")
-	md := fs.String("md", "BENCHMARKS.md", "markdown file whose results section is replaced")
+	aggregates := fs.String("aggregates", "", "instead of -results: the summary JSON of an earlier report, rendered again")
+	workers := fs.Int("workers", 0, "the connections of the run (with -aggregates, which does not hold them)")
+	md := fs.String("md", "BENCHMARKS.md", "markdown file whose headline and results sections are replaced")
 	png := fs.String("png", "bench/latency.png", "latency plot")
 	pngLink := fs.String("png-link", "bench/latency.png", "the plot's path as linked from the markdown file")
 	summary := fs.String("summary", "", "summary JSON (optional)")
 	machine := fs.String("machine", "", "file with the machine description and the exact commands (markdown)")
+	run := fs.String("run", "", "the run's date, machine and commit, for the headline")
 	fs.Parse(args)
-	runs, err := loadRuns(*results)
-	if err != nil {
-		return err
+	var aggs map[string]*Agg
+	conns := fmt.Sprint(*workers)
+	if *aggregates != "" {
+		var list []*Agg
+		if err := readJSON(*aggregates, &list); err != nil {
+			return err
+		}
+		aggs = map[string]*Agg{}
+		for _, a := range list {
+			aggs[key(a.System, a.DB, a.Workload, a.Phase)] = a
+		}
+	} else {
+		runs, err := loadRuns(*results)
+		if err != nil {
+			return err
+		}
+		aggs = aggregate(runs)
+		if *workers == 0 {
+			conns = workersOf(runs)
+		}
 	}
-	aggs := aggregate(runs)
 	get := func(system, db, w, phase string) *Agg { return aggs[key(system, db, w, phase)] }
 	var b strings.Builder
 	p := func(format string, a ...any) { fmt.Fprintf(&b, format, a...) }
@@ -140,7 +145,7 @@ func report(args []string) error {
 	p("Each cell: the median throughput of the runs with %s connections sending as fast as they can (`-rate=0`), the server's CPU use during them, "+
 		"and the throughput **per second of server CPU time** (req/s ÷ CPU share) — the figure the ratios use, because on two cores vegeta's own core "+
 		"saturates before a fast server's does (a server CPU well under 100%% means the client was the limit). "+
-		"On PostgreSQL the CPU counts our server and the PostgreSQL backends of its database.\n\n", workersOf(runs))
+		"On PostgreSQL the CPU counts our server and the PostgreSQL backends of its database.\n\n", conns)
 	p("| Workload | answer | ours, SQLite | ours, PostgreSQL | ceiling (bare net/http) | peer (PocketBase) |\n")
 	p("|---|---:|---:|---:|---:|---:|\n")
 	for _, w := range ourWorkloads {
@@ -176,69 +181,45 @@ func report(args []string) error {
 	}
 	p("\n![Latency at half the maximum rate](%s)\n\n", *pngLink)
 
-	// One table per workload.
+	// What the summary cannot show: a core shared with other processes,
+	// failed answers and the errors vegeta saw (every aggregate is in the
+	// summary JSON).
 	for _, w := range ourWorkloads {
-		p("### %s\n\n", workloadTitle[w])
-		p("| System | answer | max req/s (median; min–max) | server CPU (core busy) | req per CPU-second | ÷ ceiling | failed at max | fixed rate | p50 | p99 | peak RSS |\n")
-		p("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
-		c := get("ceiling", "", ceilingOf(w), "max")
-		rows := []struct {
-			label, system, db, w string
-		}{
+		for _, r := range []struct{ label, system, db, w string }{
 			{"ours, SQLite", "ours", "sqlite", w},
 			{"ours, PostgreSQL", "ours", "postgres", w},
-			{"ceiling (bare net/http, same bytes)", "ceiling", "", ceilingOf(w)},
-		}
-		if pw := peerOf[w]; pw != "" {
-			rows = append(rows, struct{ label, system, db, w string }{"peer: PocketBase `" + pw + "`", "peer", "sqlite", pw})
-		}
-		for _, r := range rows {
+			{"ceiling", "ceiling", "", ceilingOf(w)},
+			{"peer", "peer", "sqlite", peerOf[w]},
+		} {
 			a := get(r.system, r.db, r.w, "max")
-			f := get(r.system, r.db, r.w, "fixed")
-			if a == nil {
-				p("| %s | not measured ||||||||||\n", r.label)
+			if a == nil || (r.system != "ours" && w == "booking_key") { // booking_key shares booking_user's ceiling and peer
 				continue
 			}
-			ratio := "–"
-			if r.system != "ceiling" {
-				ratio = ratioCell(a, c)
+			if a.CPU < 0.85 && a.CoreBusy > 0.97 {
+				p("Note (`%s`, %s): the server used %.0f%% of its core while the core was %.0f%% busy: other processes ran there (in the time the server left idle, or taking from it).\n\n", w, r.label, a.CPU*100, a.CoreBusy*100)
 			}
-			fixed := []string{"–", "–", "–"}
-			rss := a.PeakRSSKB
-			if f != nil {
-				fixed = []string{fmt.Sprintf("%.0f/s", f.TargetRate), fmt.Sprintf("%.2f ms", f.P50), fmt.Sprintf("%.2f ms", f.P99)}
-				rss = max(rss, f.PeakRSSKB)
+			if a.Failed > 0 || a.Locked > 0 {
+				p("Failed answers at the maximum (`%s`, %s): %s.\n\n", w, r.label, failedCell(a))
 			}
-			p("| %s | %.0f B | %.0f (%.0f–%.0f) | %.0f%% (%.0f%%) | %.0f | %s | %s | %s | %s | %s | %.0f MB |\n", r.label, a.BytesIn, a.Throughput, a.TMin, a.TMax,
-				a.CPU*100, a.CoreBusy*100, a.PerCore, ratio, failedCell(a), fixed[0], fixed[1], fixed[2], float64(rss)/1024)
-		}
-		if pw := peerOf[w]; pw != "" {
-			if a, peer := get("ours", "sqlite", w, "max"), get("peer", "sqlite", pw, "max"); a != nil && peer != nil && peer.Throughput > 0 {
-				p("\nOurs on SQLite ÷ peer: **%s** per CPU-second.\n", ratioCell(a, peer))
+			if len(a.Errors) > 0 {
+				p("Errors seen by vegeta (`%s`, %s): `%s`\n\n", w, r.label, strings.Join(a.Errors, "`, `"))
 			}
 		}
-		for _, r := range rows {
-			if a := get(r.system, r.db, r.w, "max"); a != nil && a.CPU < 0.85 && a.CoreBusy > 0.97 {
-				p("\nNote (%s): the server used %.0f%% of its core while the core was %.0f%% busy: other processes ran there (in the time the server left idle, or taking from it).\n", r.label, a.CPU*100, a.CoreBusy*100)
-			}
-		}
-		for _, r := range rows {
-			if a := get(r.system, r.db, r.w, "max"); a != nil && len(a.Errors) > 0 {
-				p("\nErrors seen by vegeta (%s): `%s`\n", r.label, strings.Join(a.Errors, "`, `"))
-			}
-		}
-		p("\n")
 	}
 
 	// Targets of the issue.
 	p("### Targets of issue 10\n\n")
 	p("| Target | Measured | Verdict |\n|---|---|---|\n")
-	for _, t := range evaluate(get, dbName) {
+	verdicts := evaluate(get, dbName)
+	for _, t := range verdicts {
 		p("| %s | %s | %s |\n", t.target, t.measured, t.verdict)
 	}
 	p("\n")
 
-	if err := replaceSection(*md, b.String()); err != nil {
+	if err := replaceSection(*md, headlineSection, headline(get, verdicts, *run)); err != nil {
+		return err
+	}
+	if err := replaceSection(*md, resultsSection, b.String()); err != nil {
 		return err
 	}
 	if err := plotLatency(*png, aggs); err != nil {
@@ -297,33 +278,42 @@ func failedCell(a *Agg) string {
 	return s
 }
 
-type verdict struct{ target, measured, verdict string }
+// verdict is one target of the issue against the run: the workload it
+// belongs to ("" for the server as a whole), the target in full and in
+// short, what was measured in full and in short (the short forms are for
+// the headline), and whether it was met.
+type verdict struct {
+	workload, target, short, measured, value, verdict string
+	met                                               bool
+}
 
 // evaluate checks the targets of the issue against the medians. Ratios
 // to the ceiling and the peer are per second of server CPU time ("per core
 // of server time"); absolute rates are the req/s measured.
 func evaluate(get func(system, db, w, phase string) *Agg, dbName map[string]string) []verdict {
 	var out []verdict
-	judge := func(ok bool, by string) string {
-		v := "**not met**"
-		if ok {
-			v = "**met**"
+	judge := func(v verdict, by string) verdict {
+		v.verdict = "**not met**"
+		if v.met {
+			v.verdict = "**met**"
 		}
 		if by != "" {
-			v += " (" + by + ")"
+			v.verdict += " (" + by + ")"
 		}
+		out = append(out, v)
 		return v
 	}
-	ratio := func(target string, a, b *Agg, want float64) {
+	ratio := func(w, target, short string, a, b *Agg, want float64) {
 		if a == nil || b == nil || b.PerCore == 0 {
 			return
 		}
 		r := a.PerCore / b.PerCore
-		out = append(out, verdict{target, fmt.Sprintf("%.0f ÷ %.0f req per CPU-second = %.2f (plain req/s: %.0f ÷ %.0f = %.2f)",
-			a.PerCore, b.PerCore, r, a.Throughput, b.Throughput, a.Throughput/b.Throughput),
-			judge(r >= want, fmt.Sprintf("%+.0f%% against the target", (r/want-1)*100))})
+		judge(verdict{workload: w, target: target, short: short,
+			measured: fmt.Sprintf("%.0f ÷ %.0f req per CPU-second = %.2f (plain req/s: %.0f ÷ %.0f = %.2f)",
+				a.PerCore, b.PerCore, r, a.Throughput, b.Throughput, a.Throughput/b.Throughput),
+			value: fmt.Sprintf("%.2f", r), met: r >= want}, fmt.Sprintf("%+.0f%% against the target", (r/want-1)*100))
 	}
-	rate := func(target string, a *Agg, want float64) {
+	rate := func(w, target, short string, a *Agg, want float64) {
 		if a == nil {
 			return
 		}
@@ -331,36 +321,41 @@ func evaluate(get func(system, db, w, phase string) *Agg, dbName map[string]stri
 		if a.CPU < 0.9 && a.CPUBasis != "core" {
 			note = fmt.Sprintf("; the server used %.0f%% of its core, so it had room for about %.0f/s", a.CPU*100, a.PerCore)
 		}
-		out = append(out, verdict{target, fmt.Sprintf("%.0f/s at %.0f%% server CPU", a.Throughput, a.CPU*100),
-			judge(a.Throughput >= want, fmt.Sprintf("%+.0f%% against the target%s", (a.Throughput/want-1)*100, note))})
+		judge(verdict{workload: w, target: target, short: short,
+			measured: fmt.Sprintf("%.0f/s at %.0f%% server CPU", a.Throughput, a.CPU*100),
+			value:    fmt.Sprintf("%.0f/s", a.Throughput), met: a.Throughput >= want},
+			fmt.Sprintf("%+.0f%% against the target%s", (a.Throughput/want-1)*100, note))
 	}
 	listC := get("ceiling", "", "list", "max")
-	ratio("Catalogue list ≥ 0.6 × ceiling (SQLite)", get("ours", "sqlite", "list", "max"), listC, 0.6)
-	ratio("Catalogue list ≥ 0.6 × ceiling (PostgreSQL)", get("ours", "postgres", "list", "max"), listC, 0.6)
-	ratio("Catalogue list ≥ 3 × peer (SQLite)", get("ours", "sqlite", "list", "max"), get("peer", "sqlite", "peer_list", "max"), 3)
+	ratio("list", "Catalogue list ≥ 0.6 × ceiling (SQLite)", "≥ 0.6 × ceiling, SQLite", get("ours", "sqlite", "list", "max"), listC, 0.6)
+	ratio("list", "Catalogue list ≥ 0.6 × ceiling (PostgreSQL)", "≥ 0.6 × ceiling, PostgreSQL", get("ours", "postgres", "list", "max"), listC, 0.6)
+	ratio("list", "Catalogue list ≥ 3 × peer (SQLite)", "≥ 3 × peer", get("ours", "sqlite", "list", "max"), get("peer", "sqlite", "peer_list", "max"), 3)
 	peerCreate := get("peer", "sqlite", "peer_create", "max")
 	for _, w := range []string{"booking_user", "booking_key"} {
 		a := get("ours", "sqlite", w, "max")
 		if a == nil {
 			continue
 		}
-		rate(fmt.Sprintf("`%s` ≥ 2,000/s on SQLite", w), a, 2000)
-		out = append(out, verdict{fmt.Sprintf("`%s`: no \"database is locked\" at %d concurrent writers", w, 50),
-			fmt.Sprintf("%d locked lines logged, %d failed answers", a.Locked, a.Failed), judge(a.Locked == 0 && a.Failed == 0, "")})
-		ratio(fmt.Sprintf("`%s` ≥ 1.5 × peer's authenticated create", w), a, peerCreate, 1.5)
+		rate(w, fmt.Sprintf("`%s` ≥ 2,000/s on SQLite", w), "≥ 2,000/s", a, 2000)
+		judge(verdict{workload: w, target: fmt.Sprintf("`%s`: no \"database is locked\" at %d concurrent writers", w, 50), short: "no lock errors",
+			measured: fmt.Sprintf("%d locked lines logged, %d failed answers", a.Locked, a.Failed),
+			value:    fmt.Sprintf("%d locked, %d failed", a.Locked, a.Failed), met: a.Locked == 0 && a.Failed == 0}, "")
+		ratio(w, fmt.Sprintf("`%s` ≥ 1.5 × peer's authenticated create", w), "≥ 1.5 × peer", a, peerCreate, 1.5)
 	}
-	rate("Message send ≥ 2,500/s (SQLite)", get("ours", "sqlite", "message", "max"), 2500)
+	rate("message", "Message send ≥ 2,500/s (SQLite)", "≥ 2,500/s", get("ours", "sqlite", "message", "max"), 2500)
 	// Issue 16: per core (per CPU-second), and the p99 at half the maximum.
 	for _, db := range []string{"sqlite", "postgres"} {
 		a, f := get("ours", db, "quotebook", "max"), get("ours", db, "quotebook", "fixed")
 		if a == nil || f == nil {
 			continue
 		}
-		out = append(out, verdict{fmt.Sprintf("Quote + book ≥ 3,000 requests per core (%s)", dbName[db]),
-			fmt.Sprintf("%.0f per CPU-second (%.0f/s at %.0f%% server CPU)", a.PerCore, a.Throughput, a.CPU*100),
-			judge(a.PerCore >= 3000, fmt.Sprintf("%+.0f%% against the target", (a.PerCore/3000-1)*100))},
-			verdict{fmt.Sprintf("Quote + book p99 < 50 ms at half the maximum (%s)", dbName[db]),
-				fmt.Sprintf("%.1f ms at %.0f/s", f.P99, f.TargetRate), judge(f.P99 < 50, "")})
+		judge(verdict{workload: "quotebook", target: fmt.Sprintf("Quote + book ≥ 3,000 requests per core (%s)", dbName[db]),
+			short:    "≥ 3,000 per CPU-second, " + dbName[db],
+			measured: fmt.Sprintf("%.0f per CPU-second (%.0f/s at %.0f%% server CPU)", a.PerCore, a.Throughput, a.CPU*100),
+			value:    fmt.Sprintf("%.0f", a.PerCore), met: a.PerCore >= 3000}, fmt.Sprintf("%+.0f%% against the target", (a.PerCore/3000-1)*100))
+		judge(verdict{workload: "quotebook", target: fmt.Sprintf("Quote + book p99 < 50 ms at half the maximum (%s)", dbName[db]),
+			short:    "p99 < 50 ms, " + dbName[db],
+			measured: fmt.Sprintf("%.1f ms at %.0f/s", f.P99, f.TargetRate), value: fmt.Sprintf("%.1f ms", f.P99), met: f.P99 < 50}, "")
 	}
 	var rss int64
 	for _, db := range []string{"sqlite", "postgres"} {
@@ -376,37 +371,123 @@ func evaluate(get func(system, db, w, phase string) *Agg, dbName map[string]stri
 			}
 		}
 		if worst != nil {
-			out = append(out, verdict{fmt.Sprintf("p99 < 10 ms at half the maximum rate, every workload (%s)", dbName[db]),
-				fmt.Sprintf("worst: `%s` %.2f ms at %.0f/s", worst.Workload, worst.P99, worst.TargetRate),
-				judge(worst.P99 < 10, fmt.Sprintf("%.1f× the limit", worst.P99/10))})
+			// The headline shows this target per workload.
+			judge(verdict{target: fmt.Sprintf("p99 < 10 ms at half the maximum rate, every workload (%s)", dbName[db]),
+				measured: fmt.Sprintf("worst: `%s` %.2f ms at %.0f/s", worst.Workload, worst.P99, worst.TargetRate),
+				met:      worst.P99 < 10}, fmt.Sprintf("%.1f× the limit", worst.P99/10))
 		}
 	}
 	if rss > 0 {
-		out = append(out, verdict{"Peak RSS < 150 MB", fmt.Sprintf("%.0f MB (VmHWM after the setup's reset, the highest of all runs, both databases)", float64(rss)/1024),
-			judge(rss < 150*1024, fmt.Sprintf("%.0f%% of the limit", float64(rss)/1024/150*100))})
+		judge(verdict{target: "Peak RSS < 150 MB", short: "peak RSS < 150 MB",
+			measured: fmt.Sprintf("%.0f MB (VmHWM after the setup's reset, the highest of all runs, both databases)", float64(rss)/1024),
+			value:    fmt.Sprintf("%.0f MB", float64(rss)/1024), met: rss < 150*1024},
+			fmt.Sprintf("%.0f%% of the limit", float64(rss)/1024/150*100))
 	}
 	return out
 }
 
-const (
-	beginMarker = "<!-- results:begin (written by bench/run.sh; edits between the markers are lost) -->"
-	endMarker   = "<!-- results:end -->"
+// headline is the report's first table: per workload, the requests per
+// second of server CPU time at the maximum of each system, our ratios to
+// the ceiling and the peer, the p99 at half the maximum, and the issue's
+// targets for the workload, met or missed (the p99 < 10 ms target of
+// every workload among them); then the server-wide memory target.
+func headline(get func(system, db, w, phase string) *Agg, verdicts []verdict, run string) string {
+	var b strings.Builder
+	p := func(format string, a ...any) { fmt.Fprintf(&b, format, a...) }
+	if run != "" {
+		p("Run of %s. ", run)
+	}
+	p("Requests per second of server CPU time at the maximum (the ratios use it); p99 at half the maximum rate.\n\n")
+	p("| Workload | ours, SQLite | ours, PostgreSQL | ceiling | peer (PocketBase) | SQLite ÷ ceiling | SQLite ÷ peer | p99, SQLite / PostgreSQL | targets |\n")
+	p("|---|---:|---:|---:|---:|---:|---:|---:|---|\n")
+	perCore := func(a *Agg) string {
+		if a == nil {
+			return "–"
+		}
+		return fmt.Sprintf("%.0f", a.PerCore)
+	}
+	ratio := func(a, b *Agg) string {
+		if a == nil || b == nil || b.PerCore == 0 {
+			return "–"
+		}
+		return fmt.Sprintf("%.2f", a.PerCore/b.PerCore)
+	}
+	p99 := func(a *Agg) string {
+		if a == nil {
+			return "–"
+		}
+		return fmt.Sprintf("%.1f", a.P99)
+	}
+	mark := func(ok bool) string {
+		if ok {
+			return "met"
+		}
+		return "**missed**"
+	}
+	for _, w := range ourWorkloads {
+		sqlite, c, peer := get("ours", "sqlite", w, "max"), get("ceiling", "", ceilingOf(w), "max"), get("peer", "sqlite", peerOf[w], "max")
+		if sqlite == nil && get("ours", "postgres", w, "max") == nil {
+			continue // not in this run's WORKLOADS
+		}
+		var targets []string
+		for _, v := range verdicts {
+			if v.workload == w {
+				targets = append(targets, fmt.Sprintf("%s: %s (%s)", v.short, mark(v.met), v.value))
+			}
+		}
+		var fixed, slow []string
+		for _, db := range []string{"sqlite", "postgres"} {
+			if f := get("ours", db, w, "fixed"); f != nil {
+				fixed = append(fixed, db)
+				if f.P99 >= 10 {
+					slow = append(slow, map[string]string{"sqlite": "SQLite", "postgres": "PostgreSQL"}[db])
+				}
+			}
+		}
+		switch {
+		case len(fixed) == 0:
+		case len(slow) == 0:
+			targets = append(targets, "p99 < 10 ms: met")
+		default:
+			targets = append(targets, "p99 < 10 ms: **missed** ("+strings.Join(slow, ", ")+")")
+		}
+		p("| `%s` | %s | %s | %s | %s | %s | %s | %s / %s ms | %s |\n", w, perCore(sqlite), perCore(get("ours", "postgres", w, "max")),
+			perCore(c), perCore(peer), ratio(sqlite, c), ratio(sqlite, peer),
+			p99(get("ours", "sqlite", w, "fixed")), p99(get("ours", "postgres", w, "fixed")), strings.Join(targets, "; "))
+	}
+	for _, v := range verdicts {
+		if v.workload == "" && v.short != "" {
+			p("\nOur server over every workload, %s: %s (%s).\n", v.short, mark(v.met), v.value)
+		}
+	}
+	return b.String() + "\n"
+}
+
+// section is a part of the markdown file that the report rewrites: its
+// heading (used when the file does not have it yet) and its markers.
+type section struct{ heading, begin, end string }
+
+var (
+	headlineSection = section{"Headline",
+		"<!-- headline:begin (written by bench/run.sh; edits between the markers are lost) -->", "<!-- headline:end -->"}
+	resultsSection = section{"Results",
+		"<!-- results:begin (written by bench/run.sh; edits between the markers are lost) -->", "<!-- results:end -->"}
 )
 
-// replaceSection puts the generated text between the markers of the
-// markdown file, or appends a new section when it has none.
-func replaceSection(path, body string) error {
+// replaceSection puts the generated text between the section's markers in
+// the markdown file, or appends the section when the file has none.
+func replaceSection(path string, sec section, body string) error {
 	old, err := os.ReadFile(filepath.Clean(path))
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return err
 	}
 	s := string(old)
-	section := beginMarker + "\n\n" + body + endMarker
-	i, j := strings.Index(s, beginMarker), strings.Index(s, endMarker)
+	text := sec.begin + "\n\n" + body + sec.end
+	i, j := strings.Index(s, sec.begin), strings.Index(s, sec.end)
 	if i >= 0 && j > i {
-		s = s[:i] + section + s[j+len(endMarker):]
+		s = s[:i] + text + s[j+len(sec.end):]
 	} else {
-		s += "\n## Results\n\n" + section + "\n"
+		s += "\n## " + sec.heading + "\n\n" + text + "\n"
 	}
 	return os.WriteFile(path, []byte(s), 0o600)
 }

@@ -13,16 +13,61 @@ import (
 	"regexp"
 	"slices"
 	"strconv"
+	"strings"
 )
 
-// scaleLine matches a line of BenchmarkCatalogScale,
-// BenchmarkPropertyDateSearch or BenchmarkCatalogHTTP: engine, scale,
-// case (none for BenchmarkCatalogHTTP, whose line is every page through
-// the router), p50 and p99.
-var scaleLine = regexp.MustCompile(`^Benchmark\w+/(sqlite|postgres)/x(\d+)(?:/([\w-]+))?-\d+\s+\d+\s+\d+ ns/op\s+([\d.]+) p50-ms\s+([\d.]+) p99-ms`)
+// scaleName matches the name and iterations of a line of
+// BenchmarkCatalogScale or BenchmarkCatalogHTTP: engine, scale, case (none
+// for BenchmarkCatalogHTTP, whose line is every page through the router),
+// then the metrics. go test appends "-GOMAXPROCS" to a name only when it
+// is not 1, and bench/run.sh runs the benchmarks with GOMAXPROCS=1, so the
+// suffix is optional. Other benchmarks of the scale output (the property
+// date search) are not catalogue pages and are left out.
+var scaleName = regexp.MustCompile(`^BenchmarkCatalog(?:Scale|HTTP)/(sqlite|postgres)/x(\d+)(?:/([\w-]+?))?(?:-\d+)?\s+\d+\s+(.+)$`)
 
 // httpCase names the series of BenchmarkCatalogHTTP.
 const httpCase = "http-every-page"
+
+// scalePoint is one page case of the catalogue at one scale.
+type scalePoint struct {
+	engine, series  string
+	scale, p50, p99 float64
+}
+
+// parseScaleLine reads one line of `go test -bench` output. Its metrics
+// are value-unit pairs in the order the testing package prints them
+// (ns/op, then the reported ones by name), so p50-ms and p99-ms are found
+// by their unit, not by their place. The recount case measures a count,
+// not a page, and is left out.
+func parseScaleLine(line string) (scalePoint, bool) {
+	m := scaleName.FindStringSubmatch(line)
+	if m == nil || m[3] == "experts-recount" {
+		return scalePoint{}, false
+	}
+	p := scalePoint{engine: m[1], series: m[3]}
+	if p.series == "" {
+		p.series = httpCase
+	}
+	p.scale, _ = strconv.ParseFloat(m[2], 64)
+	fields := strings.Fields(m[4])
+	var seen50, seen99 bool
+	for i := 0; i+1 < len(fields); i += 2 {
+		v, err := strconv.ParseFloat(fields[i], 64)
+		if err != nil {
+			return scalePoint{}, false
+		}
+		switch fields[i+1] {
+		case "p50-ms":
+			p.p50, seen50 = v, true
+		case "p99-ms":
+			p.p99, seen99 = v, true
+		}
+	}
+	if !seen50 || !seen99 {
+		return scalePoint{}, false
+	}
+	return p, true
+}
 
 // scalePlot draws the growth curves of the catalogue pages: the p99 of
 // each page case against the catalogue scale, both axes logarithmic, one
@@ -45,24 +90,18 @@ func scalePlot(args []string) error {
 	var names, cases []string
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {
-		m := scaleLine.FindStringSubmatch(sc.Text())
-		if m == nil || m[3] == "experts-recount" {
+		p, ok := parseScaleLine(sc.Text())
+		if !ok {
 			continue
 		}
-		if m[3] == "" {
-			m[3] = httpCase
-		}
-		scale, _ := strconv.ParseFloat(m[2], 64)
-		p50, _ := strconv.ParseFloat(m[4], 64)
-		p99, _ := strconv.ParseFloat(m[5], 64)
-		key := m[1] + "/" + m[3]
+		key := p.engine + "/" + p.series
 		if _, ok := series[key]; !ok {
 			names = append(names, key)
 		}
-		if !slices.Contains(cases, m[3]) {
-			cases = append(cases, m[3])
+		if !slices.Contains(cases, p.series) {
+			cases = append(cases, p.series)
 		}
-		series[key] = append(series[key], point{scale, p50, p99})
+		series[key] = append(series[key], point{p.scale, p.p50, p.p99})
 	}
 	if err := sc.Err(); err != nil {
 		return err

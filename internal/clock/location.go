@@ -7,8 +7,8 @@ import (
 )
 
 // locations holds the zones LoadLocation found, by name. The standard
-// library reads and parses the zone's file on every call: a property
-// quote paid 5% of its CPU time for it. Only zones that exist are kept,
+// library reads and parses the zone's file on every call, a cost a
+// property quote paid on every request. Only zones that exist are kept,
 // and there are a few hundred, so the cache stays small whatever callers
 // send.
 var locations sync.Map // string → *time.Location

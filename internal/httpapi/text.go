@@ -198,7 +198,7 @@ func hex4(b []byte) rune {
 // parts ParseQuery drops (a bad %-escape, a semicolon) are dropped by
 // every reader of the query, so they never reach a query either. It reads
 // the parts in place: ParseQuery's map, built on every request only to be
-// read here, was 3% of a cached catalogue list's allocations.
+// read here, was a needless share of a cached catalogue list's allocations.
 func checkQueryText(raw string, errs apperr.FieldErrors) {
 	for raw != "" {
 		var part string

@@ -14,11 +14,11 @@ import (
 // checkpoint takes no write lock), ten times a second: the writer goes on
 // committing meanwhile, and a page that several batches rewrote within
 // the interval goes to the file once. Measured under load (BENCHMARKS.md):
-// 6–7% less CPU per booking and per message than checkpoints in the
-// writer, and a lower p50 and p99. A longer interval saved more CPU but
-// copied more at a time, and the requests waited on its I/O (p99 75–93 ms
-// at one second). The writer's own wal_autocheckpoint (parseDSN) is a
-// backstop for when this loop falls behind.
+// less CPU per booking and per message than checkpoints in the writer,
+// and a lower p50 and p99. A longer interval saved more CPU but copied
+// more at a time, and the requests waited on its I/O. The writer's own
+// wal_autocheckpoint (parseDSN) is a backstop for when this loop falls
+// behind.
 
 // checkpointEvery is how often the WAL is checkpointed.
 const checkpointEvery = 100 * time.Millisecond

@@ -159,13 +159,11 @@ func (db *DB) SetPool(n int) {
 // readerMmap is added to the DSN of SQLite's readers: they read the file
 // through a mapping of up to 1 GiB instead of a pread per page their
 // cache misses. A catalogue larger than a connection's 16 MB cache pays
-// those syscalls on most pages: at 1,000× the sample catalogue (about
-// 400 MB) a full list page took 1.07–1.25 ms unmapped and 0.76 mapped
-// (0.40 at 1×). The writer keeps no mapping: a connection that finds the
+// those syscalls on most pages, and a list page's cost then grows with
+// the catalogue. The writer keeps no mapping: a connection that finds the
 // WAL changed by another drops its cache and its whole mapping, which
-// costs a reader the mapping's two syscalls once per read after a commit
-// (in alternating runs: message send −4%, the mixed workload −5%, near
-// the noise), but would cost the writer them on its every transaction.
+// costs a reader the mapping's two syscalls once per read after a commit,
+// but would cost the writer them on its every transaction.
 const readerMmap = "&_pragma=mmap_size(1073741824)"
 
 func parseDSN(dsn string) (Engine, string, error) {

@@ -102,8 +102,8 @@ func (s *Events) Record(ctx context.Context, q Querier, typ string, audience []s
 		}
 	} else {
 		// As on PostgreSQL, the insert tells whether any endpoint of the
-		// audience is live: fanOut's query (4.7% of a booking's CPU when
-		// it ran for every event) runs only then.
+		// audience is live: fanOut's query, a visible part of a booking's
+		// CPU when it ran for every event, runs only then.
 		// The audience's endpoints are found by webhook_endpoints_audience
 		// (an empty IN list matches none).
 		w, live := &Where{Args: []any{ev.ID, ev.Type, string(body), ev.CreatedAt}}, "status <> 'disabled'"

@@ -16,8 +16,8 @@ import (
 const stmtCacheSize = 256
 
 // The SQLite driver prepares (parses and plans) every statement it runs
-// through QueryContext or ExecContext and finalizes it afterwards: about a
-// quarter of a booking's CPU time went to parsing the same SQL again. Each
+// through QueryContext or ExecContext and finalizes it afterwards, so a
+// booking spent much of its CPU time parsing the same SQL again. Each
 // connection here keeps its prepared statements by SQL text and runs them
 // again with new arguments. PostgreSQL needs none of this: pgx caches each
 // connection's prepared statements itself.

@@ -74,8 +74,7 @@ type conversation struct {
 	id, touristID, expertID, expertUserID, expertName string
 }
 
-// withSample loads the sample data (slow under the race detector, about
-// 4s on SQLite).
+// withSample loads the sample data (slow under the race detector).
 func (e *env) withSample() *env {
 	e.t.Helper()
 	if err := guidedb.LoadSample(e.t.Context(), e.db, dataset()); err != nil {

@@ -112,10 +112,10 @@ type countedFilter struct {
 // On PostgreSQL the limit and the offset are constants in the text: with
 // them as parameters the plan that pgx's prepared statement would reuse
 // is made for an unknown limit, guessed at a tenth of the list, and sorts
-// instead of walking, so PostgreSQL plans every run anew (about 1 ms of
-// its CPU per page). With constants the reusable plan walks the index as
-// each run's own plan does, and after five runs of a statement PostgreSQL
-// keeps it. SQLite plans once per prepared statement whatever the values,
+// instead of walking, so PostgreSQL plans every run anew, paying the
+// planner on every page. With constants the reusable plan walks the
+// index as each run's own plan does, and after five runs of a statement
+// PostgreSQL keeps it. SQLite plans once per prepared statement whatever the values,
 // and more statement texts would only crowd its statement cache.
 func (q catalogQuery) pageSQL(p paging.Page, engine store.Engine) string {
 	var limit, offset string
