@@ -1,6 +1,7 @@
 #!/bin/sh
-# The README's tours, run as written against a running server: the public
-# catalogue, accounts and API keys, a booking through its life cycle with
+# The documented tours (docs/guide-api.md, docs/property-api.md), run as
+# written against a running server: the public catalogue, accounts and API
+# keys, a booking through its life cycle with
 # the demo expert, and the property platform from portal signup to a
 # cancelled booking. Each call must answer the status shown, or the script
 # stops there. CI runs it (.ci/run) against a freshly started server.
