@@ -44,25 +44,33 @@ func (g *Guide) CreateAction(ctx context.Context, c *guide.Caller, action, targe
 			a.APIKeyID, action, targetID, a.PersonOnly, now); err != nil {
 			return err
 		}
-		res, err := tx.ExecContext(ctx, `INSERT INTO pending_actions (id, user_id, api_key_id, action, target_id, payload, status, expires_at, created_at, person_only)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) ON CONFLICT DO NOTHING`,
-			a.ID, a.UserID, a.APIKeyID, a.Action, nullIfEmpty(targetID), string(body), a.Status, a.ExpiresAt, now, a.PersonOnly)
-		if err != nil {
-			return err
-		}
-		n, err := res.RowsAffected()
-		if err != nil {
-			return err
-		}
-		if created = n == 1; !created {
+		// Twice at most: the open action an insert runs into may be
+		// confirmed by another transaction before it is read here, which
+		// gives up its place to this one.
+		for try := 0; ; try++ {
+			res, err := tx.ExecContext(ctx, `INSERT INTO pending_actions (id, user_id, api_key_id, action, target_id, payload, status, expires_at, created_at, person_only)
+				VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) ON CONFLICT DO NOTHING`,
+				a.ID, a.UserID, a.APIKeyID, a.Action, nullIfEmpty(targetID), string(body), a.Status, a.ExpiresAt, now, a.PersonOnly)
+			if err != nil {
+				return err
+			}
+			n, err := res.RowsAffected()
+			if err != nil {
+				return err
+			}
+			if created = n == 1; created {
+				break
+			}
 			w := &store.Where{}
 			openCondition(w, c, action, targetID, now)
-			a, err = g.queryAction(ctx, tx, w, "")
-			if errors.Is(err, sql.ErrNoRows) {
-				// The open action was confirmed between the insert and this read.
-				return apperr.Errorf(apperr.Conflict, "The same request was confirmed a moment ago; send it again to ask anew.")
+			open, err := g.queryAction(ctx, tx, w, "")
+			if err == nil {
+				a = open
+				return nil
 			}
-			return err
+			if !errors.Is(err, sql.ErrNoRows) || try == 1 {
+				return err
+			}
 		}
 		if _, err := g.events.Record(ctx, tx, guide.EventActionPending, []string{guide.Audience(a.UserID)}, a); err != nil {
 			return err
