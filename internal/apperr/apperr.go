@@ -33,6 +33,10 @@ const (
 	InventoryConflict     = "INVENTORY_CONFLICT"      // a calendar update would offer fewer units than are booked and held
 )
 
+// PersonConfirmation: an API key tried to confirm a pending action that
+// only the person may confirm, with a user token or the web session.
+const PersonConfirmation = "PERSON_CONFIRMATION_REQUIRED"
+
 // Error is a failure the caller can act on: a code from the list above, a
 // message safe to show, and optional details (for validation errors, one
 // entry per offending field).

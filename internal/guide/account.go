@@ -45,8 +45,21 @@ type APIKey struct {
 	ExpiresAt  *time.Time `json:"expiresAt"`
 	CreatedAt  time.Time  `json:"createdAt"`
 	Mode       string     `json:"mode"`
-	UserID     string     `json:"-"`
+	// Confirmation says who may confirm the high-risk actions the key asks
+	// for: ConfirmActor or ConfirmPerson.
+	Confirmation string `json:"confirmation"`
+	UserID       string `json:"-"`
 }
+
+// Who confirms the pending actions of a key (APIKey.Confirmation).
+const (
+	// ConfirmActor is the specification's default: the original actor,
+	// the key that asked as well as its owner.
+	ConfirmActor = "actor"
+	// ConfirmPerson leaves every action to the owner, with a user token or
+	// the web session: no key confirms one, the one that asked included.
+	ConfirmPerson = "person"
+)
 
 // HasScope reports whether the key holds scope.
 func (k *APIKey) HasScope(scope string) bool { return slices.Contains(k.Scopes, scope) }
@@ -60,6 +73,13 @@ type Caller struct {
 	// MCP: the request came through the MCP endpoint. The pending actions
 	// it asks for are the person's to confirm, not the key's.
 	MCP bool
+}
+
+// PersonConfirms reports whether the pending actions the caller asks for
+// are the person's alone to confirm: those asked through the MCP endpoint,
+// and those of a key made with ConfirmPerson.
+func (c *Caller) PersonConfirms() bool {
+	return c.MCP || c.APIKey != nil && c.APIKey.Confirmation == ConfirmPerson
 }
 
 // NewUser is an account to create.

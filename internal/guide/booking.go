@@ -222,7 +222,7 @@ type PendingAction struct {
 	APIKeyID   *string         `json:"apiKeyId"`
 	TargetID   string          `json:"targetId"`
 	UserID     string          `json:"-"`
-	PersonOnly bool            `json:"-"` // asked for through MCP: no API key may confirm it
+	PersonOnly bool            `json:"-"` // Caller.PersonConfirms when asked: no API key may confirm it
 	Payload    json.RawMessage `json:"-"`
 	Result     json.RawMessage `json:"-"`
 }
@@ -238,18 +238,24 @@ type ConfirmedAction struct {
 
 // ActionService keeps pending actions.
 type ActionService interface {
-	// CreateAction stores a pending action of the caller's key.
-	CreateAction(ctx context.Context, c *Caller, action, targetID string, payload any, ttl time.Duration) (*PendingAction, error)
+	// CreateAction stores a pending action of the caller's key, person
+	// only when c.PersonConfirms. While an action of the same key,
+	// operation, target and kind of confirmation is pending, it returns
+	// that one instead, with created false: one open action per ask,
+	// however many (even concurrent) asks, and never one of the other kind.
+	CreateAction(ctx context.Context, c *Caller, action, targetID string, payload any, ttl time.Duration) (a *PendingAction, created bool, err error)
 	// FindActionByID returns an action of the original actor: the key that
 	// asked for it, or its owner with a user token. Errors: apperr.NotFound.
 	FindActionByID(ctx context.Context, c *Caller, id string) (*PendingAction, error)
-	// FindPendingAction returns the newest action of the caller's key for
-	// action and targetID that is still pending and unexpired.
+	// FindPendingAction returns the open action of the caller's key for
+	// action and targetID, of the kind of confirmation the caller asks for
+	// (c.PersonConfirms), that is still pending and unexpired.
 	// Errors: apperr.NotFound.
 	FindPendingAction(ctx context.Context, c *Caller, action, targetID string) (*PendingAction, error)
 	// ConfirmAction confirms a pending action and performs it under the
 	// rules in force now, in one transaction; the action stays confirmed
-	// even when the operation fails, and the result says why.
-	// Errors: apperr.NotFound, apperr.InvalidState.
+	// even when the operation fails, and the result says why. An API key
+	// never confirms an action that is PersonOnly.
+	// Errors: apperr.NotFound, apperr.InvalidState, apperr.PersonConfirmation.
 	ConfirmAction(ctx context.Context, c *Caller, id string) (*ConfirmedAction, error)
 }

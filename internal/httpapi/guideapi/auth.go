@@ -214,6 +214,7 @@ func (s *Server) handleAPIKeyCreate(w http.ResponseWriter, r *http.Request) erro
 		ExpiresInDays *int      `json:"expiresInDays"`
 		RateLimit     *int      `json:"rateLimit"`
 		Mode          *string   `json:"mode"`
+		Confirmation  *string   `json:"confirmation"`
 	}
 	if err := httpapi.Decode(w, r, &in); err != nil {
 		return err
@@ -235,7 +236,8 @@ func (s *Server) handleAPIKeyCreate(w http.ResponseWriter, r *http.Request) erro
 			}
 		}
 	}
-	key := &guide.APIKey{UserID: caller(r.Context()).User.ID, Name: name, Scopes: scopes, RateLimit: 300, Mode: "live"}
+	key := &guide.APIKey{UserID: caller(r.Context()).User.ID, Name: name, Scopes: scopes, RateLimit: 300, Mode: "live",
+		Confirmation: guide.ConfirmActor}
 	if in.RateLimit != nil {
 		if *in.RateLimit < 1 || *in.RateLimit > 1000 {
 			errs.Add("rateLimit", "must be from 1 to 1000 requests per minute")
@@ -254,6 +256,12 @@ func (s *Server) handleAPIKeyCreate(w http.ResponseWriter, r *http.Request) erro
 			errs.Add("mode", "must be live or test")
 		}
 		key.Mode = *in.Mode
+	}
+	if in.Confirmation != nil {
+		if *in.Confirmation != guide.ConfirmActor && *in.Confirmation != guide.ConfirmPerson {
+			errs.Add("confirmation", "must be actor (the key or its owner confirms its high-risk actions) or person (only its owner does)")
+		}
+		key.Confirmation = *in.Confirmation
 	}
 	if err := errs.Err(); err != nil {
 		return err
@@ -279,6 +287,8 @@ type createdAPIKey struct {
 		KeyPrefix string   `json:"keyPrefix"`
 		Name      string   `json:"name"`
 		Scopes    []string `json:"scopes"`
+		// Confirmation: who confirms the key's high-risk actions.
+		Confirmation string `json:"confirmation"`
 	} `json:"data"`
 	Warning string `json:"warning"`
 }
@@ -286,6 +296,7 @@ type createdAPIKey struct {
 func newCreatedAPIKey(k *guide.APIKey, full *string) createdAPIKey {
 	var c createdAPIKey
 	c.Data.ID, c.Data.Key, c.Data.KeyPrefix, c.Data.Name, c.Data.Scopes = k.ID, full, k.KeyPrefix, k.Name, k.Scopes
+	c.Data.Confirmation = k.Confirmation
 	c.Warning = "Store this key now: it is shown only once and cannot be recovered. Anyone holding it can act for you within its scopes."
 	return c
 }

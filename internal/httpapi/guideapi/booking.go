@@ -197,25 +197,31 @@ type pendingAccepted struct {
 	Message    string `json:"message"`
 }
 
-// writePending stores a pending action of the calling key and answers 202.
-// The store enqueues its notification to the person's devices; the
-// queue wakes this process's workers to send it once it commits.
+// writePending stores a pending action of the calling key and answers 202:
+// with the action already open for the same ask, if there is one (the
+// store keeps one). The store enqueues a new action's notification to the
+// person's devices; the queue wakes this process's workers to send it
+// once it commits.
 func (s *Server) writePending(w http.ResponseWriter, r *http.Request, action, target string, payload any, why string) error {
-	a, err := s.cfg.Actions.CreateAction(r.Context(), caller(r.Context()), action, target, payload, s.cfg.ActionTTL)
+	a, created, err := s.cfg.Actions.CreateAction(r.Context(), caller(r.Context()), action, target, payload, s.cfg.ActionTTL)
 	if err != nil {
 		return err
 	}
 	confirm := "/api/v1/actions/" + a.ID + "/confirm"
 	who := "your user token, or this same API key"
 	if a.PersonOnly {
-		who = "the person's user token, in the app; no API key can confirm it"
+		who = "the person's user token, in the app or on the confirmation page; no API key can confirm it"
 	}
+	if !created {
+		why += " This key had already asked for this: it is the same pending action, and the person was not notified again."
+	}
+	left := max(a.ExpiresAt.Sub(s.cfg.Clock.Now()).Round(time.Second), 0)
 	httpapi.WriteJSON(w, http.StatusAccepted, pendingAccepted{
 		ActionID:   a.ID,
 		ConfirmURL: confirm,
-		ExpiresIn:  int(s.cfg.ActionTTL / time.Second),
+		ExpiresIn:  int(left / time.Second),
 		Message: why + " Nothing has happened yet. Confirm with POST " + confirm + " (" + who + ") within " +
-			httpapi.HumanDuration(s.cfg.ActionTTL) + "; the rules are checked again then.",
+			httpapi.HumanDuration(left) + "; the rules are checked again then.",
 	})
 	return nil
 }

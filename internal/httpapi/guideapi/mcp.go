@@ -59,6 +59,9 @@ func (s *Server) mcpPrincipal(r *http.Request) (*mcpapi.Principal, error) {
 	if err != nil {
 		return nil, err
 	}
+	// What the tools look up for this caller (mcpAsk's open action) is of
+	// the person-only kind, as what their REST calls ask for.
+	c.MCP = true
 	return &mcpapi.Principal{KeyID: c.APIKey.ID, Scopes: c.APIKey.Scopes, Value: c}, nil
 }
 
@@ -310,8 +313,9 @@ func (s *Server) mcpTools(d *mcpapi.Door) {
 // mcpAsk asks for a pending action through its REST operation (call),
 // or, where the client can take it, asks the client to send the person to
 // the confirmation page (askPerson). A key that asks again while its
-// action for the same operation and target is still pending gets that
-// action back: an agent's retry neither makes a second action nor
+// person-only action for the same operation and target is still pending
+// gets that action back (never one asked over REST, which the key might
+// confirm itself): an agent's retry neither makes a second action nor
 // notifies the person twice. The call that follows askPerson is answered
 // by mcpAsked.
 func (s *Server) mcpAsk(ctx context.Context, d *mcpapi.Door, req *mcp.CallToolRequest, action, target string, call mcpapi.Request) (*mcp.CallToolResult, pendingActionOut, error) {

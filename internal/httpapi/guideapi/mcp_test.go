@@ -257,7 +257,7 @@ func mcpBookingFlow(t *testing.T, engine store.Engine) {
 		// The agent's key cannot approve what it asked for through MCP,
 		// not even over REST: the action and the booking stay as they are.
 		res403 := e.Do("POST", "/api/v1/actions/"+pending.ActionID+"/confirm", nil, "Authorization", "Bearer "+key).Expect(403)
-		if code := res403.ErrorCode(); code != "FORBIDDEN" {
+		if code := res403.ErrorCode(); code != "PERSON_CONFIRMATION_REQUIRED" {
 			t.Fatalf("key confirms an MCP action: %s", code)
 		}
 		var actionStatus string

@@ -186,18 +186,22 @@ func nullIfEmpty(s string) any {
 	return s
 }
 
-// CreateAPIKey stores a key by its hash.
+// CreateAPIKey stores a key by its hash; a key without a Confirmation
+// gets the specification's default, guide.ConfirmActor.
 func (g *Guide) CreateAPIKey(ctx context.Context, k *guide.APIKey, hash string) (err error) {
 	defer store.Wrap(&err, "create API key of user %s", k.UserID)
 	k.ID, k.CreatedAt = store.NewID(), g.clock.Now()
+	if k.Confirmation == "" {
+		k.Confirmation = guide.ConfirmActor
+	}
 	scopes, err := json.Marshal(k.Scopes)
 	if err != nil {
 		return err
 	}
 	return g.db.InTx(ctx, func(tx *sql.Tx) error {
-		_, err := tx.ExecContext(ctx, `INSERT INTO api_keys (id, user_id, name, key_prefix, key_hash, mode, scopes, rate_limit, expires_at, created_at)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
-			k.ID, k.UserID, k.Name, k.KeyPrefix, hash, k.Mode, string(scopes), k.RateLimit, k.ExpiresAt, k.CreatedAt)
+		_, err := tx.ExecContext(ctx, `INSERT INTO api_keys (id, user_id, name, key_prefix, key_hash, mode, scopes, rate_limit, expires_at, created_at, confirmation)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+			k.ID, k.UserID, k.Name, k.KeyPrefix, hash, k.Mode, string(scopes), k.RateLimit, k.ExpiresAt, k.CreatedAt, k.Confirmation)
 		if err != nil {
 			return fmt.Errorf("insert api key: %w", err)
 		}
@@ -206,12 +210,12 @@ func (g *Guide) CreateAPIKey(ctx context.Context, k *guide.APIKey, hash string) 
 }
 
 // #nosec G101 -- column names, not a credential.
-const apiKeyColumns = `k.id, k.user_id, k.name, k.key_prefix, k.mode, k.scopes, k.rate_limit, k.last_used_at, k.expires_at, k.created_at`
+const apiKeyColumns = `k.id, k.user_id, k.name, k.key_prefix, k.mode, k.scopes, k.rate_limit, k.last_used_at, k.expires_at, k.created_at, k.confirmation`
 
 func scanAPIKey(s interface{ Scan(...any) error }, k *guide.APIKey, extra ...any) error {
 	var scopes []byte
 	var used, expires sql.NullTime
-	dest := append([]any{&k.ID, &k.UserID, &k.Name, &k.KeyPrefix, &k.Mode, &scopes, &k.RateLimit, &used, &expires, &k.CreatedAt}, extra...)
+	dest := append([]any{&k.ID, &k.UserID, &k.Name, &k.KeyPrefix, &k.Mode, &scopes, &k.RateLimit, &used, &expires, &k.CreatedAt, &k.Confirmation}, extra...)
 	if err := s.Scan(dest...); err != nil {
 		return err
 	}

@@ -161,7 +161,7 @@ func (g *Guide) ActionPushDelivery(ctx context.Context, actionID, token string) 
 		FROM pending_actions a JOIN users u ON u.id = a.user_id
 		JOIN push_tokens t ON t.user_id = a.user_id AND t.token = $2
 		LEFT JOIN api_keys k ON k.id = a.api_key_id
-		WHERE a.id = $1 AND a.status = 'pending' AND a.expires_at > $3 AND u.deleted_at IS NULL`,
+		WHERE a.id = $1 AND a.status = 'pending' AND NOT a.superseded AND a.expires_at > $3 AND u.deleted_at IS NULL`,
 		actionID, token, g.clock.Now()).Scan(&d.Action, &target, &d.ExpiresAt, &d.UserID, &keyName, &d.RecipientLocale, &d.Platform, &deviceLocale)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, nil

@@ -167,7 +167,8 @@ async function review() {
   if (action.apiKeyId) {
     const keys = await api('GET', '/api/v1/auth/api-keys').then((r) => r.data).catch(() => []);
     const key = keys.find((k) => k.id === action.apiKeyId);
-    askedBy = key ? `API key “${key.name}” (${key.keyPrefix}…)` : 'an API key that has since been revoked';
+    const only = key && key.confirmation === 'person' ? ', whose requests only you can confirm' : '';
+    askedBy = key ? `API key “${key.name}” (${key.keyPrefix}…)${only}` : 'an API key that has since been revoked';
   }
   await loadBooking();
   renderFacts();
