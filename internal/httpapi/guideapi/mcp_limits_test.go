@@ -244,3 +244,28 @@ func TestMCPOutputsMatchSchemas(t *testing.T) {
 		})
 	}
 }
+
+// TestMCPCatalogueSpendsOnlyTheKey: a catalogue tool call is metered
+// against the key, not again against the client's public budget, so an
+// agent's reads neither run out early nor starve the client's own.
+func TestMCPCatalogueSpendsOnlyTheKey(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, options{publicLimit: 2})
+	u := e.register(t, "mcp-public@example.com", "TOURIST")
+	cs := mcpSession(t, e, e.limitedKey(t, u, 100, "experts:read"))
+	for i := range 4 {
+		if res := mcptest.Call(t, cs, "search_experts", map[string]any{"pageSize": 1}, nil); res.IsError {
+			t.Fatalf("call %d: %+v", i, res.Content)
+		}
+	}
+	ts := httptest.NewServer(e.srv)
+	defer ts.Close()
+	res, err := ts.Client().Get(ts.URL + "/api/v1/experts?pageSize=1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != 200 || res.Header.Get("X-RateLimit-Remaining") != "1" {
+		t.Errorf("the client's public read after the tool calls: %d, %q left of 2", res.StatusCode, res.Header.Get("X-RateLimit-Remaining"))
+	}
+}
