@@ -269,3 +269,20 @@ func TestMCPCatalogueSpendsOnlyTheKey(t *testing.T) {
 		t.Errorf("the client's public read after the tool calls: %d, %q left of 2", res.StatusCode, res.Header.Get("X-RateLimit-Remaining"))
 	}
 }
+
+// TestMCPAnswersMatchDocument: the transport's answers (200, 202, the
+// JSON-RPC 400 and 403, 429) pass the document's validation.
+func TestMCPAnswersMatchDocument(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, options{})
+	u := e.register(t, "mcp-document@example.com", "TOURIST")
+	key := e.limitedKey(t, u, 6, "experts:read")
+	h := []string{"Authorization", "Bearer " + key, "Accept", "application/json, text/event-stream"}
+	e.Do("POST", "/mcp", `{"jsonrpc":"2.0","id":1,"method":"ping"}`, h...).Expect(200)
+	e.Do("POST", "/mcp", mcptest.Batch(2, "tools/list"), h...).Expect(200)
+	e.Do("POST", "/mcp", `{"jsonrpc":"2.0","method":"notifications/initialized"}`, h...).Expect(202)
+	e.Do("POST", "/mcp", `{"jsonrpc":"2.0","id":"x","method":"no/such"}`, h...).Expect(200)
+	e.Do("POST", "/mcp", mcptest.Batch(mcpapi.MaxBatch+1, "ping"), h...).Expect(400)
+	e.Do("POST", "/mcp", `{"jsonrpc":"2.0","id":1,"method":"ping"}`, append(h, "Origin", "https://evil.example")...).Expect(403)
+	e.Do("POST", "/mcp", `{"jsonrpc":"2.0","id":1,"method":"ping"}`, h...).Expect(429)
+}

@@ -122,3 +122,20 @@ func TestMCPPropertyOutputsMatchSchemas(t *testing.T) {
 		})
 	}
 }
+
+// TestMCPPropertyAnswersMatchDocument: the transport's answers (200, 202,
+// the JSON-RPC 400 and 403, 429) pass the document's validation, with the
+// X-RateLimit-* headers it requires.
+func TestMCPPropertyAnswersMatchDocument(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, options{keyLimit: 6})
+	key := e.key(t, e.signup(t), "test", "properties:read")
+	h := []string{"X-API-KEY", key, "Accept", "application/json, text/event-stream"}
+	e.Do("POST", "/mcp", `{"jsonrpc":"2.0","id":1,"method":"ping"}`, h...).Expect(200)
+	e.Do("POST", "/mcp", mcptest.Batch(2, "tools/list"), h...).Expect(200)
+	e.Do("POST", "/mcp", `{"jsonrpc":"2.0","method":"notifications/initialized"}`, h...).Expect(202)
+	e.Do("POST", "/mcp", `{"jsonrpc":"2.0","id":"x","method":"no/such"}`, h...).Expect(200)
+	e.Do("POST", "/mcp", mcptest.Batch(mcpapi.MaxBatch+1, "ping"), h...).Expect(400)
+	e.Do("POST", "/mcp", `{"jsonrpc":"2.0","id":1,"method":"ping"}`, append(h, "Origin", "https://evil.example")...).Expect(403)
+	e.Do("POST", "/mcp", `{"jsonrpc":"2.0","id":1,"method":"ping"}`, h...).Expect(429)
+}
