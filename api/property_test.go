@@ -157,9 +157,7 @@ func TestPropertyOperations(t *testing.T) {
 			}
 			// Health probes and metrics scrapes are never rate limited: a load
 			// balancer polling /readyz must not be refused.
-			// The MCP door's answers are JSON-RPC; its tool calls are counted
-			// by the REST requests they make.
-			if code == "default" || probes[o.path] || (o.path == "/mcp" && code[0] == '2') {
+			if code == "default" || probes[o.path] {
 				continue
 			}
 			for _, h := range []string{"X-Request-Id", "X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset"} {
