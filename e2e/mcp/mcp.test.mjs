@@ -140,3 +140,101 @@ test('property: search, quote, book, cancel with an X-API-KEY', async () => {
     await client.close();
   }
 });
+
+// Every read tool on the sample data: the SDK validates each structured
+// result against the tool's output schema, and fails the call otherwise.
+test('guide: every read tool answers what its output schema says', async () => {
+  const reg = await rest(GUIDE_URL, 'POST', '/api/v1/auth/register',
+    { email: `mcp-${randomUUID()}@example.com`, password: 'correct-horse-1', name: 'MCP Reader', role: 'TOURIST' });
+  assert.equal(reg.status, 201, JSON.stringify(reg.body));
+  const created = await rest(GUIDE_URL, 'POST', '/api/v1/auth/api-keys', { name: 'e2e reader',
+    scopes: ['experts:read', 'packages:read', 'travelogues:read', 'bookings:read', 'bookings:write', 'profile:read'] },
+  { Authorization: `Bearer ${reg.body.token}` });
+  assert.equal(created.status, 201, JSON.stringify(created.body));
+  const client = await connect(GUIDE_URL, { Authorization: `Bearer ${created.body.data.key}` });
+  try {
+    const called = new Set();
+    const read = async (name, args) => { called.add(name); return (await call(client, name, args)).structuredContent; };
+    const experts = await read('search_experts', { pageSize: 100 });
+    let withLinks = 0;
+    for (const x of experts.data) {
+      const got = await read('get_expert', { handle: x.handle });
+      if (got.expert.socialLinks && Object.keys(got.expert.socialLinks).length > 0) withLinks++;
+    }
+    assert.ok(withLinks > 0, 'no expert with social links was read');
+    const packages = await read('search_packages', { pageSize: 5 });
+    await read('get_package', { id: packages.data[0].id });
+    const travelogues = await read('list_travelogues', { pageSize: 5 });
+    await read('get_travelogue', { slug: travelogues.data[0].slug });
+    await read('get_my_profile', {});
+    const when = new Date(Date.now() + 9 * 24 * 3600 * 1000).toISOString();
+    const booked = await call(client, 'create_booking', { packageId: packages.data[0].id, scheduledDate: when, idempotencyKey: randomUUID() });
+    await read('list_my_bookings', {});
+    await read('get_booking', { id: booked.structuredContent.data.id });
+    const pending = await call(client, 'cancel_booking', { id: booked.structuredContent.data.id });
+    await read('get_pending_action', { id: pending.structuredContent.actionId });
+    const reads = (await client.listTools()).tools.filter((t) => t.annotations?.readOnlyHint).map((t) => t.name);
+    assert.deepEqual(reads.filter((n) => !called.has(n)), [], 'read tools left unchecked');
+  } finally {
+    await client.close();
+  }
+});
+
+test('property: every read tool answers what its output schema says', async () => {
+  const signup = await rest(PROPERTY_URL, 'POST', '/portal/api/signup',
+    { email: `mcp-${randomUUID()}@example.com`, password: 'correct-horse-1', name: 'MCP Reader' });
+  assert.equal(signup.status, 201, JSON.stringify(signup.body));
+  const key = await rest(PROPERTY_URL, 'POST', '/portal/api/keys', { name: 'e2e reader', mode: 'test' }, { Authorization: `Bearer ${signup.body.token}` });
+  assert.equal(key.status, 201, JSON.stringify(key.body));
+  const client = await connect(PROPERTY_URL, { 'X-API-KEY': key.body.key });
+  try {
+    const called = new Set();
+    const read = async (name, args) => { called.add(name); return (await call(client, name, args)).structuredContent; };
+    const day = (n) => new Date(Date.now() + n * 24 * 3600 * 1000).toISOString().slice(0, 10);
+    const found = await read('search_properties', { checkIn: day(30), checkOut: day(32), guests: 2, pageSize: 10 });
+    await read('search_properties', { pageSize: 100 });
+    let quote;
+    for (const p of found.data) {
+      const detail = await read('get_property', { id: p.id });
+      await read('get_availability', { id: p.id, from: day(30), to: day(32) });
+      for (const rt of detail.roomTypes) {
+        const res = await client.callTool({ name: 'create_quote', arguments: {
+          propertyId: p.id, roomTypeId: rt.id, checkIn: day(30), checkOut: day(32), guests: 2, idempotencyKey: randomUUID() } });
+        if (!res.isError) { quote = res.structuredContent; break; }
+      }
+      if (quote) break;
+    }
+    assert.ok(quote, 'no stay could be quoted');
+    const booking = (await call(client, 'book', { quoteId: quote.id, guest: { firstName: 'Mei', lastName: 'Tan', email: 'mei.tan@example.com' } })).structuredContent;
+    await read('get_booking', { id: booking.id });
+    await read('list_bookings', {});
+    const reads = (await client.listTools()).tools.filter((t) => t.annotations?.readOnlyHint).map((t) => t.name);
+    assert.deepEqual(reads.filter((n) => !called.has(n)), [], 'read tools left unchecked');
+  } finally {
+    await client.close();
+  }
+});
+
+test('both: a batch is bounded, a foreign Origin refused, an unknown method -32601', async () => {
+  const signup = await rest(PROPERTY_URL, 'POST', '/portal/api/signup',
+    { email: `mcp-${randomUUID()}@example.com`, password: 'correct-horse-1', name: 'MCP Batcher' });
+  const key = await rest(PROPERTY_URL, 'POST', '/portal/api/keys', { name: 'e2e batcher', mode: 'test' }, { Authorization: `Bearer ${signup.body.token}` });
+  const post = (body, headers = {}) => fetch(PROPERTY_URL + '/mcp', { method: 'POST', body: JSON.stringify(body),
+    headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', 'X-API-KEY': key.body.key, ...headers } });
+  const batch = (n) => Array.from({ length: n }, (_, i) => ({ jsonrpc: '2.0', id: i + 1, method: 'tools/list' }));
+  let res = await post(batch(21));
+  assert.equal(res.status, 400);
+  assert.equal((await res.json()).error.code, -32600);
+  res = await post(batch(20));
+  assert.equal(res.status, 200);
+  assert.equal((await res.json()).length, 20);
+  assert.ok(res.headers.get('x-ratelimit-remaining'));
+  res = await post({ jsonrpc: '2.0', id: 1, method: 'ping' }, { Origin: 'https://evil.example' });
+  assert.equal(res.status, 403);
+  assert.equal((await res.json()).jsonrpc, '2.0');
+  res = await post({ jsonrpc: '2.0', id: 9, method: 'no/such' });
+  assert.equal(res.status, 200);
+  const unknown = await res.json();
+  assert.equal(unknown.error.code, -32601);
+  assert.equal(unknown.id, 9);
+});

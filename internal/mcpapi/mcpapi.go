@@ -13,6 +13,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"net/http"
 	"net/url"
 	"reflect"
@@ -22,6 +23,7 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/auth"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
 
@@ -61,6 +63,8 @@ type Door struct {
 	server  *mcp.Server
 	handler http.Handler
 	scopes  map[string]string // tool name → scope it needs ("" for any key)
+	// readOnly names the tools that only read, metered as reads.
+	readOnly map[string]bool
 	// api runs the REST requests the tools make: the API's router, inside
 	// the middleware that already ran for the MCP request.
 	api     http.Handler
@@ -83,13 +87,13 @@ func NewDoor(name, version, instructions string, api http.Handler, maxBody int64
 	if logger == nil {
 		logger = slog.Default()
 	}
-	d := &Door{name: name, scopes: map[string]string{}, api: api, maxBody: maxBody, logger: logger, metrics: metrics}
+	d := &Door{name: name, scopes: map[string]string{}, readOnly: map[string]bool{}, api: api, maxBody: maxBody, logger: logger, metrics: metrics}
 	// The SDK logs each stateless session's start and end at Info; only
 	// its warnings and errors are kept.
 	sdkLogger := slog.New(warnings{logger.Handler()})
 	d.server = mcp.NewServer(&mcp.Implementation{Name: "wayfarer-" + name, Title: "Wayfarer " + name + " API", Version: version},
 		&mcp.ServerOptions{Instructions: instructions, Logger: sdkLogger})
-	d.server.AddReceivingMiddleware(d.listFilter)
+	d.server.AddReceivingMiddleware(d.listFilter, d.hideInternals)
 	d.handler = mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return d.server }, &mcp.StreamableHTTPOptions{
 		Stateless:    true,
 		JSONResponse: true,
@@ -115,31 +119,6 @@ func (w warnings) WithAttrs(attrs []slog.Attr) slog.Handler {
 	return warnings{w.Handler.WithAttrs(attrs)}
 }
 func (w warnings) WithGroup(name string) slog.Handler { return warnings{w.Handler.WithGroup(name)} }
-
-// Endpoint is the API's POST /mcp. It checks the request's text before
-// the key is looked up (as the REST API's Decode does), authenticates the
-// key with authenticate and serves the MCP request with the principal in
-// its context. A request it refuses answers the REST error envelope, with
-// the Bearer challenge on a 401, through refuse: the API's limit on
-// requests without a valid key, which counts it.
-func (d *Door) Endpoint(publicURL string, authenticate func(*http.Request) (*Principal, error),
-	refuse func(httpapi.HandlerFunc) httpapi.HandlerFunc) http.Handler {
-	return httpapi.Adapt(func(w http.ResponseWriter, r *http.Request) error {
-		err := httpapi.CheckJSONBody(w, r, d.maxBody)
-		var p *Principal
-		if err == nil {
-			p, err = authenticate(r)
-		}
-		if err != nil {
-			if apperr.Code(err) == apperr.Unauthorized {
-				challenge(w, publicURL)
-			}
-			return refuse(func(http.ResponseWriter, *http.Request) error { return err })(w, r)
-		}
-		d.handler.ServeHTTP(w, r.WithContext(WithPrincipal(r.Context(), p)))
-		return nil
-	})
-}
 
 // listFilter hides from tools/list the tools the key's scopes do not
 // allow; calling one anyway answers INSUFFICIENT_SCOPE (see AddTool).
@@ -199,16 +178,15 @@ type Handler[In, Out any] func(ctx context.Context, req *mcp.CallToolRequest, in
 // and outcome.
 func AddTool[In, Out any](d *Door, t *mcp.Tool, scope string, h Handler[In, Out]) {
 	d.scopes[t.Name] = scope
-	if len(d.TypeSchemas) > 0 {
-		opts := &jsonschema.ForOptions{TypeSchemas: d.TypeSchemas}
-		t.InputSchema = must(jsonschema.For[In](opts))
-		// A tool's output is an object: a pointer result is never null.
-		out := reflect.TypeFor[Out]()
-		if out.Kind() == reflect.Pointer {
-			out = out.Elem()
-		}
-		t.OutputSchema = must(jsonschema.ForType(out, opts))
+	d.readOnly[t.Name] = t.Annotations != nil && t.Annotations.ReadOnlyHint
+	opts := &jsonschema.ForOptions{TypeSchemas: d.typeSchemas()}
+	t.InputSchema = must(jsonschema.For[In](opts))
+	// A tool's output is an object: a pointer result is never null.
+	out := reflect.TypeFor[Out]()
+	if out.Kind() == reflect.Pointer {
+		out = out.Elem()
 	}
+	t.OutputSchema = must(jsonschema.ForType(out, opts))
 	mcp.AddTool(d.server, t, func(ctx context.Context, req *mcp.CallToolRequest, in In) (*mcp.CallToolResult, Out, error) {
 		start := time.Now()
 		p := PrincipalFrom(ctx)
@@ -240,6 +218,11 @@ func AddTool[In, Out any](d *Door, t *mcp.Tool, scope string, h Handler[In, Out]
 				}
 			}
 		}
+		if _, refused := err.(*CallError); err != nil && !refused {
+			// Anything but the REST API's refusal is ours: logged, and
+			// shown as the generic INTERNAL_ERROR with the request id.
+			err = ErrorOf(ctx, err)
+		}
 		keyID := ""
 		if p != nil {
 			keyID = p.KeyID
@@ -255,6 +238,32 @@ func AddTool[In, Out any](d *Door, t *mcp.Tool, scope string, h Handler[In, Out]
 		)
 		return res, out, err
 	})
+}
+
+// typeSchemas are the door's TypeSchemas and those every door has: a
+// json.RawMessage field holds any JSON value (the SDK would otherwise take
+// it for a []byte, an array or null).
+func (d *Door) typeSchemas() map[reflect.Type]*jsonschema.Schema {
+	m := map[reflect.Type]*jsonschema.Schema{reflect.TypeFor[json.RawMessage](): {}}
+	maps.Copy(m, d.TypeSchemas)
+	return m
+}
+
+// hideInternals replaces an error of a tool call that is not a JSON-RPC
+// error of the protocol (an output the SDK could not check or encode) by
+// the generic internal error with the request id, and logs it: its text
+// would show the server's internals.
+func (d *Door) hideInternals(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		res, err := next(ctx, method, req)
+		var wire *jsonrpc.Error
+		if err != nil && !errors.As(err, &wire) {
+			id := httpapi.RequestID(ctx)
+			d.logger.ErrorContext(ctx, "mcp request failed", "server", d.name, "method", method, "err", err, "request_id", id)
+			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "An internal error occurred; it has been logged (request id " + id + ")."}
+		}
+		return res, err
+	}
 }
 
 // must panics on a schema a tool's types cannot have: a programming

@@ -50,7 +50,8 @@ func (s *Server) authed(pattern string, rl rule, h httpapi.HandlerFunc) {
 			return err
 		}
 		r = r.WithContext(context.WithValue(r.Context(), callerKey{}, c))
-		if c.APIKey != nil {
+		// A tool's REST request was metered with its MCP message.
+		if c.APIKey != nil && !mcpapi.Metered(r.Context()) {
 			limiter := s.cfg.Limiter
 			if r.Method == http.MethodGet {
 				limiter = s.cfg.ReadLimiter
@@ -95,7 +96,9 @@ func (s *Server) authenticate(w http.ResponseWriter, r *http.Request, rl rule) (
 			e.Details = map[string]any{"requiredScope": rl.scope}
 			return nil, e
 		}
-		s.cfg.KeyUsage.Record(key.ID, s.cfg.Clock.Now())
+		if !mcpapi.Metered(ctx) {
+			s.cfg.KeyUsage.Record(key.ID, s.cfg.Clock.Now())
+		}
 		// A tool's REST call carries the MCP request's principal: what
 		// the key asks for there is the person's to confirm.
 		return &guide.Caller{User: user, APIKey: key, MCP: mcpapi.PrincipalFrom(ctx) != nil}, nil

@@ -37,7 +37,7 @@ type data[T any] struct {
 func (s *Server) mcpRoutes() {
 	d := mcpapi.NewDoor("guide", "1.0.0", mcpInstructions, s.router, httpapi.MaxJSONBody+mcpapi.Envelope, s.cfg.Logger, s.cfg.Metrics)
 	s.mcpTools(d)
-	s.router.Handle("POST /mcp", d.Endpoint(s.cfg.PublicURL, s.mcpPrincipal, func(h httpapi.HandlerFunc) httpapi.HandlerFunc {
+	s.router.Handle("POST /mcp", d.Endpoint(s.cfg.PublicURL, s.mcpPrincipal, s.mcpMeter, func(h httpapi.HandlerFunc) httpapi.HandlerFunc {
 		// Failed attempts count against the client IP, as public reads do.
 		return httpapi.RateLimitCounted(s.cfg.Metrics, s.cfg.ReadLimiter, s.publicKey, h)
 	}))
@@ -71,29 +71,20 @@ func mcpCallerFrom(ctx context.Context) *guide.Caller {
 	return c
 }
 
-// countKeyRead counts a catalogue tool call against the key's rate limit
-// and usage: the REST catalogue is public and counts only client IPs.
-func (s *Server) countKeyRead(ctx context.Context) error {
-	c := mcpCallerFrom(ctx)
-	r, err := http.NewRequestWithContext(ctx, http.MethodGet, "/mcp", nil)
-	if err != nil {
-		return err
-	}
-	err = httpapi.RateLimitCounted(s.cfg.Metrics, s.cfg.ReadLimiter, func(*http.Request) (string, ratelimit.Limit) {
-		return "guide:key:" + c.APIKey.ID, ratelimit.PerMinute(c.APIKey.RateLimit)
-	}, func(http.ResponseWriter, *http.Request) error { return nil })(discard{http.Header{}}, r)
-	if err != nil {
-		return mcpapi.ErrorOf(ctx, err)
+// mcpMeter counts one MCP message against the key's rate limit and
+// usage, as a REST request of the key is: a tool call that may change
+// data on the write limiter, any other message on the read limiter.
+func (s *Server) mcpMeter(w http.ResponseWriter, r *http.Request, p *mcpapi.Principal, write bool) error {
+	c := p.Value.(*guide.Caller)
+	limiter := s.cfg.ReadLimiter
+	if write {
+		limiter = s.cfg.Limiter
 	}
 	s.cfg.KeyUsage.Record(c.APIKey.ID, s.cfg.Clock.Now())
-	return nil
+	return httpapi.RateLimitCounted(s.cfg.Metrics, limiter, func(*http.Request) (string, ratelimit.Limit) {
+		return "guide:key:" + c.APIKey.ID, ratelimit.PerMinute(c.APIKey.RateLimit)
+	}, func(http.ResponseWriter, *http.Request) error { return nil })(w, r)
 }
-
-type discard struct{ h http.Header }
-
-func (d discard) Header() http.Header       { return d.h }
-func (discard) Write(b []byte) (int, error) { return len(b), nil }
-func (discard) WriteHeader(int)             {}
 
 // Tool inputs. Names, bounds and defaults are the REST API's; it checks them.
 
@@ -186,16 +177,11 @@ type pendingActionOut struct {
 }
 
 // anonymous is the REST request of a catalogue read: public over REST,
-// so it carries no credentials (the key is counted by mcpCatalog).
+// so it carries no credentials (the door has metered the key).
 var anonymous = &mcp.CallToolRequest{Extra: &mcp.RequestExtra{}}
 
-// mcpCatalog runs a public catalogue read for a tool, counted against the
-// key's rate limit and usage first.
-func mcpCatalog[Out any](ctx context.Context, s *Server, d *mcpapi.Door, path string, q url.Values) (*mcp.CallToolResult, Out, error) {
-	if err := s.countKeyRead(ctx); err != nil {
-		var zero Out
-		return nil, zero, err
-	}
+// mcpCatalog runs a public catalogue read for a tool.
+func mcpCatalog[Out any](ctx context.Context, d *mcpapi.Door, path string, q url.Values) (*mcp.CallToolResult, Out, error) {
 	return mcpapi.Get[Out](ctx, d, anonymous, path, q)
 }
 
@@ -203,7 +189,7 @@ func (s *Server) mcpTools(d *mcpapi.Door) {
 	mcpapi.AddTool(d, &mcp.Tool{Name: "search_experts", Title: "Search experts", Annotations: mcpapi.ReadOnly,
 		Description: "Search the verified local experts (guides), filtered by city, language, specialty or country, with paging."},
 		"experts:read", func(ctx context.Context, _ *mcp.CallToolRequest, in expertSearchIn) (*mcp.CallToolResult, list[guide.ExpertSummary], error) {
-			return mcpCatalog[list[guide.ExpertSummary]](ctx, s, d, "/api/v1/experts", mcpapi.Query("locale", in.Locale, "page", in.Page,
+			return mcpCatalog[list[guide.ExpertSummary]](ctx, d, "/api/v1/experts", mcpapi.Query("locale", in.Locale, "page", in.Page,
 				"pageSize", in.PageSize, "order", in.Order, "sort", in.Sort, "city", in.City, "language", in.Language,
 				"specialty", in.Specialty, "country", in.Country))
 		})
@@ -212,7 +198,7 @@ func (s *Server) mcpTools(d *mcpapi.Door) {
 		"experts:read", func(ctx context.Context, _ *mcp.CallToolRequest, in expertGetIn) (*mcp.CallToolResult, expertWithReviews, error) {
 			var out expertWithReviews
 			path := "/api/v1/experts/" + url.PathEscape(in.Handle)
-			_, x, err := mcpCatalog[data[*guide.ExpertDetail]](ctx, s, d, path, mcpapi.Query("locale", in.Locale))
+			_, x, err := mcpCatalog[data[*guide.ExpertDetail]](ctx, d, path, mcpapi.Query("locale", in.Locale))
 			if err != nil {
 				return nil, out, err
 			}
@@ -230,23 +216,23 @@ func (s *Server) mcpTools(d *mcpapi.Door) {
 				path = "/api/v1/experts/" + url.PathEscape(in.ExpertHandle) + "/packages"
 				q = mcpapi.Query("locale", in.Locale, "page", in.Page, "pageSize", in.PageSize, "order", in.Order)
 			}
-			return mcpCatalog[list[guide.PackageSummary]](ctx, s, d, path, q)
+			return mcpCatalog[list[guide.PackageSummary]](ctx, d, path, q)
 		})
 	mcpapi.AddTool(d, &mcp.Tool{Name: "get_package", Title: "Get a tour package", Annotations: mcpapi.ReadOnly,
 		Description: "Get one tour package by id: itinerary, price, duration and its expert."},
 		"packages:read", func(ctx context.Context, _ *mcp.CallToolRequest, in idLocaleIn) (*mcp.CallToolResult, data[*guide.PackageDetail], error) {
-			return mcpCatalog[data[*guide.PackageDetail]](ctx, s, d, "/api/v1/packages/"+url.PathEscape(in.ID), mcpapi.Query("locale", in.Locale))
+			return mcpCatalog[data[*guide.PackageDetail]](ctx, d, "/api/v1/packages/"+url.PathEscape(in.ID), mcpapi.Query("locale", in.Locale))
 		})
 	mcpapi.AddTool(d, &mcp.Tool{Name: "list_travelogues", Title: "List travelogues", Annotations: mcpapi.ReadOnly,
 		Description: "List published travelogues (travel stories), by category, with paging."},
 		"travelogues:read", func(ctx context.Context, _ *mcp.CallToolRequest, in travelogueListIn) (*mcp.CallToolResult, list[guide.TravelogueSummary], error) {
-			return mcpCatalog[list[guide.TravelogueSummary]](ctx, s, d, "/api/v1/travelogues", mcpapi.Query("locale", in.Locale, "page", in.Page,
+			return mcpCatalog[list[guide.TravelogueSummary]](ctx, d, "/api/v1/travelogues", mcpapi.Query("locale", in.Locale, "page", in.Page,
 				"pageSize", in.PageSize, "order", in.Order, "sort", in.Sort, "category", in.Category))
 		})
 	mcpapi.AddTool(d, &mcp.Tool{Name: "get_travelogue", Title: "Get a travelogue", Annotations: mcpapi.ReadOnly,
 		Description: "Get one published travelogue by slug, with its full text."},
 		"travelogues:read", func(ctx context.Context, _ *mcp.CallToolRequest, in travelogueGetIn) (*mcp.CallToolResult, data[*guide.TravelogueDetail], error) {
-			return mcpCatalog[data[*guide.TravelogueDetail]](ctx, s, d, "/api/v1/travelogues/"+url.PathEscape(in.Slug), mcpapi.Query("locale", in.Locale))
+			return mcpCatalog[data[*guide.TravelogueDetail]](ctx, d, "/api/v1/travelogues/"+url.PathEscape(in.Slug), mcpapi.Query("locale", in.Locale))
 		})
 
 	mcpapi.AddTool(d, &mcp.Tool{Name: "list_my_bookings", Title: "List my bookings", Annotations: mcpapi.ReadOnly,

@@ -16,6 +16,7 @@ import (
 	"github.com/wayfarer-asia/platform/internal/guide"
 	"github.com/wayfarer-asia/platform/internal/httpapi"
 	"github.com/wayfarer-asia/platform/internal/idempotency"
+	"github.com/wayfarer-asia/platform/internal/mcpapi"
 	"github.com/wayfarer-asia/platform/internal/paging"
 	"github.com/wayfarer-asia/platform/internal/ratelimit"
 	"github.com/wayfarer-asia/platform/internal/store"
@@ -132,7 +133,16 @@ func (s *Server) Routes() []string { return s.router.Patterns() }
 func (s *Server) routes() {
 	public := func(pattern string, h httpapi.HandlerFunc) {
 		s.publicReads[pattern] = true
-		s.router.Handle(pattern, httpapi.Adapt(httpapi.RateLimitCounted(s.cfg.Metrics, s.cfg.ReadLimiter, s.publicKey, s.cached(h))))
+		cached := s.cached(h)
+		limited := httpapi.RateLimitCounted(s.cfg.Metrics, s.cfg.ReadLimiter, s.publicKey, cached)
+		s.router.Handle(pattern, httpapi.Adapt(func(w http.ResponseWriter, r *http.Request) error {
+			// A catalogue tool's read was metered against the key with its
+			// MCP message; the client's public budget is not spent again.
+			if mcpapi.Metered(r.Context()) {
+				return cached(w, r)
+			}
+			return limited(w, r)
+		}))
 	}
 	public("GET /api/v1/experts", s.handleExpertList)
 	public("GET /api/v1/experts/{handle}", s.handleExpertGet)

@@ -8,6 +8,7 @@ import (
 	"github.com/wayfarer-asia/platform/internal/apperr"
 	"github.com/wayfarer-asia/platform/internal/auth"
 	"github.com/wayfarer-asia/platform/internal/httpapi"
+	"github.com/wayfarer-asia/platform/internal/mcpapi"
 	"github.com/wayfarer-asia/platform/internal/property"
 	"github.com/wayfarer-asia/platform/internal/ratelimit"
 )
@@ -46,20 +47,31 @@ func (s *Server) keyed(scope string) func(httpapi.HandlerFunc) httpapi.HandlerFu
 			if key == nil {
 				return httpapi.RateLimit(s.cfg.Limiter, s.ipLimit, func(http.ResponseWriter, *http.Request) error { return err })(w, r)
 			}
-			err = httpapi.RateLimit(s.cfg.Limiter, func(*http.Request) (string, ratelimit.Limit) {
-				return "property:key:" + key.ID, s.cfg.KeyLimit
-			}, func(w http.ResponseWriter, r *http.Request) error {
+			scoped := func(w http.ResponseWriter, r *http.Request) error {
 				if scope != "" && !key.HasScope(scope) {
 					e := apperr.Errorf(apperr.Scope, "The API key lacks the %s scope this endpoint needs.", scope)
 					e.Details = map[string]any{"requiredScope": scope}
 					return e
 				}
 				return h(w, r.WithContext(context.WithValue(r.Context(), keyCtx{}, key)))
-			})(w, r)
-			s.cfg.Usage.Record(key.ID, s.cfg.Clock.Now(), apperr.Code(err) == apperr.RateLimited)
-			return err
+			}
+			if mcpapi.Metered(r.Context()) {
+				// A tool's REST request was metered with its MCP message.
+				return scoped(w, r)
+			}
+			return s.meterKey(w, r, key, scoped)
 		}
 	}
+}
+
+// meterKey counts a request of key against its rate limit and usage, then
+// runs h unless the budget is spent.
+func (s *Server) meterKey(w http.ResponseWriter, r *http.Request, key *property.Key, h httpapi.HandlerFunc) error {
+	err := httpapi.RateLimit(s.cfg.Limiter, func(*http.Request) (string, ratelimit.Limit) {
+		return "property:key:" + key.ID, s.cfg.KeyLimit
+	}, h)(w, r)
+	s.cfg.Usage.Record(key.ID, s.cfg.Clock.Now(), apperr.Code(err) == apperr.RateLimited)
+	return err
 }
 
 // open registers an open API handler that needs scope.

@@ -18,8 +18,8 @@ import (
 // This file is the property API's MCP door: POST /mcp for integrators'
 // agents, authenticated by API key (X-API-KEY or Bearer), and the
 // Protected Resource Metadata that describes it. Each tool runs the REST
-// handler of the same operation (mcpapi.Door.Call), so each tool call is
-// counted against the key's rate limit and usage as a REST request is.
+// handler of the same operation (mcpapi.Door.Call); every JSON-RPC message
+// is counted against the key's rate limit and usage as a REST request is.
 
 const mcpInstructions = "Tools of the Wayfarer property platform: search properties for a stay, read availability, " +
 	"quote and book, list and cancel the bookings of this key's account, and update the calendars of its own properties " +
@@ -40,7 +40,7 @@ func (s *Server) mcpRoutes() {
 	// client IP, as REST requests without a valid key are; so they carry
 	// the X-RateLimit-* headers.
 	perIP := func(h httpapi.HandlerFunc) httpapi.HandlerFunc { return httpapi.RateLimit(s.cfg.Limiter, s.ipLimit, h) }
-	s.router.Handle("POST /mcp", d.Endpoint(s.cfg.PublicURL, s.mcpPrincipal, perIP))
+	s.router.Handle("POST /mcp", d.Endpoint(s.cfg.PublicURL, s.mcpPrincipal, s.mcpMeter, perIP))
 	s.router.HandleTree("/mcp/", perIP)
 	s.ipLimited("GET "+mcpapi.MetadataPath, func(w http.ResponseWriter, r *http.Request) error {
 		mcpapi.Metadata(s.cfg.PublicURL, "Wayfarer property platform API", property.Scopes).ServeHTTP(w, r)
@@ -56,6 +56,12 @@ func (s *Server) mcpPrincipal(r *http.Request) (*mcpapi.Principal, error) {
 		return nil, err
 	}
 	return &mcpapi.Principal{KeyID: key.ID, Scopes: key.Scopes, Value: key}, nil
+}
+
+// mcpMeter counts one MCP message against the key's rate limit and usage,
+// as a REST request of the key is.
+func (s *Server) mcpMeter(w http.ResponseWriter, r *http.Request, p *mcpapi.Principal, _ bool) error {
+	return s.meterKey(w, r, p.Value.(*property.Key), func(http.ResponseWriter, *http.Request) error { return nil })
 }
 
 // Tool inputs. Names, bounds and defaults are the REST API's; it checks them.

@@ -177,11 +177,12 @@ func TestMCPPropertyBookingFlow(t *testing.T) {
 	}
 }
 
-// TestMCPPropertyRateLimit: each tool call is a request against the key's
-// budget, as over REST.
+// TestMCPPropertyRateLimit: each message is a request against the key's
+// budget, as over REST: the message the client connects with,
+// then each tool call.
 func TestMCPPropertyRateLimit(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, options{keyLimit: 3})
+	e := newEnv(t, options{keyLimit: 4})
 	r := e.tokyoDouble(t)
 	cs := mcpSession(t, e, "X-API-KEY", e.key(t, e.signup(t), "test", "properties:read"))
 	for i := range 3 {
@@ -189,8 +190,9 @@ func TestMCPPropertyRateLimit(t *testing.T) {
 			t.Fatalf("call %d: %+v", i, res.Content[0])
 		}
 	}
-	if code := toolErrorCode(t, mcptest.Call(t, cs, "get_property", map[string]any{"id": r.propertyID}, nil)); code != "RATE_LIMITED" {
-		t.Errorf("fourth call: %s", code)
+	// Over the budget, the request itself is refused (HTTP 429).
+	if _, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "get_property", Arguments: map[string]any{"id": r.propertyID}}); err == nil || !strings.Contains(err.Error(), "Too Many Requests") {
+		t.Errorf("fourth call: %v", err)
 	}
 }
 

@@ -4,10 +4,14 @@ package mcptest
 
 import (
 	"encoding/json"
+	"fmt"
+	"io"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -93,4 +97,118 @@ func Error(t testing.TB, res *mcp.CallToolResult, publicURL string) (code string
 		t.Errorf("envelope without doc_url or requestId: %s", text)
 	}
 	return env.Error.Code, env.Error.Details
+}
+
+// Post sends body to the MCP endpoint at url as a client would (JSON,
+// accepting JSON and event streams), with the header pairs given, and
+// returns the answer with its body read.
+func Post(t testing.TB, url, body string, header ...string) (*http.Response, []byte) {
+	t.Helper()
+	req, err := http.NewRequestWithContext(t.Context(), http.MethodPost, url, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	for i := 0; i+1 < len(header); i += 2 {
+		req.Header.Set(header[i], header[i+1])
+	}
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	b, err := io.ReadAll(res.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res, b
+}
+
+// Batch is a JSON-RPC batch of n copies of the call method (ids 1 to n).
+func Batch(n int, method string) string {
+	msgs := make([]string, n)
+	for i := range msgs {
+		msgs[i] = fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":%q}`, i+1, method)
+	}
+	return "[" + strings.Join(msgs, ",") + "]"
+}
+
+// RPCError is a JSON-RPC error answer.
+type RPCError struct {
+	JSONRPC string `json:"jsonrpc"`
+	ID      any    `json:"id"`
+	Error   struct {
+		Code    int    `json:"code"`
+		Message string `json:"message"`
+	} `json:"error"`
+}
+
+// DecodeRPCError decodes an answer that must be one JSON error object.
+func DecodeRPCError(t testing.TB, res *http.Response, body []byte) RPCError {
+	t.Helper()
+	var e RPCError
+	if ct := res.Header.Get("Content-Type"); ct != "application/json" {
+		t.Errorf("Content-Type %q of %s", ct, body)
+	}
+	if err := json.Unmarshal(body, &e); err != nil || e.JSONRPC != "2.0" || e.Error.Code == 0 || e.Error.Message == "" {
+		t.Errorf("not a JSON-RPC error: %s", body)
+	}
+	return e
+}
+
+// Check is a tool call of CheckOutputs.
+type Check struct {
+	Name string
+	Args map[string]any
+}
+
+// CheckOutputs makes the calls in order and validates each structured
+// result against the output schema the tool declares, as a client that
+// validates does; out gets each result by tool name. With allReads, every
+// read-only tool the session lists must be among the calls.
+func CheckOutputs(t testing.TB, cs *mcp.ClientSession, allReads bool, calls ...Check) (out map[string]json.RawMessage) {
+	t.Helper()
+	list, err := cs.ListTools(t.Context(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	schemas := map[string]*jsonschema.Resolved{}
+	for _, tool := range list.Tools {
+		var s jsonschema.Schema
+		b, err := json.Marshal(tool.OutputSchema)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Unmarshal(b, &s); err != nil {
+			t.Fatal(err)
+		}
+		if schemas[tool.Name], err = s.Resolve(nil); err != nil {
+			t.Fatalf("%s: %v", tool.Name, err)
+		}
+		if allReads && tool.Annotations.ReadOnlyHint && !slices.ContainsFunc(calls, func(c Check) bool { return c.Name == tool.Name }) {
+			t.Errorf("read tool %s is not checked", tool.Name)
+		}
+	}
+	out = map[string]json.RawMessage{}
+	for _, c := range calls {
+		res := Call(t, cs, c.Name, c.Args, nil)
+		if res.IsError || res.StructuredContent == nil {
+			t.Errorf("%s: %+v", c.Name, res.Content)
+			continue
+		}
+		b, err := json.Marshal(res.StructuredContent)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var v any
+		if err := json.Unmarshal(b, &v); err != nil {
+			t.Fatal(err)
+		}
+		if err := schemas[c.Name].Validate(v); err != nil {
+			t.Errorf("%s: output against its schema: %v", c.Name, err)
+		}
+		out[c.Name] = b
+	}
+	return out
 }
