@@ -181,6 +181,12 @@ func (a *app) openDB(ctx context.Context, setting, url, service string) (*store.
 		return nil, fmt.Errorf("%s: %w", setting, err)
 	}
 	a.registry.MustRegister(collectors.NewDBStatsCollector(db.DB, service))
+	if db.Engine == store.Postgres {
+		a.registry.MustRegister(prometheus.NewCounterFunc(prometheus.CounterOpts{
+			Name: "database_transaction_conflicts_total", Help: "Transactions PostgreSQL aborted for a deadlock or a serialization failure (each run again, up to three runs).",
+			ConstLabels: prometheus.Labels{"db_name": service},
+		}, func() float64 { return float64(db.TxConflicts()) }))
+	}
 	if w := db.Writer(); w != db.DB {
 		a.registry.MustRegister(collectors.NewDBStatsCollector(w, service+"_writer"))
 		labels := prometheus.Labels{"db_name": service}

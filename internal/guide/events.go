@@ -11,11 +11,22 @@ const (
 	EventMessageCreated   = "message.created"
 	EventActionPending    = "action.pending"
 	EventActionConfirmed  = "action.confirmed"
+	// The supply side's: a package changed (seen by its expert, and by
+	// everyone while it is or was in the catalogue), and an expert's
+	// schedule changed (seen by the expert).
+	EventPackageUpdated      = "package.updated"
+	EventAvailabilityUpdated = "availability.updated"
 )
 
 // EventTypes lists every type of the guide API's feed.
 var EventTypes = []string{EventBookingCreated, EventBookingConfirmed, EventBookingStarted, EventBookingCompleted, EventBookingCancelled,
-	EventReviewCreated, EventMessageCreated, EventActionPending, EventActionConfirmed}
+	EventReviewCreated, EventMessageCreated, EventActionPending, EventActionConfirmed, EventPackageUpdated, EventAvailabilityUpdated}
+
+// KeyWithheldEventTypes are the types an API key's feed never carries:
+// keys never reach conversations, so neither do they read their messages
+// from the feed. The participants read them with their user tokens and
+// through their own webhooks.
+var KeyWithheldEventTypes = []string{EventMessageCreated}
 
 // Audience is the feed audience of a user: the events of the user's
 // bookings, conversations and actions.

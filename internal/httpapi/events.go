@@ -22,6 +22,9 @@ type Feed struct {
 	// Audience returns the feed audiences of the caller (AudienceAll is
 	// always added).
 	Audience func(r *http.Request) []string
+	// Withheld, when set, returns the types the caller may never read:
+	// left out of its pages, and 403 FORBIDDEN when asked for by name.
+	Withheld func(r *http.Request) []string
 }
 
 // FeedPage is a page of the feed. NextCursor is the id to pass as after
@@ -69,7 +72,18 @@ func (f *Feed) Handle(w http.ResponseWriter, r *http.Request) error {
 			return e
 		}
 	}
-	evs, more, err := f.Events.Find(r.Context(), store.EventFilter{Audience: f.Audience(r), After: after, Types: types, Limit: limit})
+	var withheld []string
+	if f.Withheld != nil {
+		withheld = f.Withheld(r)
+	}
+	for _, t := range types {
+		if slices.Contains(withheld, t) {
+			e := apperr.Errorf(apperr.Forbidden, "This credential's feed never carries %s events.", t)
+			e.Details = map[string]any{"types": withheld}
+			return e
+		}
+	}
+	evs, more, err := f.Events.Find(r.Context(), store.EventFilter{Audience: f.Audience(r), After: after, Types: types, Exclude: withheld, Limit: limit})
 	if err != nil {
 		return err
 	}

@@ -136,3 +136,45 @@ func TestCheckpointBesideWriter(t *testing.T) {
 		}
 	}
 }
+
+// TestMigrateRealtimeIDPerSender: guide migration 00018 keeps every
+// message, and afterwards a realtime message id is unique per sender in a
+// conversation: the other participant may use it, the sender not twice.
+func TestMigrateRealtimeIDPerSender(t *testing.T) {
+	for _, engine := range storetest.Engines() {
+		t.Run(string(engine), func(t *testing.T) {
+			db := storetest.MustOpenEmpty(t, engine, "guide")
+			if err := db.MigrateTo(t.Context(), "guide", 15); err != nil {
+				t.Fatal(err)
+			}
+			now := time.Now().UTC()
+			for _, q := range []string{
+				`INSERT INTO users (id, handle, role, created_at, updated_at) VALUES ('t1', 't1', 'TOURIST', $1, $1), ('x1', 'x1', 'EXPERT', $1, $1)`,
+				`INSERT INTO experts (id, user_id, currency, timezone, created_at, updated_at) VALUES ('e1', 'x1', 'JPY', 'Asia/Tokyo', $1, $1)`,
+				`INSERT INTO conversations (id, tourist_id, expert_id, created_at, updated_at) VALUES ('c1', 't1', 'e1', $1, $1)`,
+				`INSERT INTO messages (id, conversation_id, sender_id, message_type, content, realtime_message_id, created_at)
+					VALUES ('m1', 'c1', 't1', 'TEXT', 'Hello', 'd1', $1), ('m2', 'c1', 'x1', 'TEXT', 'Hi', NULL, $1)`,
+			} {
+				if _, err := db.Exec(q, now); err != nil {
+					t.Fatalf("%s: %v", q, err)
+				}
+			}
+			if err := db.Migrate(t.Context(), "guide"); err != nil {
+				t.Fatal(err)
+			}
+			var n int
+			if err := db.QueryRow(`SELECT COUNT(*) FROM messages WHERE (id = 'm1' AND content = 'Hello' AND realtime_message_id = 'd1')
+				OR (id = 'm2' AND realtime_message_id IS NULL)`).Scan(&n); err != nil || n != 2 {
+				t.Fatalf("%d of 2 messages kept: %v", n, err)
+			}
+			insert := `INSERT INTO messages (id, conversation_id, sender_id, message_type, content, realtime_message_id, created_at)
+				VALUES ($1, 'c1', $2, 'TEXT', 'x', 'd1', $3)`
+			if _, err := db.Exec(insert, "m3", "x1", now); err != nil {
+				t.Errorf("the other participant's message under the id: %v", err)
+			}
+			if _, err := db.Exec(insert, "m4", "t1", now); !store.IsUniqueViolation(err) {
+				t.Errorf("the sender's second message under the id: %v, want a unique violation", err)
+			}
+		})
+	}
+}

@@ -169,6 +169,7 @@ type EventFilter struct {
 	Audience []string // the caller's account keys; AudienceAll is added
 	After    string   // an event id; "" starts at the oldest event kept
 	Types    []string // empty: every type
+	Exclude  []string // types never returned, whatever Types says
 	Limit    int
 }
 
@@ -212,6 +213,13 @@ func (s *Events) Find(ctx context.Context, f EventFilter) (evs []Event, more boo
 			types[i] = w.Arg(t)
 		}
 		w.And("e.type IN (" + strings.Join(types, ", ") + ")")
+	}
+	if len(f.Exclude) > 0 {
+		types := make([]string, len(f.Exclude))
+		for i, t := range f.Exclude {
+			types[i] = w.Arg(t)
+		}
+		w.And("e.type NOT IN (" + strings.Join(types, ", ") + ")")
 	}
 	// #nosec G202 -- only $N placeholders are concatenated; values are bound.
 	rows, err := s.db.QueryContext(ctx, `SELECT DISTINCT e.seq, e.id, e.type, e.data, e.created_at

@@ -277,6 +277,44 @@ func TestRealtimeMessageIDRetries(t *testing.T) {
 	}
 }
 
+// TestRealtimeMessageIDIsTheSenders: the channel shows a draft's id to
+// both participants; the other one recording a message under it first
+// neither drops the sender's message nor answers the sender with theirs.
+// Each side's retry answers its own message.
+func TestRealtimeMessageIDIsTheSenders(t *testing.T) {
+	t.Parallel()
+	for _, engine := range storetest.Engines() {
+		t.Run(string(engine), func(t *testing.T) {
+			e := newEnv(t, options{}, engine)
+			tourist := e.register(t, "draft@example.com", "TOURIST")
+			expert := e.tokenFor(t, "expert@example.com")
+			var conv struct{ Data guide.ConversationSummary }
+			e.Do("POST", "/api/v1/conversations", map[string]string{"expertHandle": "demo-expert"}, bearer(tourist.token)...).Expect(201).Decode(&conv)
+			path := "/api/v1/conversations/" + conv.Data.ID + "/messages"
+			const draft = "01a220c0-0000-7000-8000-000000000001" // the tourist's draft, as the channel showed it
+
+			var theirs, mine, again, theirsAgain struct{ Data guide.Message }
+			e.Do("POST", path, map[string]any{"content": "Sorry, fully booked.", "realtimeMessageId": draft}, bearer(expert.token)...).Expect(201).Decode(&theirs)
+			e.Do("POST", path, map[string]any{"content": "Is Saturday free?", "realtimeMessageId": draft}, bearer(tourist.token)...).Expect(201).Decode(&mine)
+			if mine.Data.SenderID != tourist.id || mine.Data.Content == nil || *mine.Data.Content != "Is Saturday free?" || mine.Data.ID == theirs.Data.ID {
+				t.Fatalf("the sender got %+v", mine.Data)
+			}
+			e.Do("POST", path, map[string]any{"content": "Is Saturday free?", "realtimeMessageId": draft}, bearer(tourist.token)...).Expect(200).Decode(&again)
+			e.Do("POST", path, map[string]any{"content": "Sorry, fully booked.", "realtimeMessageId": draft}, bearer(expert.token)...).Expect(200).Decode(&theirsAgain)
+			if again.Data.ID != mine.Data.ID || theirsAgain.Data.ID != theirs.Data.ID {
+				t.Errorf("retries answered %s and %s, want %s and %s", again.Data.ID, theirsAgain.Data.ID, mine.Data.ID, theirs.Data.ID)
+			}
+			if n := e.count(t, `SELECT COUNT(*) FROM messages WHERE conversation_id = $1 AND realtime_message_id = $2 AND sender_id = $3
+				AND content = 'Is Saturday free?'`, conv.Data.ID, draft, tourist.id); n != 1 {
+				t.Errorf("%d of the sender's messages stored, want 1", n)
+			}
+			if n := e.count(t, `SELECT COUNT(*) FROM messages WHERE conversation_id = $1`, conv.Data.ID); n != 2 {
+				t.Errorf("%d messages stored, want 2", n)
+			}
+		})
+	}
+}
+
 func TestRealtimeTokenAndAvailability(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, options{})

@@ -14,6 +14,11 @@ const ScopeEventsRead = "events:read"
 func (s *Server) eventRoutes() {
 	feed := &httpapi.Feed{Events: s.cfg.Events, Types: guide.EventTypes, Audience: func(r *http.Request) []string {
 		return []string{guide.Audience(caller(r.Context()).User.ID)}
+	}, Withheld: func(r *http.Request) []string {
+		if caller(r.Context()).APIKey != nil {
+			return guide.KeyWithheldEventTypes
+		}
+		return nil
 	}}
 	s.authed("GET /api/v1/events", keyOr(ScopeEventsRead), feed.Handle)
 

@@ -4,9 +4,11 @@ import (
 	"encoding/json"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/wayfarer-asia/platform/api"
 	"github.com/wayfarer-asia/platform/internal/guide"
 	"github.com/wayfarer-asia/platform/internal/store/storetest"
 )
@@ -223,5 +225,91 @@ func TestEventFeedKeysAndActions(t *testing.T) {
 	}
 	if n := len(b.feed(t, b.tourist.token, "?types=message.created").Data); n != 0 {
 		t.Errorf("the traveller of the booking sees %d messages of another conversation", n)
+	}
+}
+
+// TestKeyFeedWithholdsMessages: a participant's API key with events:read
+// never reads the conversation's messages from the feed (left out of its
+// pages; 403 when named), while the participants' user tokens do; and the
+// supply side's package.updated, which the feed carries, is a type the
+// feed accepts by name and documents.
+func TestKeyFeedWithholdsMessages(t *testing.T) {
+	t.Parallel()
+	for _, engine := range storetest.Engines() {
+		t.Run(string(engine), func(t *testing.T) {
+			t.Parallel()
+			b := newBookingEnv(t, engine)
+			var handle string
+			if err := b.db.QueryRow(`SELECT handle FROM users WHERE id = $1`, b.expert.id).Scan(&handle); err != nil {
+				t.Fatal(err)
+			}
+			var conv struct{ Data struct{ ID string } }
+			b.Do("POST", "/api/v1/conversations", map[string]any{"expertHandle": handle}, bearer(b.stranger.token)...).Expect(201).Decode(&conv)
+			b.Do("POST", "/api/v1/conversations/"+conv.Data.ID+"/messages", map[string]any{"content": "Meet at the north gate?", "messageType": "TEXT"},
+				bearer(b.stranger.token)...).Expect(201)
+			b.Do("PATCH", "/api/v1/packages/"+b.packageID, map[string]any{"title": map[string]any{"ko": "산책"}}, bearer(b.expert.token)...).Expect(200)
+
+			for _, who := range []user{b.stranger, b.expert} {
+				key := b.apiKey(t, who, "events:read")
+				p := b.feed(t, key, "")
+				if slices.Contains(types(p.Data), guide.EventMessageCreated) {
+					t.Errorf("the feed of %s's key carries messages: %v", who.email, types(p.Data))
+				}
+				for _, ev := range p.Data {
+					if ev.Data["content"] != nil {
+						t.Errorf("%s event of %s's key holds content: %v", ev.Type, who.email, ev.Data)
+					}
+				}
+				for _, q := range []string{"?types=message.created", "?types=booking.created,message.created"} {
+					res := b.Get("/api/v1/events"+q, bearer(key)...).Expect(403)
+					if code := res.ErrorCode(); code != "FORBIDDEN" || strings.Contains(string(res.Body), "north gate") {
+						t.Errorf("%s by %s's key: %s", q, who.email, res.Body)
+					}
+				}
+				// The user token of the same participant reads the message.
+				evs := b.feed(t, who.token, "?types=message.created").Data
+				if len(evs) != 1 || evs[0].Data["content"] != "Meet at the north gate?" {
+					t.Errorf("message events of %s = %v", who.email, evs)
+				}
+			}
+
+			// package.updated is named, documented and read, by tokens and keys.
+			key := b.apiKey(t, b.expert, "events:read")
+			for _, cred := range []string{b.expert.token, key} {
+				evs := b.feed(t, cred, "?types=package.updated").Data
+				if len(evs) != 1 || evs[0].Data["id"] != b.packageID {
+					t.Errorf("package.updated = %v", evs)
+				}
+			}
+			doc, err := api.LoadGuide()
+			if err != nil {
+				t.Fatal(err)
+			}
+			var documented []string
+			for _, v := range doc.Components.Schemas["EventType"].Value.Enum {
+				documented = append(documented, v.(string))
+			}
+			if !slices.Equal(documented, guide.EventTypes) {
+				t.Errorf("EventType enum %v, the feed's types %v", documented, guide.EventTypes)
+			}
+			var recorded []string
+			rows, err := b.db.Query(`SELECT DISTINCT type FROM events`)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer rows.Close()
+			for rows.Next() {
+				var typ string
+				if err := rows.Scan(&typ); err != nil {
+					t.Fatal(err)
+				}
+				recorded = append(recorded, typ)
+			}
+			for _, typ := range recorded {
+				if !slices.Contains(guide.EventTypes, typ) {
+					t.Errorf("the feed carries %s, which it does not name", typ)
+				}
+			}
+		})
 	}
 }

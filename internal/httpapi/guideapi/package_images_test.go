@@ -7,6 +7,7 @@ import (
 	"image"
 	"net/url"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -167,12 +168,19 @@ func TestPackageImages(t *testing.T) {
 			if n := b.count(t, `SELECT COUNT(*) FROM jobs WHERE kind = 'blob.delete'`); n != 1 {
 				t.Fatalf("%d removal jobs in all", n)
 			}
-			// Neither the dropped upload nor another package's comes back by PATCH.
-			for _, img := range []string{dropped, "/media/packages/" + b.otherPkg + "/x.jpg"} {
+			// Neither the dropped upload nor another package's comes back by
+			// PATCH, whatever the spelling of its path.
+			other := b.otherPkg + "/x.jpg"
+			for _, img := range []string{dropped, "/media/packages/" + other, "/media/./packages/" + other, "/media//packages/" + other,
+				"/media/packages/./" + other, "/media/%2e/packages/" + other, "/media/sample/../packages/" + other} {
 				res := b.Do("PATCH", "/api/v1/packages/"+id, map[string]any{"images": append(slices.Clone(list), publicURL+img)}, bearer(b.expert.token)...).Expect(400)
-				if res.ErrorDetails()["images"] == nil {
+				// Not this package's ("images"), or not a clean path ("images[9]").
+				if d := res.ErrorDetails(); d["images"] == nil && d["images["+strconv.Itoa(len(list))+"]"] == nil {
 					t.Errorf("%s: %s", img, res.Body)
 				}
+			}
+			if got := images(); len(got) != guide.MaxPackageImages-1 || slices.ContainsFunc(got, func(img string) bool { return strings.Contains(img, b.otherPkg) }) {
+				t.Fatalf("after the refused PATCHes: %q", got)
 			}
 			// A new package cannot start with an upload either.
 			if res := b.Do("POST", "/api/v1/packages", map[string]any{

@@ -1,11 +1,15 @@
 package propertyapi_test
 
 import (
+	"encoding/json"
 	"sync"
 	"testing"
+	"time"
 
+	"github.com/wayfarer-asia/platform/internal/httpapi/apitest"
 	"github.com/wayfarer-asia/platform/internal/paging"
 	"github.com/wayfarer-asia/platform/internal/property"
+	"github.com/wayfarer-asia/platform/internal/store"
 	"github.com/wayfarer-asia/platform/internal/store/storetest"
 )
 
@@ -134,6 +138,167 @@ func TestQuoteBookedOnce(t *testing.T) {
 			e.db.QueryRow(`SELECT held FROM calendar WHERE room_type_id = $1 AND night = $2`, r.roomTypeID, night).Scan(&held)
 			if held != 0 || e.available(t, live, r, night) != before-1 {
 				t.Errorf("after the race: %d held, %d available, want 0 and %d", held, e.available(t, live, r, night), before-1)
+			}
+		})
+	}
+}
+
+// heapOrderScans turns index scans off on every connection of a
+// PostgreSQL pool (all of them kept idle, with their settings, by
+// store.SetPool), so that statements read rows in the heap's order, as a
+// bitmap or sequential scan of a large calendar does, instead of an index's.
+func heapOrderScans(t *testing.T, db *store.DB) {
+	t.Helper()
+	if db.Engine != store.Postgres {
+		return
+	}
+	// Each connection is held until all are, so that each is a new one.
+	for range store.DefaultMaxConns() {
+		c, err := db.Conn(t.Context())
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		if _, err := c.ExecContext(t.Context(), `SET enable_indexscan = off`); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// TestCalendarPushRaces: calendar pushes race quotes, bookings of quotes
+// and of stays, cancellations and the release of expired holds on the same
+// nights. Every path locks nights in one order (room type, then date), so
+// PostgreSQL aborts no transaction for a deadlock; no request fails, and
+// each night's counters are exactly what the bookings and quotes say. On
+// PostgreSQL the rows are read in heap order (heapOrderScans), in which a
+// multi-row UPDATE locked them before every path locked nights in date
+// order first.
+func TestCalendarPushRaces(t *testing.T) {
+	t.Parallel()
+	for _, engine := range storetest.Engines() {
+		t.Run(string(engine), func(t *testing.T) {
+			e := newEnv(t, options{}, engine)
+			d := e.signup(t)
+			key := e.key(t, d, "live")
+			const units = 24
+			heapOrderScans(t, e.db)
+			r := e.hostRoom(t, key, units)
+			first, last := day(3), day(12) // the nights raced for
+
+			// Holds that expire before the race, for the race to release.
+			for i := range 4 {
+				e.Do("POST", "/api/v1/quotes", stay(r, first.AddDays(i*2), 3, 2), xkey(key)...).Expect(201)
+			}
+			e.clock.Advance(16 * time.Minute)
+
+			type op struct {
+				name   string
+				status int
+			}
+			var mu sync.Mutex
+			seen := map[op]int{}
+			record := func(name string, res *apitest.Response) *apitest.Response {
+				mu.Lock()
+				seen[op{name, res.Status}]++
+				mu.Unlock()
+				if res.Status >= 500 {
+					t.Errorf("%s: %d %s", name, res.Status, res.Body)
+				}
+				return res
+			}
+			const workers, rounds = 15, 20
+			const pushers = 2 * workers / 5
+			var wg sync.WaitGroup
+			start := make(chan struct{})
+			for w := range workers {
+				wg.Go(func() {
+					<-start
+					for j := range rounds {
+						checkIn := first.AddDays((w*7 + j*3) % 8)
+						nights := 1 + (w+j)%3
+						switch w % 5 {
+						case 0, 1: // pushes over every raced night, in two groups
+							record("push", e.Do("PATCH", "/api/v1/properties/"+r.propertyID+"/calendar", calendar(
+								map[string]any{"roomTypeId": r.roomTypeID, "from": first.String(), "to": last.String(), "units": units,
+									"price": map[string]any{"amount": 15000 + 100*j}},
+								map[string]any{"roomTypeId": r.roomTypeID, "from": checkIn.String(), "to": checkIn.AddDays(nights).String(),
+									"minStay": 1, "price": map[string]any{"amount": 16000 + 100*w}},
+							), xkey(key)...))
+						case 2: // quote, then book the quote
+							res := record("quote", e.Do("POST", "/api/v1/quotes", stay(r, checkIn, nights, 2), xkey(key)...))
+							if res.Status != 201 {
+								continue
+							}
+							var q property.Quote
+							if err := json.Unmarshal(res.Body, &q); err != nil {
+								t.Error(err)
+								return
+							}
+							record("book quote", e.Do("POST", "/api/v1/bookings", map[string]any{"quoteId": q.ID, "guest": guest}, xkey(key)...))
+						case 3: // book a stay, cancel every other one
+							res := record("book", e.Do("POST", "/api/v1/bookings", mergeMaps(stay(r, checkIn, nights, 2),
+								map[string]any{"guest": guest}), xkey(key)...))
+							if res.Status != 201 || j%2 == 1 {
+								continue
+							}
+							var b property.Booking
+							if err := json.Unmarshal(res.Body, &b); err != nil {
+								t.Error(err)
+								return
+							}
+							record("cancel", e.Do("POST", "/api/v1/bookings/"+b.ID+"/cancel", nil, xkey(key)...))
+						case 4: // quotes left to hold, and the release of expired holds
+							record("quote", e.Do("POST", "/api/v1/quotes", stay(r, checkIn, nights, 2), xkey(key)...))
+							if _, err := e.store.ReleaseExpiredHolds(t.Context()); err != nil {
+								t.Errorf("release expired holds: %v", err)
+							}
+						}
+					}
+				})
+			}
+			close(start)
+			wg.Wait()
+			t.Logf("outcomes: %v", seen)
+			if n := e.db.TxConflicts(); n != 0 {
+				t.Errorf("PostgreSQL aborted %d transactions for a deadlock", n)
+			}
+			for o, n := range seen {
+				switch {
+				case o.status == 409 && (o.name == "quote" || o.name == "book"): // sold out
+				case o.status == 200 && (o.name == "push" || o.name == "cancel"):
+				case o.status == 201 && o.name != "push" && o.name != "cancel":
+				default:
+					t.Errorf("%s answered %d %d times", o.name, o.status, n)
+				}
+			}
+			if seen[op{"push", 200}] != pushers*rounds || seen[op{"book quote", 201}] == 0 || seen[op{"cancel", 200}] == 0 {
+				t.Errorf("outcomes: %v", seen)
+			}
+
+			// Each night's counters are the confirmed bookings and the
+			// holds running over it, within its units.
+			rows, err := e.db.Query(`SELECT c.night, c.sold, c.held, c.total_units,
+					(SELECT COUNT(*) FROM bookings b WHERE b.room_type_id = c.room_type_id AND b.status = 'CONFIRMED'
+						AND b.check_in <= c.night AND b.check_out > c.night),
+					(SELECT COUNT(*) FROM quotes q WHERE q.room_type_id = c.room_type_id AND q.status = 'held'
+						AND q.check_in <= c.night AND q.check_out > c.night)
+				FROM calendar c WHERE c.room_type_id = $1 ORDER BY c.night`, r.roomTypeID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer rows.Close()
+			for rows.Next() {
+				var night property.Date
+				var sold, held, total, booked, holding int
+				if err := rows.Scan(&night, &sold, &held, &total, &booked, &holding); err != nil {
+					t.Fatal(err)
+				}
+				if sold != booked || held != holding || sold+held > total {
+					t.Errorf("%s: sold %d, held %d of %d units; bookings %d, holds %d", night, sold, held, total, booked, holding)
+				}
+			}
+			if err := rows.Err(); err != nil {
+				t.Fatal(err)
 			}
 		})
 	}

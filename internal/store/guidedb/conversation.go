@@ -219,9 +219,11 @@ func (g *Guide) FindMessages(ctx context.Context, user *guide.User, id, cursor s
 }
 
 // SendMessage stores a message with its notification and AI-reply jobs in
-// one transaction. A realtimeMessageId already recorded (the unique
-// constraint decides, even for concurrent retries) returns the stored
-// message instead.
+// one transaction. A realtimeMessageId the sender already recorded (the
+// unique constraint decides, even for concurrent retries) returns the
+// stored message instead. The id is the sender's: the channel shows a
+// draft's id to the other participant too, whose messages under the same
+// id are theirs and never answer the sender's retry.
 func (g *Guide) SendMessage(ctx context.Context, user *guide.User, id string, nm guide.NewMessage, aiReply bool) (_ *guide.Message, _ bool, err error) {
 	defer store.Wrap(&err, "send message to conversation %s", id)
 	var out guide.Message
@@ -255,7 +257,7 @@ func (g *Guide) SendMessage(ctx context.Context, user *guide.User, id string, nm
 		}
 		live := realtimeMessage(&msg, nm.RealtimeMessageID, tourist, expertUser)
 		insert := `INSERT INTO messages (id, conversation_id, sender_id, message_type, content, image_url, realtime_message_id, created_at)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (conversation_id, realtime_message_id) DO NOTHING`
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (conversation_id, sender_id, realtime_message_id) DO NOTHING`
 		w := &store.Where{Args: []any{msgID, id, user.ID, nm.MessageType, nm.Content, imageURL, nm.RealtimeMessageID, now}}
 		var job store.Job
 		if g.db.Engine == store.Postgres {
@@ -281,8 +283,8 @@ func (g *Guide) SendMessage(ctx context.Context, user *guide.User, id string, nm
 		if n, err := res.RowsAffected(); err != nil {
 			return err
 		} else if n == 0 {
-			return scanMessage(tx.QueryRowContext(ctx, messageSelect+` WHERE m.conversation_id = $1 AND m.realtime_message_id = $2`,
-				id, *nm.RealtimeMessageID), &out)
+			return scanMessage(tx.QueryRowContext(ctx, messageSelect+` WHERE m.conversation_id = $1 AND m.sender_id = $2 AND m.realtime_message_id = $3`,
+				id, user.ID, *nm.RealtimeMessageID), &out)
 		}
 		created, out = true, msg
 		if g.db.Engine == store.Postgres {

@@ -17,8 +17,8 @@ var _ guide.SupplyService = (*Guide)(nil)
 
 // Change events of the experts' supply side.
 const (
-	EventPackageUpdated      = "package.updated"
-	EventAvailabilityUpdated = "availability.updated"
+	EventPackageUpdated      = guide.EventPackageUpdated
+	EventAvailabilityUpdated = guide.EventAvailabilityUpdated
 )
 
 // expertPackage reads a package with every translation, in q.

@@ -277,8 +277,9 @@ type AIHistoryMessage struct {
 }
 
 // aiReplyTag is the realtime_message_id of the assistant's reply to a
-// message: UNIQUE (conversation_id, realtime_message_id) makes a second
-// reply to the same message impossible.
+// message, sent as the expert: UNIQUE (conversation_id, sender_id,
+// realtime_message_id) makes a second reply to the same message
+// impossible.
 func aiReplyTag(messageID string) string { return "ai:" + messageID }
 
 // aiTrigger is the message to answer and the state that decides whether it
@@ -323,8 +324,8 @@ func checkAITrigger(ctx context.Context, q store.Querier, conversationID, messag
 		return nil, fmt.Errorf("%w: an account is closed", ErrNoAIReply)
 	}
 	var answered bool
-	err = q.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM messages WHERE conversation_id = $1 AND (realtime_message_id = $2
-			OR (sender_id = $3 AND (created_at > $4 OR (created_at = $4 AND id > $5)))))`,
+	err = q.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM messages WHERE conversation_id = $1 AND sender_id = $3
+			AND (realtime_message_id = $2 OR created_at > $4 OR (created_at = $4 AND id > $5)))`,
 		conversationID, aiReplyTag(messageID), t.expertUserID, t.createdAt, messageID).Scan(&answered)
 	if err != nil {
 		return nil, err

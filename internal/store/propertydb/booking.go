@@ -25,8 +25,15 @@ import (
 // row lock and then evaluates its condition again against the committed
 // counters, so of two claims of the last unit one changes the row and the
 // other changes nothing. Every night of a stay is claimed in one
-// transaction, in date order (so that two transactions never lock rows in
-// opposite orders), and a night that cannot be claimed rolls all back.
+// transaction, and a night that cannot be claimed rolls all back.
+//
+// Every writer of the calendar takes its nights' row locks in one global
+// order, room type then date (lockNights), before it changes them, so that
+// two transactions never wait on each other's nights: a multi-row UPDATE
+// locks rows in the order its plan reads them, which is the heap's order
+// under a bitmap or sequential scan, not the date's. Quotes, bookings,
+// cancellations, released holds, calendar pushes and room type deletions
+// all do.
 //
 // A quote's hold counts in held until the quote is booked (the hold turns
 // into a sale), or expires and is released. Reads of availability never
@@ -54,6 +61,30 @@ func propStayCalendar(ctx context.Context, q store.Querier, inv propInventory, t
 		out[n.Date] = n
 	}
 	return out, rows.Err()
+}
+
+// lockNights takes the row locks of the room type's nights from from up
+// to (not including) to, in date order, on PostgreSQL; see the comment at
+// the top of this file. Zero dates leave that end open. On SQLite writers
+// run one at a time and take no row locks.
+func (s *Property) lockNights(ctx context.Context, tx *sql.Tx, roomTypeID string, from, to property.Date) error {
+	if s.db.Engine != store.Postgres {
+		return nil
+	}
+	w := &store.Where{}
+	w.And("room_type_id = " + w.Arg(roomTypeID))
+	if !from.IsZero() {
+		w.And("night >= " + w.Arg(from))
+	}
+	if !to.IsZero() {
+		w.And("night < " + w.Arg(to))
+	}
+	// #nosec G202 -- only placeholders and fixed column names are concatenated; values are bound.
+	rows, err := tx.QueryContext(ctx, `SELECT night FROM calendar`+w.String()+` ORDER BY night FOR UPDATE`, w.Args...)
+	if err != nil {
+		return err
+	}
+	return errors.Join(rows.Close(), rows.Err())
 }
 
 // propStay is a checked stay request with what pricing it needs.
@@ -96,8 +127,11 @@ func (s *Property) loadPropStay(ctx context.Context, acct property.Account, req 
 // propClaim checks the stay against the calendar and takes one unit of every
 // night into column (the held or sold counter of inv), returning the
 // nightly prices. Errors: apperr.StayUnavailable.
-func propClaim(ctx context.Context, tx *sql.Tx, now time.Time, test bool, st *propStay, column string) ([]property.NightlyPrice, error) {
+func (s *Property) propClaim(ctx context.Context, tx *sql.Tx, now time.Time, test bool, st *propStay, column string) ([]property.NightlyPrice, error) {
 	inv := propInventoryOf(test)
+	if err := s.lockNights(ctx, tx, st.rt.ID, st.req.CheckIn, st.req.CheckOut); err != nil {
+		return nil, err
+	}
 	cal, err := propStayCalendar(ctx, tx, inv, test, now, st.rt.ID, st.req.CheckIn, st.req.CheckOut)
 	if err != nil {
 		return nil, err
@@ -179,7 +213,7 @@ func (s *Property) CreateQuote(ctx context.Context, acct property.Account, req p
 	var q *property.Quote
 	err = s.propClaimInTx(ctx, acct.Test, st, func(tx *sql.Tx) error {
 		now := s.clock.Now()
-		nightly, err := propClaim(ctx, tx, now, acct.Test, st, propInventoryOf(acct.Test).held)
+		nightly, err := s.propClaim(ctx, tx, now, acct.Test, st, propInventoryOf(acct.Test).held)
 		if err != nil {
 			return err
 		}
@@ -226,7 +260,7 @@ func (s *Property) CreateBooking(ctx context.Context, acct property.Account, nb 
 	var b *property.Booking
 	err = s.propClaimInTx(ctx, acct.Test, st, func(tx *sql.Tx) error {
 		now := s.clock.Now()
-		nightly, err := propClaim(ctx, tx, now, acct.Test, st, propInventoryOf(acct.Test).sold)
+		nightly, err := s.propClaim(ctx, tx, now, acct.Test, st, propInventoryOf(acct.Test).sold)
 		if err != nil {
 			return err
 		}
@@ -314,6 +348,9 @@ func (s *Property) bookQuote(ctx context.Context, acct property.Account, nb prop
 		var nightly []property.NightlyPrice
 		var policy property.CancellationPolicy
 		if err := errors.Join(json.Unmarshal(nightlyJSON, &nightly), json.Unmarshal(policyJSON, &policy)); err != nil {
+			return err
+		}
+		if err := s.lockNights(ctx, tx, req.RoomTypeID, req.CheckIn, req.CheckOut); err != nil {
 			return err
 		}
 		inv := propInventoryOf(acct.Test)
@@ -457,13 +494,14 @@ func (s *Property) CancelBooking(ctx context.Context, acct property.Account, id 
 		} else if n != 1 {
 			return apperr.Errorf(apperr.InvalidState, "The booking is already %s.", property.StatusCancelled)
 		}
+		if err := s.lockNights(ctx, tx, b.RoomTypeID, b.CheckIn, b.CheckOut); err != nil {
+			return err
+		}
 		inv := propInventoryOf(acct.Test)
-		for d := b.CheckIn; d.Before(b.CheckOut); d = d.AddDays(1) {
-			// #nosec G202 -- only fixed table and column names are concatenated; values are bound.
-			if _, err := tx.ExecContext(ctx, `UPDATE calendar SET `+inv.sold+` = `+inv.sold+` - 1
-				WHERE room_type_id = $1 AND night = $2 AND `+inv.sold+` > 0`, b.RoomTypeID, d); err != nil {
-				return err
-			}
+		// #nosec G202 -- only fixed table and column names are concatenated; values are bound.
+		if _, err := tx.ExecContext(ctx, `UPDATE calendar SET `+inv.sold+` = `+inv.sold+` - 1
+			WHERE room_type_id = $1 AND night >= $2 AND night < $3 AND `+inv.sold+` > 0`, b.RoomTypeID, b.CheckIn, b.CheckOut); err != nil {
+			return err
 		}
 		out, err = findPropertyBooking(ctx, tx, acct, id)
 		if err != nil {
@@ -558,13 +596,14 @@ func (s *Property) releaseQuote(ctx context.Context, id string, now time.Time) (
 		} else if err != nil {
 			return err
 		}
+		if err := s.lockNights(ctx, tx, roomTypeID, checkIn, checkOut); err != nil {
+			return err
+		}
 		inv := propInventoryOf(test)
-		for d := checkIn; d.Before(checkOut); d = d.AddDays(1) {
-			// #nosec G202 -- only fixed table and column names are concatenated; values are bound.
-			if _, err := tx.ExecContext(ctx, `UPDATE calendar SET `+inv.held+` = `+inv.held+` - 1
-				WHERE room_type_id = $1 AND night = $2 AND `+inv.held+` > 0`, roomTypeID, d); err != nil {
-				return err
-			}
+		// #nosec G202 -- only fixed table and column names are concatenated; values are bound.
+		if _, err := tx.ExecContext(ctx, `UPDATE calendar SET `+inv.held+` = `+inv.held+` - 1
+			WHERE room_type_id = $1 AND night >= $2 AND night < $3 AND `+inv.held+` > 0`, roomTypeID, checkIn, checkOut); err != nil {
+			return err
 		}
 		released = true
 		return s.recordQuoteExpired(ctx, tx, id)

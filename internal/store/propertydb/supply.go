@@ -305,6 +305,9 @@ func (s *Property) DeleteRoomType(ctx context.Context, acct property.Account, pr
 		}
 		// Holds still running on it turn into nothing: no unit is left to
 		// book, and a booking of such a quote finds no night to sell.
+		if err := s.lockNights(ctx, tx, id, property.Date{}, property.Date{}); err != nil {
+			return err
+		}
 		if _, err := tx.ExecContext(ctx, `DELETE FROM calendar WHERE room_type_id = $1`, id); err != nil {
 			return err
 		}
@@ -405,9 +408,11 @@ const calendarChunk = 400
 // Never overselling holds against concurrent bookings: the nights a
 // request touches are read with their counters under the row locks of the
 // transaction (FOR UPDATE on PostgreSQL; SQLite's writers run one at a
-// time), in date order like the claims of a booking, so that a unit cut
-// and a claim of the same night run one after the other and the later sees
-// the earlier. A cut below what is sold and held answers
+// time), room type by room type and each in date order, the one order
+// every writer of the calendar locks nights in (booking.go), so that a
+// unit cut and a claim of the same night run one after the other and the
+// later sees the earlier, and neither waits on the other while holding a
+// night it needs. A cut below what is sold and held answers
 // INVENTORY_CONFLICT and changes nothing; the update itself keeps the
 // condition too, and the calendar's CHECK is the last guard.
 func (s *Property) UpdateCalendar(ctx context.Context, acct property.Account, propertyID string, updates []property.CalendarUpdate) (_ *property.CalendarResult, err error) {
