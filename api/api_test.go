@@ -468,7 +468,7 @@ func TestGuideMatchesDomain(t *testing.T) {
 	// Every error code the server answers with is in the Error table with
 	// its status.
 	desc := doc.Components.Schemas["Error"].Value.Description
-	for _, c := range httpapi.Codes {
+	for _, c := range slices.Concat(httpapi.Codes, httpapi.GuideCodes) {
 		row := regexp.MustCompile("(?m)^\\| `" + c.Code + "` \\| " + fmt.Sprint(c.Status) + " \\|")
 		if !row.MatchString(desc) {
 			t.Errorf("Error description has no row for %s (%d)", c.Code, c.Status)

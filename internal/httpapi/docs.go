@@ -36,10 +36,13 @@ var guideHelp = map[string]string{
 }
 
 // ErrorCodes returns the codes api answers with, in its words, ordered by
-// status, then name: for the guide API the shared codes and those of
-// idempotency and expiry; for the property API every code.
+// status, then name: for the guide API the shared codes, its own and those
+// of idempotency and expiry; for the property API the shared codes and its own.
 func ErrorCodes(api string) []CodeInfo {
 	out := append([]CodeInfo(nil), Codes...)
+	if api != PropertyAPI {
+		out = append(out, GuideCodes...)
+	}
 	for _, c := range PropertyCodes {
 		if api == PropertyAPI || c.Code != apperr.StayUnavailable {
 			out = append(out, c)

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
+	"slices"
 	"strconv"
 
 	"github.com/wayfarer-asia/platform/internal/apperr"
@@ -30,7 +31,6 @@ var Codes = []CodeInfo{
 	{apperr.Unauthorized, 401, "Unauthorized", false, "Credentials are missing, malformed, expired or revoked, or a login failed. Send a valid user token or API key in the Authorization header as \"Bearer <token>\"."},
 	{apperr.Forbidden, 403, "Forbidden", false, "The caller is authenticated but this resource or action is not theirs: for example a booking of another traveller, or a key trying to manage keys."},
 	{apperr.Scope, 403, "Insufficient scope", false, "The API key lacks the scope this endpoint needs. error.details.requiredScope names it; create a key with that scope."},
-	{apperr.PersonConfirmation, 403, "Person confirmation required", false, "The pending action is the person's alone to confirm: it was asked for through the MCP endpoint, or by a key created with \"confirmation\": \"person\". No API key can confirm it, the one that asked included. The person confirms it with their user token (in the app) or signed in on the confirmation page; the action stays pending until then."},
 	{apperr.NotFound, 404, "Not found", false, "No resource exists at this path or with this id, handle or slug, or it is not public (an unverified expert, an inactive package, a draft travelogue)."},
 	{apperr.MethodNotAllowed, 405, "Method not allowed", false, "The path exists but does not accept this HTTP method. The Allow response header lists the methods it does accept."},
 	{apperr.Conflict, 409, "Conflict", false, "The request conflicts with the resource's current state, for example a review of a booking that is not completed or already reviewed."},
@@ -41,6 +41,11 @@ var Codes = []CodeInfo{
 	{apperr.RateLimited, 429, "Rate limited", true, "Too many requests from this client or key. Wait the number of seconds in the Retry-After header (also error.retry_after) and try again; the X-RateLimit-* and RateLimit-Policy/RateLimit headers tell the budget."},
 	{apperr.Internal, 500, "Internal error", true, "The server failed unexpectedly. The failure is logged under the requestId of the response; retrying later may succeed."},
 	{apperr.Unavailable, 503, "Service unavailable", true, "A dependency of the service is unreachable. Retry after a short wait."},
+}
+
+// GuideCodes lists the codes only the guide marketplace API answers with.
+var GuideCodes = []CodeInfo{
+	{apperr.PersonConfirmation, 403, "Person confirmation required", false, "The pending action is the person's alone to confirm: it was asked for through the MCP endpoint, or by a key created with \"confirmation\": \"person\". No API key can confirm it, the one that asked included. The person confirms it with their user token (in the app) or signed in on the confirmation page; the action stays pending until then."},
 }
 
 // PropertyCodes lists the codes only the property platform API answers
@@ -55,8 +60,8 @@ var PropertyCodes = []CodeInfo{
 }
 
 var codeIndex = func() map[string]CodeInfo {
-	m := make(map[string]CodeInfo, len(Codes)+len(PropertyCodes))
-	for _, c := range append(append([]CodeInfo(nil), Codes...), PropertyCodes...) {
+	m := make(map[string]CodeInfo, len(Codes)+len(GuideCodes)+len(PropertyCodes))
+	for _, c := range slices.Concat(Codes, GuideCodes, PropertyCodes) {
 		m[c.Code] = c
 	}
 	return m
