@@ -65,7 +65,7 @@ type Config struct {
 	// (METRICS_ADDR), off the public ports; empty: on both API ports.
 	MetricsAddr string
 	// CurrencyRates are US dollars per unit of each currency (CURRENCY_RATES),
-	// written to the guide database at start: sort=basePrice compares
+	// written to the guide database at start: sort=price compares
 	// package prices converted with them.
 	CurrencyRates map[string]float64
 	// WebhookAllowHosts may receive webhooks although they are loopback or

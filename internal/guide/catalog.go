@@ -87,7 +87,7 @@ type PackageDetail struct {
 type PackageFilter struct {
 	paging.Page
 	Locale   string
-	Sort     string // basePrice, duration, createdAt
+	Sort     string // basePrice, price, duration, createdAt
 	Category string
 	Country  string
 	// ExpertHandle restricts the list to one verified expert's packages; an

@@ -89,7 +89,7 @@ func (s *Server) handlePackageList(w http.ResponseWriter, r *http.Request) error
 	f := guide.PackageFilter{
 		Page:     pageParams(q),
 		Locale:   locale(q),
-		Sort:     q.Enum("sort", "createdAt", []string{"basePrice", "duration", "createdAt"}),
+		Sort:     q.Enum("sort", "createdAt", []string{"basePrice", "price", "duration", "createdAt"}),
 		Category: q.String("category", 50),
 		Country:  q.Enum("country", "", guide.CountryCodes),
 	}

@@ -1,6 +1,7 @@
 package guideapi_test
 
 import (
+	"fmt"
 	"net/http"
 	"net/url"
 	"slices"
@@ -197,9 +198,31 @@ func testPackages(t *testing.T, e *env) {
 	if l.Meta.Total != total || total < 100 || len(l.Data) != 100 || !l.Meta.HasMore {
 		t.Fatalf("packages meta %+v (%d items), want total %d", l.Meta, len(l.Data), total)
 	}
-	if !slices.IsSortedFunc(l.Data, func(a, b guide.PackageSummary) int { return cmpFloat(a.BasePrice, b.BasePrice) }) {
-		t.Error("sort=basePrice&order=asc is not ascending")
+	// The specification's sort=basePrice orders by the field as answered,
+	// across pages too, whatever the currency: with exchange rates set,
+	// the converted order (sort=price) differs from it.
+	if err := e.store.SetCurrencyRates(t.Context(), map[string]float64{"CNY": 0.14, "HKD": 0.128, "JPY": 0.0067}); err != nil {
+		t.Fatal(err)
 	}
+	for _, order := range []string{"asc", "desc"} {
+		var all []guide.PackageSummary
+		for page := 1; ; page++ {
+			var p packageList
+			e.Get(fmt.Sprintf("/api/v1/packages?pageSize=40&page=%d&sort=basePrice&order=%s", page, order)).Expect(200).Decode(&p)
+			all = append(all, p.Data...)
+			if !p.Meta.HasMore {
+				break
+			}
+		}
+		cmp := func(a, b guide.PackageSummary) int { return cmpFloat(a.BasePrice, b.BasePrice) }
+		if order == "desc" {
+			cmp = func(a, b guide.PackageSummary) int { return cmpFloat(b.BasePrice, a.BasePrice) }
+		}
+		if len(all) != total || !slices.IsSortedFunc(all, cmp) {
+			t.Errorf("sort=basePrice&order=%s: %d packages, want %d, in basePrice order", order, len(all), total)
+		}
+	}
+	e.Get("/api/v1/packages?sort=price&order=asc").Expect(200)
 	var inactive string
 	if err := e.db.QueryRow(`SELECT id FROM packages WHERE is_active = FALSE LIMIT 1`).Scan(&inactive); err != nil {
 		t.Fatal(err)

@@ -113,7 +113,7 @@ type packageSearchIn struct {
 	mcpapi.Paging        // page and pageSize
 	Locale        string `json:"locale,omitempty" jsonschema:"en (default), zh, zh-TW, ja or ko"`
 	Order         string `json:"order,omitempty" jsonschema:"asc or desc (default desc)"`
-	Sort          string `json:"sort,omitempty" jsonschema:"createdAt (default), basePrice or duration"`
+	Sort          string `json:"sort,omitempty" jsonschema:"createdAt (default), basePrice (the price as answered), price (converted to US dollars, so currencies sort together) or duration"`
 	Category      string `json:"category,omitempty" jsonschema:"package category"`
 	Country       string `json:"country,omitempty" jsonschema:"ISO 3166-1 alpha-2 country code"`
 	ExpertHandle  string `json:"expertHandle,omitempty" jsonschema:"only the packages of this expert (then sort and filters other than paging do not apply)"`

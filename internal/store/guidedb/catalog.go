@@ -332,13 +332,15 @@ func scanPackage(s store.Scanner, p *guide.PackageSummary, extra ...any) error {
 	return nil
 }
 
-// packageSorts are the ORDER BY expressions of sort. basePrice compares
-// prices in US dollars, converted with currency_rates (SetCurrencyRates)
-// into usd_price by triggers (migration 00010), so that CNY, HKD and JPY
-// prices sort together; a currency without a rate counts as dollars.
+// packageSorts are the ORDER BY expressions of sort. basePrice orders by
+// the field as answered, whatever its currency, as the specification
+// says; price compares prices in US dollars, converted with currency_rates
+// (SetCurrencyRates) into usd_price by triggers (migration 00010), so that
+// CNY, HKD and JPY prices sort together; a currency without a rate counts
+// as dollars.
 var packageSorts = map[string]string{
-	"basePrice": "p.usd_price",
-	"duration":  "p.duration", "createdAt": "p.created_at",
+	"basePrice": "p.base_price", "price": "p.usd_price",
+	"duration": "p.duration", "createdAt": "p.created_at",
 }
 
 // FindPackages returns a page of active packages of verified experts.

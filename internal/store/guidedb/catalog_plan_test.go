@@ -81,7 +81,7 @@ func TestCatalogPlans(t *testing.T) {
 			experts("city ", guide.ExpertFilter{Locale: "en", City: strings.ToUpper(city)}, "experts_listed_city_"),
 			experts("JP ", guide.ExpertFilter{Locale: "ko", Country: "JP"}, "experts_listed_country_"))
 	}
-	for sort, suffix := range map[string]string{"basePrice": "price", "duration": "duration", "createdAt": "created"} {
+	for sort, suffix := range map[string]string{"basePrice": "base_price", "price": "price", "duration": "duration", "createdAt": "created"} {
 		plans = append(plans,
 			plan{"packages " + sort, func(g *Guide, p paging.Page) (catalogQuery, error) {
 				return g.packagesQuery(t.Context(), guide.PackageFilter{Page: p, Sort: sort, Locale: "zh"})

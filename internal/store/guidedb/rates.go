@@ -8,7 +8,7 @@ import (
 	"github.com/wayfarer-asia/platform/internal/store"
 )
 
-// SetCurrencyRates replaces the exchange rates that sort=basePrice
+// SetCurrencyRates replaces the exchange rates that sort=price
 // converts package prices with: rates maps a currency code to what one
 // unit is worth in US dollars. Called at every start with CURRENCY_RATES.
 func (g *Guide) SetCurrencyRates(ctx context.Context, rates map[string]float64) (err error) {

@@ -14,8 +14,9 @@ import (
 	"github.com/wayfarer-asia/platform/internal/store/storetest"
 )
 
-// TestPackagesSortByConvertedPrice: sort=basePrice compares prices in one
-// currency, so a ¥9,000 tour sorts below a HK$1,000 one.
+// TestPackagesSortByConvertedPrice: sort=price compares prices in one
+// currency, so a ¥9,000 tour sorts below a HK$1,000 one, while
+// sort=basePrice orders by the number as answered.
 func TestPackagesSortByConvertedPrice(t *testing.T) {
 	t.Parallel()
 	for _, engine := range storetest.Engines() {
@@ -37,7 +38,16 @@ func TestPackagesSortByConvertedPrice(t *testing.T) {
 				t.Fatalf("JPY rate rows: %d %v", n, err)
 			}
 			for _, order := range []string{"asc", "desc"} {
-				pkgs, total, err := g.FindPackages(ctx, guide.PackageFilter{Sort: "basePrice", Locale: "en", Page: paging.Page{Page: 1, PageSize: 100, Order: order}})
+				raw, _, err := g.FindPackages(ctx, guide.PackageFilter{Sort: "basePrice", Locale: "en", Page: paging.Page{Page: 1, PageSize: 100, Order: order}})
+				if err != nil {
+					t.Fatal(err)
+				}
+				for i := 1; i < len(raw); i++ {
+					if a, b := raw[i-1].BasePrice, raw[i].BasePrice; (order == "asc" && a > b) || (order == "desc" && a < b) {
+						t.Fatalf("sort=basePrice %s: %v %s before %v %s", order, a, raw[i-1].Currency, b, raw[i].Currency)
+					}
+				}
+				pkgs, total, err := g.FindPackages(ctx, guide.PackageFilter{Sort: "price", Locale: "en", Page: paging.Page{Page: 1, PageSize: 100, Order: order}})
 				if err != nil || total == 0 {
 					t.Fatal(total, err)
 				}
@@ -57,7 +67,7 @@ func TestPackagesSortByConvertedPrice(t *testing.T) {
 	}
 }
 
-// TestUSDPriceFollowsWrites: the converted price that sort=basePrice walks
+// TestUSDPriceFollowsWrites: the converted price that sort=price walks
 // (usd_price, kept by triggers) follows rate changes, removed rates and
 // package price and currency changes, on both engines.
 func TestUSDPriceFollowsWrites(t *testing.T) {
