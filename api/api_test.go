@@ -465,6 +465,15 @@ func TestGuideMatchesDomain(t *testing.T) {
 	if len(days) != len(guide.Weekdays) {
 		t.Errorf("WeeklySchedule has %d days", len(days))
 	}
+	// The document allows no more than the server takes.
+	for _, name := range []string{"LoginRequest", "RegisterRequest"} {
+		if p := doc.Components.Schemas[name].Value.Properties["password"].Value; p.MaxLength == nil || *p.MaxLength != httpapi.MaxPassword {
+			t.Errorf("%s.password maxLength = %v, want %d", name, p.MaxLength, httpapi.MaxPassword)
+		}
+	}
+	if p := doc.Components.Schemas["PackageInput"].Value.Properties["basePrice"].Value; p.Max == nil || *p.Max != guide.MaxBasePrice {
+		t.Errorf("PackageInput.basePrice maximum = %v, want %d", p.Max, guide.MaxBasePrice)
+	}
 	// Every error code the server answers with is in the Error table with
 	// its status.
 	desc := doc.Components.Schemas["Error"].Value.Description

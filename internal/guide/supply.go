@@ -16,6 +16,9 @@ var PackageStatuses = []string{PackageDraft, PackageActive, PackageArchived}
 // MaxPackageImages bounds the images of a package.
 const MaxPackageImages = 10
 
+// MaxBasePrice bounds a package's basePrice, in its currency's major units.
+const MaxBasePrice = 10_000_000
+
 // PackageUploadsPrefix starts the path of every image uploaded to a
 // package: "/media/packages/{package id}/…". Such an image belongs to its
 // package: it joins the images only by an upload, and its file is removed

@@ -13,12 +13,16 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/getkin/kin-openapi/openapi3filter"
 	"github.com/getkin/kin-openapi/routers"
 	"github.com/getkin/kin-openapi/routers/gorillamux"
+	"github.com/pb33f/libopenapi"
+	validator "github.com/pb33f/libopenapi-validator"
+	"github.com/pb33f/libopenapi-validator/config"
 
 	"github.com/wayfarer-asia/platform/internal/auth"
 )
@@ -33,6 +37,7 @@ type Client struct {
 	handler http.Handler
 	doc     *openapi3.T
 	router  routers.Router
+	strict  validator.Validator
 	// RemoteAddr is the client address of the requests, "192.0.2.1:1234"
 	// unless set.
 	RemoteAddr string
@@ -67,7 +72,38 @@ func New(tb testing.TB, h http.Handler, doc *openapi3.T) *Client {
 	if err != nil {
 		tb.Fatalf("openapi router: %v", err)
 	}
-	return &Client{tb: tb, handler: h, doc: doc, router: router, RemoteAddr: "192.0.2.1:1234", Forbidden: append([]string(nil), leaks...)}
+	strict, err := strictValidator(doc)
+	if err != nil {
+		tb.Fatalf("strict validator: %v", err)
+	}
+	return &Client{tb: tb, handler: h, doc: doc, router: router, strict: strict, RemoteAddr: "192.0.2.1:1234", Forbidden: append([]string(nil), leaks...)}
+}
+
+// strictValidators hold one validator per document: building one parses
+// the whole document.
+var strictValidators sync.Map // *openapi3.T → func() (validator.Validator, error)
+
+// strictValidator returns a second validator of doc, pb33f's, which reads
+// OpenAPI 3.0 to the letter where kin-openapi is lenient: a nullable
+// schema's allOf, for one, must itself admit null. A document that only
+// kin-openapi accepts is wrong for the clients that generate code from it.
+func strictValidator(doc *openapi3.T) (validator.Validator, error) {
+	f, _ := strictValidators.LoadOrStore(doc, sync.OnceValues(func() (validator.Validator, error) {
+		spec, err := doc.MarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		d, err := libopenapi.NewDocument(spec)
+		if err != nil {
+			return nil, err
+		}
+		v, errs := validator.NewValidator(d, config.WithFormatAssertions())
+		if len(errs) > 0 {
+			return nil, errors.Join(errs...)
+		}
+		return v, nil
+	}))
+	return f.(func() (validator.Validator, error))()
 }
 
 // Response is a recorded response.
@@ -173,6 +209,16 @@ func (c *Client) validate(req *http.Request, res *Response) {
 	}
 	if err := openapi3filter.ValidateResponse(ctx, in); err != nil {
 		c.tb.Errorf("%s %s: response %d does not match the OpenAPI document: %v\n%s", req.Method, req.URL, res.Status, err, truncate(res.Body))
+	}
+	if !isJSON(res.Header) {
+		return
+	}
+	hr := &http.Response{StatusCode: res.Status, Header: res.Header.Clone(), Body: io.NopCloser(bytes.NewReader(res.Body)), Request: req}
+	hr.Header.Del("Content-Encoding")
+	if ok, errs := c.strict.ValidateHttpResponse(req, hr); !ok {
+		for _, e := range errs {
+			c.tb.Errorf("%s %s: response %d does not match the OpenAPI document (strict): %s: %s %v\n%s", req.Method, req.URL, res.Status, e.Message, e.Reason, e.SchemaValidationErrors, truncate(res.Body))
+		}
 	}
 }
 

@@ -289,6 +289,7 @@ type createdAPIKey struct {
 		Scopes    []string `json:"scopes"`
 		// Confirmation: who confirms the key's high-risk actions.
 		Confirmation string `json:"confirmation"`
+		Mode         string `json:"mode"`
 	} `json:"data"`
 	Warning string `json:"warning"`
 }
@@ -296,7 +297,7 @@ type createdAPIKey struct {
 func newCreatedAPIKey(k *guide.APIKey, full *string) createdAPIKey {
 	var c createdAPIKey
 	c.Data.ID, c.Data.Key, c.Data.KeyPrefix, c.Data.Name, c.Data.Scopes = k.ID, full, k.KeyPrefix, k.Name, k.Scopes
-	c.Data.Confirmation = k.Confirmation
+	c.Data.Confirmation, c.Data.Mode = k.Confirmation, k.Mode
 	c.Warning = "Store this key now: it is shown only once and cannot be recovered. Anyone holding it can act for you within its scopes."
 	return c
 }

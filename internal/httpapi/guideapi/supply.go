@@ -247,8 +247,8 @@ func (s *Server) applyPackageFields(in *packageFields, c *guide.PackageContent, 
 		}
 	}
 	if in.BasePrice.Required(errs, "basePrice", create) {
-		if v := *in.BasePrice.Value; v < 0 || v > 10_000_000 {
-			errs.Add("basePrice", "must be from 0 to 10000000")
+		if v := *in.BasePrice.Value; v < 0 || v > guide.MaxBasePrice {
+			errs.Add("basePrice", fmt.Sprintf("must be from 0 to %d", guide.MaxBasePrice))
 		} else {
 			c.BasePrice = v
 		}
