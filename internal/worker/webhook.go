@@ -81,7 +81,7 @@ func (r *Runner) sendWebhook(ctx context.Context, t *store.DeliveryTask, now tim
 			now.UTC().Format(time.RFC3339), t.EventID)
 		return a, nil
 	case sendErr != nil:
-		a.Error = sendErr.Error()
+		a.Error = webhook.Describe(sendErr)
 	default:
 		a.Error = fmt.Sprintf("the endpoint answered %d", resp.Status)
 	}
