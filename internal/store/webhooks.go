@@ -109,8 +109,16 @@ func splitTypes(s string) []string {
 	return strings.Split(s, ",")
 }
 
+// MaxWebhookEndpoints bounds the endpoints of one owner, and so the
+// deliveries one event can cause.
+const MaxWebhookEndpoints = 20
+
 // CreateWebhookEndpoint stores a new endpoint with its signing secret;
-// ID, Status and the times are set on e.
+// ID, Status and the times are set on e. The owner's endpoints are counted
+// in the transaction of the insert, under a lock of the owner (SQLite's
+// writer is one at a time; PostgreSQL takes a transaction lock on the
+// owner's name), so that concurrent creations never pass the bound.
+// Errors: apperr.InvalidState when the owner has MaxWebhookEndpoints.
 func (s *Webhooks) CreateWebhookEndpoint(ctx context.Context, e *WebhookEndpoint, secret string) (err error) {
 	defer Wrap(&err, "create webhook endpoint of %s", e.Owner)
 	now := s.clock.Now().UTC()
@@ -118,10 +126,24 @@ func (s *Webhooks) CreateWebhookEndpoint(ctx context.Context, e *WebhookEndpoint
 	if e.Types == nil {
 		e.Types = []string{}
 	}
-	_, err = s.db.ExecContext(ctx, `INSERT INTO webhook_endpoints (id, owner, audience, url, types, description, secret, status, created_at, updated_at)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9)`,
-		e.ID, e.Owner, e.Audience, e.URL, strings.Join(e.Types, ","), e.Description, secret, e.Status, now)
-	return err
+	return s.db.InTx(ctx, func(tx *sql.Tx) error {
+		if s.db.Engine == Postgres {
+			if _, err := tx.ExecContext(ctx, `SELECT pg_advisory_xact_lock(hashtextextended('webhook_endpoints:' || $1, 0))`, e.Owner); err != nil {
+				return err
+			}
+		}
+		var n int
+		if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM webhook_endpoints WHERE owner = $1`, e.Owner).Scan(&n); err != nil {
+			return err
+		}
+		if n >= MaxWebhookEndpoints {
+			return apperr.Errorf(apperr.InvalidState, "An account has at most %d webhook endpoints; delete one first.", MaxWebhookEndpoints)
+		}
+		_, err := tx.ExecContext(ctx, `INSERT INTO webhook_endpoints (id, owner, audience, url, types, description, secret, status, created_at, updated_at)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9)`,
+			e.ID, e.Owner, e.Audience, e.URL, strings.Join(e.Types, ","), e.Description, secret, e.Status, now)
+		return err
+	})
 }
 
 // FindWebhookEndpoints lists the owner's endpoints, oldest first.

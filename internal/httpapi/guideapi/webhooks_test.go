@@ -1,8 +1,10 @@
 package guideapi_test
 
 import (
+	"fmt"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -389,5 +391,36 @@ func TestWebhookEndpointValidation(t *testing.T) {
 	b.Do("POST", "/api/v1/profile/delete", map[string]any{"confirmation": "DELETE"}, bearer(b.stranger.token)...).Expect(200)
 	if n := b.count(t, `SELECT COUNT(*) FROM webhook_endpoints WHERE owner = $1`, "user:"+b.stranger.id); n != 0 {
 		t.Errorf("%d endpoints survive the account", n)
+	}
+}
+
+// TestWebhookEndpointCapUnderRace: 30 creations at once leave exactly the
+// 20 endpoints an account may have; the others are refused with 422.
+func TestWebhookEndpointCapUnderRace(t *testing.T) {
+	t.Parallel()
+	for _, engine := range storetest.Engines() {
+		t.Run(string(engine), func(t *testing.T) {
+			t.Parallel()
+			b := newBookingEnv(t, engine)
+			statuses := make([]int, 30)
+			var wg sync.WaitGroup
+			for i := range statuses {
+				wg.Go(func() {
+					res := b.Do("POST", "/api/v1/webhooks", map[string]any{"url": fmt.Sprintf("https://hooks%d.example.com/in", i)}, bearer(b.tourist.token)...)
+					statuses[i] = res.Status
+				})
+			}
+			wg.Wait()
+			count := map[int]int{}
+			for _, s := range statuses {
+				count[s]++
+			}
+			if count[201] != store.MaxWebhookEndpoints || count[422] != len(statuses)-store.MaxWebhookEndpoints {
+				t.Errorf("statuses: %v", count)
+			}
+			if n := b.count(t, `SELECT COUNT(*) FROM webhook_endpoints WHERE owner = $1`, "user:"+b.tourist.id); n != store.MaxWebhookEndpoints {
+				t.Errorf("%d endpoints stored, want %d", n, store.MaxWebhookEndpoints)
+			}
+		})
 	}
 }
