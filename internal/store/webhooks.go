@@ -260,14 +260,16 @@ func (s *Webhooks) RotateWebhookSecret(ctx context.Context, owner, id, secret st
 func ptr[T any](v T) *T { return &v }
 
 // enqueueDelivery writes a pending delivery of payload to an endpoint and
-// the job that sends it, in q.
+// the job that sends it, in q. The endpoint is the job's concurrency key:
+// its deliveries are sent one at a time, so one that hangs holds up only
+// its own endpoint's.
 func enqueueDelivery(ctx context.Context, q Querier, jobs *Jobs, now time.Time, endpointID, eventID, eventType string, payload []byte) (string, error) {
 	id := NewID()
 	if _, err := q.ExecContext(ctx, `INSERT INTO webhook_deliveries (id, endpoint_id, event_id, event_type, payload, status, next_attempt_at, created_at, updated_at)
 		VALUES ($1, $2, $3, $4, $5, 'pending', $6, $6, $6)`, id, endpointID, eventID, eventType, string(payload), now); err != nil {
 		return "", fmt.Errorf("insert delivery: %w", err)
 	}
-	return id, jobs.Enqueue(ctx, q, JobWebhookDeliver, map[string]string{"deliveryId": id}, now)
+	return id, jobs.EnqueueKeyed(ctx, q, JobWebhookDeliver, "webhook:"+endpointID, map[string]string{"deliveryId": id}, now)
 }
 
 // fanOut enqueues a delivery of ev to every endpoint that is not disabled,

@@ -5,7 +5,6 @@ import (
 	"context"
 	"crypto/tls"
 	"errors"
-	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -171,21 +170,26 @@ type Client struct {
 	http   *http.Client
 }
 
-// NewClient returns a client that applies p.
-func NewClient(p Policy) *Client {
+// NewClient returns a client that applies p, with attempts bounded by
+// Timeout.
+func NewClient(p Policy) *Client { return NewClientTimeout(p, Timeout) }
+
+// NewClientTimeout returns a client that applies p, with attempts bounded
+// by timeout instead of Timeout.
+func NewClientTimeout(p Policy, timeout time.Duration) *Client {
 	c := &Client{policy: p}
 	transport := &http.Transport{
 		Proxy:                 nil, // a proxy would connect for us, past the checks
 		DialContext:           c.dial,
 		TLSHandshakeTimeout:   10 * time.Second,
-		ResponseHeaderTimeout: Timeout,
+		ResponseHeaderTimeout: timeout,
 		MaxIdleConnsPerHost:   4,
 		IdleConnTimeout:       90 * time.Second,
 		ForceAttemptHTTP2:     true,
 	}
 	c.http = &http.Client{
 		Transport:     transport,
-		Timeout:       Timeout,
+		Timeout:       timeout,
 		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
 	}
 	return c
@@ -215,6 +219,9 @@ func (c *Client) dial(ctx context.Context, network, addr string) (net.Conn, erro
 	}}
 	return d.DialContext(ctx, network, addr)
 }
+
+// Timeout is the bound of one attempt.
+func (c *Client) Timeout() time.Duration { return c.http.Timeout }
 
 // Response is what an endpoint answered.
 type Response struct {
@@ -276,7 +283,7 @@ func Describe(err error) string {
 		}
 		return "name did not resolve"
 	case errors.Is(err, context.DeadlineExceeded), errors.As(err, &netErr) && netErr.Timeout():
-		return fmt.Sprintf("no answer within %s", Timeout)
+		return "no answer in time"
 	case errors.Is(err, syscall.ECONNREFUSED):
 		return "connection refused"
 	case errors.Is(err, syscall.ECONNRESET), errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
