@@ -320,9 +320,19 @@ func fanOut(ctx context.Context, q Querier, jobs *Jobs, ev Event, audience []str
 	return nil
 }
 
+// Test pings an endpoint may be sent within TestPingWindow.
+const (
+	TestPingLimit  = 5
+	TestPingWindow = time.Minute
+)
+
 // CreateTestDelivery enqueues a ping to an endpoint of the owner, sent
 // even when the endpoint is disabled: {"id", "type": "webhook.test", "createdAt", "data":
-// {"endpointId"}}. Errors: apperr.NotFound.
+// {"endpointId"}}. At most TestPingLimit pings per endpoint are made
+// within TestPingWindow (counted with the endpoint's row locked), so that
+// pings cannot pile up on an endpoint. Errors: apperr.NotFound;
+// apperr.RateLimited, with the seconds until the oldest ping in the window
+// leaves it.
 func (s *Webhooks) CreateTestDelivery(ctx context.Context, owner, id string) (_ *WebhookDelivery, err error) {
 	defer Wrap(&err, "test webhook endpoint %s", id)
 	var out *WebhookDelivery
@@ -330,11 +340,42 @@ func (s *Webhooks) CreateTestDelivery(ctx context.Context, owner, id string) (_ 
 		if _, err := findEndpoint(ctx, tx, owner, id); err != nil {
 			return err
 		}
+		now := s.clock.Now().UTC()
+		if s.db.Engine == Postgres {
+			if _, err := tx.ExecContext(ctx, `SELECT 1 FROM webhook_endpoints WHERE id = $1 FOR UPDATE`, id); err != nil {
+				return err
+			}
+		}
+		// The latest pings in the window, newest first: the limit's worth.
+		rows, err := tx.QueryContext(ctx, `SELECT created_at FROM webhook_deliveries WHERE endpoint_id = $1 AND event_type = $2 AND created_at > $3
+			ORDER BY created_at DESC LIMIT $4`, id, WebhookTest, now.Add(-TestPingWindow), TestPingLimit)
+		if err != nil {
+			return err
+		}
+		var pings []time.Time
+		for rows.Next() {
+			var at time.Time
+			if err := rows.Scan(&at); err != nil {
+				rows.Close()
+				return err
+			}
+			pings = append(pings, at)
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		if len(pings) >= TestPingLimit {
+			// The oldest of them leaves the window first.
+			wait := max(pings[len(pings)-1].Add(TestPingWindow).Sub(now), time.Second)
+			return &apperr.Error{Code: apperr.RateLimited, RetryAfter: int((wait + time.Second - 1) / time.Second),
+				Message: fmt.Sprintf("An endpoint takes at most %d test pings a minute; try again later.", TestPingLimit)}
+		}
 		data, err := json.Marshal(map[string]string{"endpointId": id})
 		if err != nil {
 			return err
 		}
-		ev := Event{ID: NewID(), Type: WebhookTest, CreatedAt: s.clock.Now().UTC(), Data: data}
+		ev := Event{ID: NewID(), Type: WebhookTest, CreatedAt: now, Data: data}
 		payload, err := json.Marshal(ev)
 		if err != nil {
 			return err

@@ -1,10 +1,14 @@
 package guideapi_test
 
 import (
+	"context"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -421,6 +425,133 @@ func TestWebhookEndpointCapUnderRace(t *testing.T) {
 			if n := b.count(t, `SELECT COUNT(*) FROM webhook_endpoints WHERE owner = $1`, "user:"+b.tourist.id); n != store.MaxWebhookEndpoints {
 				t.Errorf("%d endpoints stored, want %d", n, store.MaxWebhookEndpoints)
 			}
+		})
+	}
+}
+
+// TestSlowEndpointsDelayNoOtherDelivery: with the runner running as
+// cmd/server runs it, 20 endpoints of one account that hang (until the
+// test ends) hold one attempt each, and another account's endpoint gets
+// its ping while all 20 still hang; a hanging endpoint's second ping
+// waits for its first.
+func TestSlowEndpointsDelayNoOtherDelivery(t *testing.T) {
+	t.Parallel()
+	for _, engine := range storetest.Engines() {
+		t.Run(string(engine), func(t *testing.T) {
+			t.Parallel()
+			b := newBookingEnv(t, engine)
+			var hanging atomic.Int32
+			hits := make([]atomic.Int32, store.MaxWebhookEndpoints)
+			slow := make([]endpoint, store.MaxWebhookEndpoints)
+			for i := range slow {
+				srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+					hits[i].Add(1)
+					hanging.Add(1)
+					defer hanging.Add(-1)
+					select {
+					case <-r.Context().Done():
+					case <-t.Context().Done():
+					}
+				}))
+				t.Cleanup(srv.Close)
+				slow[i] = b.createEndpoint(t, b.tourist, srv.URL)
+			}
+			arrived := make(chan int32, 1)
+			healthySrv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				select {
+				case arrived <- hanging.Load():
+				default:
+				}
+			}))
+			t.Cleanup(healthySrv.Close)
+			healthy := b.createEndpoint(t, b.stranger, healthySrv.URL)
+
+			queue := store.NewJobs(b.db, b.clock)
+			r := &worker.Runner{Jobs: queue, Clock: b.clock, PollInterval: time.Hour, // woken by the commits only
+				Webhooks: &worker.Webhooks{Store: b.hooks, Client: webhook.NewClientTimeout(webhook.Policy{AllowHosts: []string{"127.0.0.1"}}, 10*time.Second)}}
+			queue.SetLane(r)
+			ctx, stop := context.WithCancel(context.Background())
+			var wg sync.WaitGroup
+			wg.Go(func() { r.Run(ctx) })
+			t.Cleanup(func() { stop(); wg.Wait(); queue.SetLane(nil) })
+
+			b.Do("POST", "/api/v1/webhooks/"+slow[0].ID+"/test", nil, bearer(b.tourist.token)...).Expect(202)
+			for _, ep := range slow {
+				b.Do("POST", "/api/v1/webhooks/"+ep.ID+"/test", nil, bearer(b.tourist.token)...).Expect(202)
+			}
+			waitFor(t, "every slow endpoint's attempt", func() bool { return hanging.Load() == int32(len(slow)) })
+
+			b.Do("POST", "/api/v1/webhooks/"+healthy.ID+"/test", nil, bearer(b.stranger.token)...).Expect(202)
+			select {
+			case n := <-arrived:
+				if n != int32(len(slow)) {
+					t.Errorf("the healthy endpoint's ping arrived with %d slow attempts hanging, want %d", n, len(slow))
+				}
+			case <-time.After(30 * time.Second):
+				t.Fatal("the healthy endpoint's ping never arrived")
+			}
+			if n := hits[0].Load(); n != 1 {
+				t.Errorf("the first slow endpoint took %d attempts at once, want 1", n)
+			}
+			waitFor(t, "the healthy delivery's record", func() bool {
+				ds := b.deliveries(t, b.stranger, healthy.ID)
+				return len(ds) == 1 && ds[0].Status == "succeeded"
+			})
+			if ds := b.deliveries(t, b.tourist, slow[0].ID); len(ds) != 2 || ds[0].Status != "pending" || ds[1].Status != "pending" || ds[1].Attempts != 0 {
+				t.Errorf("the slow endpoint's deliveries: %+v", ds)
+			}
+			if n := hanging.Load(); n != int32(len(slow)) {
+				t.Errorf("%d slow attempts hanging at the end, want %d", n, len(slow))
+			}
+			// A webhook attempt's lease is a minute: should this process
+			// die now, another sends the deliveries a minute later.
+			if n := b.count(t, `SELECT COUNT(*) FROM jobs WHERE kind = $1 AND locked_until = $2`,
+				store.JobWebhookDeliver, b.clock.Now().UTC().Add(time.Minute)); n != len(slow) {
+				t.Errorf("%d webhook jobs leased for a minute, want %d", n, len(slow))
+			}
+		})
+	}
+}
+
+// waitFor waits (in real time) for cond, which a running runner makes
+// true from its own goroutines.
+func waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("gave up waiting for %s", what)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// TestWebhookTestPingsRateLimited: an endpoint takes 5 pings a minute;
+// the sixth is 429 with Retry-After, and nothing is enqueued for it.
+func TestWebhookTestPingsRateLimited(t *testing.T) {
+	t.Parallel()
+	for _, engine := range storetest.Engines() {
+		t.Run(string(engine), func(t *testing.T) {
+			t.Parallel()
+			b := newBookingEnv(t, engine)
+			ep, other := b.createEndpoint(t, b.tourist, "https://hooks.example.com/a"), b.createEndpoint(t, b.tourist, "https://hooks.example.com/b")
+			ping := func(id string) *apitest.Response {
+				return b.Do("POST", "/api/v1/webhooks/"+id+"/test", nil, bearer(b.tourist.token)...)
+			}
+			for range store.TestPingLimit {
+				ping(ep.ID).Expect(202)
+				b.clock.Advance(10 * time.Second)
+			}
+			res := ping(ep.ID).Expect(429)
+			if res.ErrorCode() != "RATE_LIMITED" || res.Header.Get("Retry-After") != "10" {
+				t.Errorf("sixth ping: Retry-After %q, %s", res.Header.Get("Retry-After"), res.Body)
+			}
+			if n := b.count(t, `SELECT COUNT(*) FROM webhook_deliveries WHERE endpoint_id = $1`, ep.ID); n != store.TestPingLimit {
+				t.Errorf("%d pings stored, want %d", n, store.TestPingLimit)
+			}
+			ping(other.ID).Expect(202) // another endpoint's budget is its own
+			b.clock.Advance(10 * time.Second)
+			ping(ep.ID).Expect(202) // the oldest left the minute
 		})
 	}
 }
