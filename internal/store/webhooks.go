@@ -54,7 +54,7 @@ type WebhookEndpoint struct {
 }
 
 // WebhookDelivery is one event (or test ping) sent to an endpoint, with
-// its latest attempt.
+// its latest attempt and the history of its attempts.
 type WebhookDelivery struct {
 	ID             string     `json:"id"`
 	EndpointID     string     `json:"endpointId"`
@@ -68,6 +68,17 @@ type WebhookDelivery struct {
 	NextAttemptAt  *time.Time `json:"nextAttemptAt"`
 	CreatedAt      time.Time  `json:"createdAt"`
 	DeliveredAt    *time.Time `json:"deliveredAt"`
+	// AttemptHistory is every attempt made, oldest first.
+	AttemptHistory []WebhookAttempt `json:"attemptHistory"`
+}
+
+// WebhookAttempt is one attempt of a delivery, as recorded.
+type WebhookAttempt struct {
+	Attempt        int       `json:"attempt"` // 1 for the first
+	AttemptedAt    time.Time `json:"attemptedAt"`
+	ResponseStatus *int      `json:"responseStatus"` // null: no answer
+	LatencyMS      int       `json:"latencyMs"`
+	Error          *string   `json:"error"` // null on success
 }
 
 // WebhookUpdate changes an endpoint; nil fields stay as they are.
@@ -441,12 +452,56 @@ func findDelivery(ctx context.Context, q Querier, owner, id string) (*WebhookDel
 		JOIN webhook_endpoints e ON e.id = d.endpoint_id WHERE d.id = $1 AND e.owner = $2`, id, owner), &d)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, apperr.Errorf(apperr.NotFound, "No webhook delivery with id %q.", id)
+	} else if err != nil {
+		return nil, err
 	}
-	return &d, err
+	ds := []WebhookDelivery{d}
+	if err := withAttempts(ctx, q, ds); err != nil {
+		return nil, err
+	}
+	return &ds[0], nil
+}
+
+// withAttempts fills in the attempt history of the deliveries, in one
+// query.
+func withAttempts(ctx context.Context, q Querier, ds []WebhookDelivery) error {
+	if len(ds) == 0 {
+		return nil
+	}
+	index := make(map[string]int, len(ds))
+	ids := make([]string, len(ds))
+	for i := range ds {
+		ds[i].AttemptHistory = []WebhookAttempt{}
+		index[ds[i].ID], ids[i] = i, ds[i].ID
+	}
+	w := &Where{}
+	// #nosec G202 -- only $N placeholders are concatenated; values are bound.
+	rows, err := q.QueryContext(ctx, `SELECT delivery_id, attempt, attempted_at, response_status, latency_ms, error
+		FROM webhook_delivery_attempts WHERE delivery_id IN (`+w.ArgStrings(ids)+`) ORDER BY delivery_id, attempt`, w.Args...)
+	if err != nil {
+		return fmt.Errorf("find attempts: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id string
+		var a WebhookAttempt
+		var code sql.NullInt64
+		var errText sql.NullString
+		if err := rows.Scan(&id, &a.Attempt, &a.AttemptedAt, &code, &a.LatencyMS, &errText); err != nil {
+			return err
+		}
+		if code.Valid {
+			a.ResponseStatus = ptr(int(code.Int64))
+		}
+		a.AttemptedAt, a.Error = a.AttemptedAt.UTC(), NullString(errText)
+		d := &ds[index[id]]
+		d.AttemptHistory = append(d.AttemptHistory, a)
+	}
+	return rows.Err()
 }
 
 // FindWebhookDeliveries lists the latest deliveries to an endpoint of the
-// owner, newest first. Errors: apperr.NotFound.
+// owner, newest first, each with its attempts. Errors: apperr.NotFound.
 func (s *Webhooks) FindWebhookDeliveries(ctx context.Context, owner, endpointID string, limit int) (_ []WebhookDelivery, err error) {
 	defer Wrap(&err, "find deliveries of webhook endpoint %s", endpointID)
 	if _, err := findEndpoint(ctx, s.db, owner, endpointID); err != nil {
@@ -457,16 +512,20 @@ func (s *Webhooks) FindWebhookDeliveries(ctx context.Context, owner, endpointID 
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
 	out := []WebhookDelivery{}
 	for rows.Next() {
 		var d WebhookDelivery
 		if err := scanDelivery(rows, &d); err != nil {
+			rows.Close()
 			return nil, err
 		}
 		out = append(out, d)
 	}
-	return out, rows.Err()
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return out, withAttempts(ctx, s.db, out)
 }
 
 // DeliveryTask is what a worker needs to send a delivery.
@@ -507,7 +566,8 @@ func (s *Webhooks) FindDeliveryTask(ctx context.Context, deliveryID string) (_ *
 
 // DeliveryAttempt is the outcome of one attempt.
 type DeliveryAttempt struct {
-	ResponseStatus int // 0: no answer
+	At             time.Time // when it was made; zero: when it is recorded
+	ResponseStatus int       // 0: no answer
 	Latency        time.Duration
 	Error          string    // "" on success
 	Succeeded      bool      // a 2xx answer
@@ -519,9 +579,10 @@ type DeliveryAttempt struct {
 	EndpointReason string
 }
 
-// FinishDeliveryAttempt records an attempt on the delivery, its endpoint
-// and its job in one transaction: the job runs again at NextAttemptAt, or
-// is done. Errors: ErrJobDone when another worker finished the job.
+// FinishDeliveryAttempt records an attempt on the delivery (its latest
+// and its history), its endpoint and its job in one transaction: the job
+// runs again at NextAttemptAt, or is done. Errors: ErrJobDone when another
+// worker finished the job.
 func (s *Webhooks) FinishDeliveryAttempt(ctx context.Context, jobID string, t *DeliveryTask, a DeliveryAttempt) (err error) {
 	defer Wrap(&err, "finish attempt of delivery %s", t.DeliveryID)
 	return s.db.InTx(ctx, func(tx *sql.Tx) error {
@@ -545,6 +606,15 @@ func (s *Webhooks) FinishDeliveryAttempt(ctx context.Context, jobID string, t *D
 		if _, err := tx.ExecContext(ctx, `UPDATE webhook_deliveries SET status = $1, attempts = attempts + 1, response_status = $2, latency_ms = $3,
 			last_error = $4, next_attempt_at = $5, delivered_at = $6, updated_at = $7 WHERE id = $8`,
 			status, code, a.Latency.Milliseconds(), lastErr, next, delivered, now, t.DeliveryID); err != nil {
+			return err
+		}
+		at := a.At
+		if at.IsZero() {
+			at = now
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO webhook_delivery_attempts (delivery_id, attempt, attempted_at, response_status, latency_ms, error)
+			VALUES ($1, (SELECT attempts FROM webhook_deliveries WHERE id = $1), $2, $3, $4, $5)`,
+			t.DeliveryID, at.UTC(), code, a.Latency.Milliseconds(), lastErr); err != nil {
 			return err
 		}
 		if a.EndpointStatus != "" {

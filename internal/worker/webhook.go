@@ -35,7 +35,7 @@ func (r *Runner) deliverWebhook(ctx context.Context, j store.Job) error {
 		return err
 	}
 	now := r.now()
-	var a store.DeliveryAttempt
+	a := store.DeliveryAttempt{At: now}
 	if t.EndpointStatus == store.EndpointDisabled && t.EventType != store.WebhookTest {
 		a.Error = "not sent: the endpoint is disabled"
 	} else {
@@ -55,7 +55,7 @@ func (r *Runner) deliverWebhook(ctx context.Context, j store.Job) error {
 // sendWebhook makes one attempt and judges it; err only when the attempt
 // was interrupted (it is not counted).
 func (r *Runner) sendWebhook(ctx context.Context, t *store.DeliveryTask, now time.Time) (store.DeliveryAttempt, error) {
-	var a store.DeliveryAttempt
+	a := store.DeliveryAttempt{At: now}
 	header, err := webhook.Headers(t.Secrets, t.EventID, now, t.Payload)
 	if err != nil {
 		return a, &permanent{err}

@@ -555,3 +555,90 @@ func TestWebhookTestPingsRateLimited(t *testing.T) {
 		})
 	}
 }
+
+type attempt struct {
+	Attempt        int
+	AttemptedAt    time.Time
+	ResponseStatus *int
+	LatencyMS      *int
+	Error          *string
+}
+
+// TestWebhookAttemptHistory: the deliveries list keeps every attempt of a
+// delivery (time, response code, latency, error), not only the latest;
+// an attempt refused by the safe dialer says only "address not allowed",
+// never the address the name resolved to.
+func TestWebhookAttemptHistory(t *testing.T) {
+	t.Parallel()
+	for _, engine := range storetest.Engines() {
+		t.Run(string(engine), func(t *testing.T) {
+			t.Parallel()
+			b := newBookingEnv(t, engine)
+			rc := apitest.NewReceiver(t)
+			ep := b.createEndpoint(t, b.tourist, rc.URL)
+			rc.SetSecrets(ep.Secret)
+			r := b.runner()
+			rc.Script(apitest.Answer{Status: 500}, apitest.Answer{Status: 503})
+			b.book(t, b.tourist, nil)
+			start := b.clock.Now()
+			drain(t, r)
+			for range 2 {
+				b.clock.Advance(time.Hour)
+				drain(t, r)
+			}
+			var res struct {
+				Data []struct {
+					delivery
+					AttemptHistory []attempt
+				}
+			}
+			b.Get("/api/v1/webhooks/"+ep.ID+"/deliveries", bearer(b.tourist.token)...).Expect(200).Decode(&res)
+			if len(res.Data) != 1 {
+				t.Fatalf("deliveries: %+v", res.Data)
+			}
+			d := res.Data[0]
+			if d.Status != "succeeded" || d.Attempts != 3 || len(d.AttemptHistory) != 3 {
+				t.Fatalf("delivery: %+v", d)
+			}
+			for i, want := range []int{500, 503, 200} {
+				a := d.AttemptHistory[i]
+				at := start.Add(time.Duration(i) * time.Hour)
+				if a.Attempt != i+1 || !a.AttemptedAt.Equal(at) || a.ResponseStatus == nil || *a.ResponseStatus != want || a.LatencyMS == nil {
+					t.Errorf("attempt %d: %+v, want %d at %s", i+1, a, want, at)
+				}
+				if (want == 200) != (a.Error == nil) {
+					t.Errorf("attempt %d: error %v", i+1, a.Error)
+				}
+			}
+			if e := d.AttemptHistory[0].Error; e == nil || *e != "the endpoint answered 500" {
+				t.Errorf("first attempt's error: %v", e)
+			}
+			if n := b.count(t, `SELECT COUNT(*) FROM webhook_delivery_attempts`); n != 3 {
+				t.Errorf("%d attempts stored, want 3", n)
+			}
+
+			// A name that resolves to loopback, sent by a runner that does
+			// not allow it.
+			blocked := b.createEndpoint(t, b.stranger, "https://localhost:1/hooks")
+			b.Do("POST", "/api/v1/webhooks/"+blocked.ID+"/test", nil, bearer(b.stranger.token)...).Expect(202)
+			strict := &worker.Runner{Jobs: store.NewJobs(b.db, b.clock), Clock: b.clock,
+				Webhooks: &worker.Webhooks{Store: b.hooks, Client: webhook.NewClient(webhook.Policy{})}}
+			drain(t, strict)
+			var got struct {
+				Data []struct {
+					delivery
+					AttemptHistory []attempt
+				}
+			}
+			raw := b.Get("/api/v1/webhooks/"+blocked.ID+"/deliveries", bearer(b.stranger.token)...).Expect(200)
+			raw.Decode(&got)
+			if len(got.Data) != 1 || got.Data[0].LastError == nil || *got.Data[0].LastError != "address not allowed" ||
+				len(got.Data[0].AttemptHistory) != 1 || got.Data[0].AttemptHistory[0].ResponseStatus != nil {
+				t.Fatalf("blocked delivery: %s", raw.Body)
+			}
+			if strings.Contains(string(raw.Body), "127.0.0.1") || strings.Contains(string(raw.Body), "::1") {
+				t.Errorf("the answer names the resolved address: %s", raw.Body)
+			}
+		})
+	}
+}
