@@ -642,3 +642,49 @@ func TestWebhookAttemptHistory(t *testing.T) {
 		})
 	}
 }
+
+// TestWebhookInFlightRetriedAfterAMinute: a delivery whose attempt is in
+// flight when its runner's process dies (here: hangs for good) is sent by
+// another runner once a minute has passed, not five.
+func TestWebhookInFlightRetriedAfterAMinute(t *testing.T) {
+	t.Parallel()
+	for _, engine := range storetest.Engines() {
+		t.Run(string(engine), func(t *testing.T) {
+			t.Parallel()
+			b := newBookingEnv(t, engine)
+			var calls atomic.Int32
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				if calls.Add(1) == 1 { // the first attempt never ends
+					select {
+					case <-r.Context().Done():
+					case <-t.Context().Done():
+					}
+				}
+			}))
+			t.Cleanup(srv.Close)
+			ep := b.createEndpoint(t, b.tourist, srv.URL)
+
+			queue := store.NewJobs(b.db, b.clock)
+			dying := &worker.Runner{Jobs: queue, Clock: b.clock, PollInterval: time.Hour,
+				Webhooks: &worker.Webhooks{Store: b.hooks, Client: webhook.NewClient(webhook.Policy{AllowHosts: []string{"127.0.0.1"}})}}
+			queue.SetLane(dying)
+			ctx, stop := context.WithCancel(context.Background())
+			var wg sync.WaitGroup
+			wg.Go(func() { dying.Run(ctx) })
+			t.Cleanup(func() { stop(); wg.Wait(); queue.SetLane(nil) })
+			b.Do("POST", "/api/v1/webhooks/"+ep.ID+"/test", nil, bearer(b.tourist.token)...).Expect(202)
+			waitFor(t, "the first attempt", func() bool { return calls.Load() == 1 })
+
+			other := b.runner()
+			drain(t, other) // the lease holds
+			b.clock.Advance(time.Minute + time.Second)
+			drain(t, other)
+			if n := calls.Load(); n != 2 {
+				t.Fatalf("%d attempts after a minute, want 2", n)
+			}
+			if ds := b.deliveries(t, b.tourist, ep.ID); len(ds) != 1 || ds[0].Status != "succeeded" || ds[0].Attempts != 1 {
+				t.Errorf("deliveries: %+v", ds)
+			}
+		})
+	}
+}
