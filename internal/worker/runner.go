@@ -36,6 +36,12 @@ const (
 	// timeout and the recording of the outcome), so that a delivery whose
 	// runner died is sent again within about a minute.
 	DefaultWebhookLease = time.Minute
+	// An attempt that has not ended after DefaultWebhookSlowAfter leaves
+	// its webhook slot for one of DefaultWebhookSlowSlots, so that
+	// endpoints that hang, however many accounts own them, leave the
+	// slots to the endpoints that answer.
+	DefaultWebhookSlowAfter = time.Second
+	DefaultWebhookSlowSlots = 256
 )
 
 // Backoff after a failed attempt: BackoffBase·2^(attempt-1), at most
@@ -125,6 +131,11 @@ type Runner struct {
 	// WebhookLease is the lease of a webhook attempt (0:
 	// DefaultWebhookLease), at least its timeout and half a minute.
 	WebhookLease time.Duration
+	// WebhookSlowAfter and WebhookSlowSlots (0: the defaults): an attempt
+	// still running after WebhookSlowAfter moves to one of
+	// WebhookSlowSlots, freeing its slot of WebhookConcurrency.
+	WebhookSlowAfter time.Duration
+	WebhookSlowSlots int
 
 	poolsOnce sync.Once
 	pools     []*pool
@@ -149,6 +160,10 @@ type pool struct {
 	// saturated: the last claim filled every free slot, so more jobs may
 	// be due when a slot frees.
 	saturated atomic.Bool
+	// A job still running after slowAfter (0: never) moves to one of
+	// slowSlots, when one is free, and frees its slot.
+	slowAfter time.Duration
+	slowSlots int
 }
 
 // NewRunner returns a runner with the default settings. sender nil logs
@@ -187,7 +202,8 @@ func (r *Runner) poolsOf() []*pool {
 			timeout := r.Webhooks.Client.Timeout() + 5*time.Second
 			add(&pool{name: "webhooks", kinds: []string{store.JobWebhookDeliver}, keyed: true,
 				slots: orDefault(r.WebhookConcurrency, DefaultWebhookConcurrency), timeout: timeout,
-				lease: max(orDefault(r.WebhookLease, DefaultWebhookLease), timeout+30*time.Second)})
+				lease:     max(orDefault(r.WebhookLease, DefaultWebhookLease), timeout+30*time.Second),
+				slowAfter: orDefault(r.WebhookSlowAfter, DefaultWebhookSlowAfter), slowSlots: orDefault(r.WebhookSlowSlots, DefaultWebhookSlowSlots)})
 		}
 	})
 	return r.pools
@@ -283,6 +299,10 @@ func (r *Runner) Run(ctx context.Context) {
 // a steady rate. Jobs run with jobCtx, which outlives ctx at shutdown.
 func (r *Runner) runPool(ctx, jobCtx context.Context, p *pool) {
 	sem := make(chan struct{}, p.slots)
+	var slow chan struct{}
+	if p.slowAfter > 0 {
+		slow = make(chan struct{}, p.slowSlots)
+	}
 	var inFlight sync.WaitGroup
 	defer inFlight.Wait()
 	poll := orDefault(r.PollInterval, DefaultPollInterval)
@@ -297,15 +317,7 @@ func (r *Runner) runPool(ctx, jobCtx context.Context, p *pool) {
 			p.saturated.Store(len(jobs) == free)
 			for _, j := range jobs {
 				sem <- struct{}{} // one of the free slots: never waits
-				inFlight.Go(func() {
-					defer func() {
-						<-sem
-						if p.keyed || p.saturated.Load() {
-							signal(p.wake)
-						}
-					}()
-					r.runJob(jobCtx, p, j)
-				})
+				r.start(jobCtx, p, j, sem, slow, &inFlight)
 			}
 			if len(jobs) == free && err == nil {
 				continue
@@ -318,6 +330,45 @@ func (r *Runner) runPool(ctx, jobCtx context.Context, p *pool) {
 		case <-timer.C:
 		}
 	}
+}
+
+// start runs j, which holds a slot of sem, in a goroutine of inFlight,
+// and frees the slot it holds as it ends. Should it run longer than
+// p.slowAfter it moves to a slot of slow, when one is free, and frees its
+// slot of sem for the pool to claim into.
+func (r *Runner) start(jobCtx context.Context, p *pool, j store.Job, sem, slow chan struct{}, inFlight *sync.WaitGroup) {
+	var mu sync.Mutex
+	slot := sem // the slots the job holds one of; nil once it ended
+	var moving *time.Timer
+	if slow != nil {
+		moving = time.AfterFunc(p.slowAfter, func() {
+			mu.Lock()
+			defer mu.Unlock()
+			if slot != sem {
+				return
+			}
+			select {
+			case slow <- struct{}{}:
+				<-sem
+				slot = slow
+				signal(p.wake)
+			default: // every slow slot is taken: it keeps its own
+			}
+		})
+	}
+	inFlight.Go(func() {
+		r.runJob(jobCtx, p, j)
+		if moving != nil {
+			moving.Stop()
+		}
+		mu.Lock()
+		<-slot
+		slot = nil
+		mu.Unlock()
+		if p.keyed || p.saturated.Load() {
+			signal(p.wake)
+		}
+	})
 }
 
 // runJob handles one job of p within the pool's timeout and records its

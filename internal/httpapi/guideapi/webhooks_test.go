@@ -433,83 +433,98 @@ func TestWebhookEndpointCapUnderRace(t *testing.T) {
 // cmd/server runs it, 20 endpoints of one account that hang (until the
 // test ends) hold one attempt each, and another account's endpoint gets
 // its ping while all 20 still hang; a hanging endpoint's second ping
-// waits for its first.
+// waits for its first. With fewer webhook slots than hanging endpoints
+// (as when many accounts' endpoints hang), the hanging attempts step
+// aside into the slow slots and the healthy ping still arrives.
 func TestSlowEndpointsDelayNoOtherDelivery(t *testing.T) {
 	t.Parallel()
 	for _, engine := range storetest.Engines() {
-		t.Run(string(engine), func(t *testing.T) {
-			t.Parallel()
-			b := newBookingEnv(t, engine)
-			var hanging atomic.Int32
-			hits := make([]atomic.Int32, store.MaxWebhookEndpoints)
-			slow := make([]endpoint, store.MaxWebhookEndpoints)
-			for i := range slow {
-				srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-					hits[i].Add(1)
-					hanging.Add(1)
-					defer hanging.Add(-1)
-					select {
-					case <-r.Context().Done():
-					case <-t.Context().Done():
-					}
-				}))
-				t.Cleanup(srv.Close)
-				slow[i] = b.createEndpoint(t, b.tourist, srv.URL)
-			}
-			arrived := make(chan int32, 1)
-			healthySrv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				select {
-				case arrived <- hanging.Load():
-				default:
-				}
-			}))
-			t.Cleanup(healthySrv.Close)
-			healthy := b.createEndpoint(t, b.stranger, healthySrv.URL)
-
-			queue := store.NewJobs(b.db, b.clock)
-			r := &worker.Runner{Jobs: queue, Clock: b.clock, PollInterval: time.Hour, // woken by the commits only
-				Webhooks: &worker.Webhooks{Store: b.hooks, Client: webhook.NewClientTimeout(webhook.Policy{AllowHosts: []string{"127.0.0.1"}}, 10*time.Second)}}
-			queue.SetLane(r)
-			ctx, stop := context.WithCancel(context.Background())
-			var wg sync.WaitGroup
-			wg.Go(func() { r.Run(ctx) })
-			t.Cleanup(func() { stop(); wg.Wait(); queue.SetLane(nil) })
-
-			b.Do("POST", "/api/v1/webhooks/"+slow[0].ID+"/test", nil, bearer(b.tourist.token)...).Expect(202)
-			for _, ep := range slow {
-				b.Do("POST", "/api/v1/webhooks/"+ep.ID+"/test", nil, bearer(b.tourist.token)...).Expect(202)
-			}
-			waitFor(t, "every slow endpoint's attempt", func() bool { return hanging.Load() == int32(len(slow)) })
-
-			b.Do("POST", "/api/v1/webhooks/"+healthy.ID+"/test", nil, bearer(b.stranger.token)...).Expect(202)
-			select {
-			case n := <-arrived:
-				if n != int32(len(slow)) {
-					t.Errorf("the healthy endpoint's ping arrived with %d slow attempts hanging, want %d", n, len(slow))
-				}
-			case <-time.After(30 * time.Second):
-				t.Fatal("the healthy endpoint's ping never arrived")
-			}
-			if n := hits[0].Load(); n != 1 {
-				t.Errorf("the first slow endpoint took %d attempts at once, want 1", n)
-			}
-			waitFor(t, "the healthy delivery's record", func() bool {
-				ds := b.deliveries(t, b.stranger, healthy.ID)
-				return len(ds) == 1 && ds[0].Status == "succeeded"
+		for _, slots := range []int{0, 4} {
+			t.Run(fmt.Sprintf("%s/slots=%d", engine, slots), func(t *testing.T) {
+				t.Parallel()
+				testSlowEndpoints(t, engine, slots)
 			})
-			if ds := b.deliveries(t, b.tourist, slow[0].ID); len(ds) != 2 || ds[0].Status != "pending" || ds[1].Status != "pending" || ds[1].Attempts != 0 {
-				t.Errorf("the slow endpoint's deliveries: %+v", ds)
+		}
+	}
+}
+
+// testSlowEndpoints is TestSlowEndpointsDelayNoOtherDelivery with the
+// given webhook slots (0: the default).
+func testSlowEndpoints(t *testing.T, engine store.Engine, slots int) {
+	b := newBookingEnv(t, engine)
+	var hanging atomic.Int32
+	hits := make([]atomic.Int32, store.MaxWebhookEndpoints)
+	slow := make([]endpoint, store.MaxWebhookEndpoints)
+	for i := range slow {
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			hits[i].Add(1)
+			hanging.Add(1)
+			defer hanging.Add(-1)
+			select {
+			case <-r.Context().Done():
+			case <-t.Context().Done():
 			}
-			if n := hanging.Load(); n != int32(len(slow)) {
-				t.Errorf("%d slow attempts hanging at the end, want %d", n, len(slow))
-			}
-			// A webhook attempt's lease is a minute: should this process
-			// die now, another sends the deliveries a minute later.
-			if n := b.count(t, `SELECT COUNT(*) FROM jobs WHERE kind = $1 AND locked_until = $2`,
-				store.JobWebhookDeliver, b.clock.Now().UTC().Add(time.Minute)); n != len(slow) {
-				t.Errorf("%d webhook jobs leased for a minute, want %d", n, len(slow))
-			}
-		})
+		}))
+		t.Cleanup(srv.Close)
+		slow[i] = b.createEndpoint(t, b.tourist, srv.URL)
+	}
+	arrived := make(chan int32, 1)
+	healthySrv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case arrived <- hanging.Load():
+		default:
+		}
+	}))
+	t.Cleanup(healthySrv.Close)
+	healthy := b.createEndpoint(t, b.stranger, healthySrv.URL)
+
+	var slowAfter time.Duration // the default
+	if slots > 0 {
+		slowAfter = 10 * time.Millisecond
+	}
+	queue := store.NewJobs(b.db, b.clock)
+	r := &worker.Runner{Jobs: queue, Clock: b.clock, PollInterval: time.Hour, // woken by the commits only
+		WebhookConcurrency: slots, WebhookSlowAfter: slowAfter,
+		Webhooks: &worker.Webhooks{Store: b.hooks, Client: webhook.NewClientTimeout(webhook.Policy{AllowHosts: []string{"127.0.0.1"}}, 10*time.Second)}}
+	queue.SetLane(r)
+	ctx, stop := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	wg.Go(func() { r.Run(ctx) })
+	t.Cleanup(func() { stop(); wg.Wait(); queue.SetLane(nil) })
+
+	b.Do("POST", "/api/v1/webhooks/"+slow[0].ID+"/test", nil, bearer(b.tourist.token)...).Expect(202)
+	for _, ep := range slow {
+		b.Do("POST", "/api/v1/webhooks/"+ep.ID+"/test", nil, bearer(b.tourist.token)...).Expect(202)
+	}
+	waitFor(t, "every slow endpoint's attempt", func() bool { return hanging.Load() == int32(len(slow)) })
+
+	b.Do("POST", "/api/v1/webhooks/"+healthy.ID+"/test", nil, bearer(b.stranger.token)...).Expect(202)
+	select {
+	case n := <-arrived:
+		if n != int32(len(slow)) {
+			t.Errorf("the healthy endpoint's ping arrived with %d slow attempts hanging, want %d", n, len(slow))
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("the healthy endpoint's ping never arrived")
+	}
+	if n := hits[0].Load(); n != 1 {
+		t.Errorf("the first slow endpoint took %d attempts at once, want 1", n)
+	}
+	waitFor(t, "the healthy delivery's record", func() bool {
+		ds := b.deliveries(t, b.stranger, healthy.ID)
+		return len(ds) == 1 && ds[0].Status == "succeeded"
+	})
+	if ds := b.deliveries(t, b.tourist, slow[0].ID); len(ds) != 2 || ds[0].Status != "pending" || ds[1].Status != "pending" || ds[1].Attempts != 0 {
+		t.Errorf("the slow endpoint's deliveries: %+v", ds)
+	}
+	if n := hanging.Load(); n != int32(len(slow)) {
+		t.Errorf("%d slow attempts hanging at the end, want %d", n, len(slow))
+	}
+	// A webhook attempt's lease is a minute: should this process
+	// die now, another sends the deliveries a minute later.
+	if n := b.count(t, `SELECT COUNT(*) FROM jobs WHERE kind = $1 AND locked_until = $2`,
+		store.JobWebhookDeliver, b.clock.Now().UTC().Add(time.Minute)); n != len(slow) {
+		t.Errorf("%d webhook jobs leased for a minute, want %d", n, len(slow))
 	}
 }
 
