@@ -357,15 +357,17 @@ func TestWebhookEndpointValidation(t *testing.T) {
 	t.Parallel()
 	b := newBookingEnv(t, store.SQLite)
 	for url, ok := range map[string]bool{
-		"https://hooks.example.com/in": true,
-		"http://127.0.0.1:9/in":        true,
-		"http://hooks.example.com/in":  false,
-		"https://10.0.0.5/in":          false,
-		"https://169.254.169.254/meta": false,
-		"https://[::1]/in":             false,
-		"https://user:pw@example.com/": false,
-		"ftp://example.com/":           false,
-		"/relative":                    false,
+		"https://hooks.example.com/in":  true,
+		"http://127.0.0.1:9/in":         true,
+		"http://hooks.example.com/in":   false,
+		"https://10.0.0.5/in":           false,
+		"https://169.254.169.254/meta":  false,
+		"https://[::1]/in":              false,
+		"https://[64:ff9b::a9fe:a9fe]/": false,
+		"https://[::a9fe:a9fe]/meta":    false,
+		"https://user:pw@example.com/":  false,
+		"ftp://example.com/":            false,
+		"/relative":                     false,
 	} {
 		res := b.Do("POST", "/api/v1/webhooks", map[string]any{"url": url}, bearer(b.tourist.token)...)
 		if ok {
