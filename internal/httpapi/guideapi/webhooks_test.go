@@ -656,6 +656,11 @@ func TestWebhookAttemptHistory(t *testing.T) {
 			if strings.Contains(string(raw.Body), "127.0.0.1") || strings.Contains(string(raw.Body), "::1") {
 				t.Errorf("the answer names the resolved address: %s", raw.Body)
 			}
+			// The history goes with its deliveries.
+			b.Do("DELETE", "/api/v1/webhooks/"+ep.ID, nil, bearer(b.tourist.token)...).Expect(200)
+			if n := b.count(t, `SELECT COUNT(*) FROM webhook_delivery_attempts`); n != 1 {
+				t.Errorf("%d attempts stored after the endpoint's deletion, want the other endpoint's 1", n)
+			}
 		})
 	}
 }
