@@ -15,6 +15,14 @@ CREATE TABLE webhook_delivery_attempts (
     error            TEXT,
     PRIMARY KEY (delivery_id, attempt)
 );
+-- Errors recorded before quoted the dial error, which named the address
+-- a host name resolved to and the server's resolver: say what failed, as
+-- webhook.Describe does now.
+UPDATE webhook_deliveries SET last_error = 'address not allowed' WHERE last_error LIKE '%address not allowed%';
+UPDATE webhook_deliveries SET last_error = 'name did not resolve' WHERE last_error LIKE '%no such host%' OR last_error LIKE '%lookup %';
+UPDATE webhook_deliveries SET last_error = 'connection failed' WHERE last_error LIKE 'Post "%';
+UPDATE webhook_endpoints SET status_reason = 'Deliveries failed after retries over more than a day; see the deliveries list.'
+    WHERE status_reason LIKE '%the last: Post "%';
 
 -- +goose Down
 DROP TABLE webhook_delivery_attempts;
