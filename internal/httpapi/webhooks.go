@@ -10,10 +10,6 @@ import (
 	"github.com/wayfarer-asia/platform/internal/webhook"
 )
 
-// MaxWebhookEndpoints bounds the endpoints of one owner, and so the
-// deliveries one event can cause.
-const MaxWebhookEndpoints = 20
-
 // WebhookAPI serves the management of webhook endpoints for the owner of
 // the request.
 type WebhookAPI struct {
@@ -102,13 +98,6 @@ func (a *WebhookAPI) HandleCreate(w http.ResponseWriter, r *http.Request) error 
 		return err
 	}
 	owner := a.Owner(r)
-	existing, err := a.Store.FindWebhookEndpoints(r.Context(), owner)
-	if err != nil {
-		return err
-	}
-	if len(existing) >= MaxWebhookEndpoints {
-		return apperr.Errorf(apperr.InvalidState, "An account has at most %d webhook endpoints; delete one first.", MaxWebhookEndpoints)
-	}
 	mode := ""
 	if len(a.Modes) > 0 {
 		mode = a.Modes[0]

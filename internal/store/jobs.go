@@ -28,12 +28,22 @@ func NewJobs(db *DB, c clock.Clock) *Jobs { return &Jobs{db: db, clock: c} }
 // change that asked for it was committed. When this process has a Lane
 // that takes the kind, the job goes to it once q commits (see Lane).
 func (s *Jobs) Enqueue(ctx context.Context, q Querier, kind string, payload any, runAt time.Time) error {
+	return s.EnqueueKeyed(ctx, q, kind, "", payload, runAt)
+}
+
+// EnqueueKeyed is Enqueue with a concurrency key: of the jobs that share
+// a key, one at a time is leased (see Claim). "" is no key.
+func (s *Jobs) EnqueueKeyed(ctx context.Context, q Querier, kind, key string, payload any, runAt time.Time) error {
 	j, err := s.newJob(kind, payload, runAt)
 	if err != nil {
 		return err
 	}
-	if _, err := q.ExecContext(ctx, `INSERT INTO jobs (id, kind, payload, run_at, created_at, locked_until, attempts)
-		VALUES ($1, $2, $3, $4, $5, $6, $7)`, j.ID, kind, string(j.Payload), runAt, j.CreatedAt, j.lockedUntil(), j.Attempts); err != nil {
+	var k any
+	if key != "" {
+		k = key
+	}
+	if _, err := q.ExecContext(ctx, `INSERT INTO jobs (id, kind, payload, run_at, created_at, locked_until, attempts, concurrency_key)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`, j.ID, kind, string(j.Payload), runAt, j.CreatedAt, j.lockedUntil(), j.Attempts, k); err != nil {
 		return fmt.Errorf("enqueue %s job: %w", kind, err)
 	}
 	s.Handoff(q, j)
@@ -81,7 +91,7 @@ func (s *Jobs) Handoff(q Querier, j Job) {
 	case j.leased:
 		s.db.afterCommit(q, func() { l.Take(j) })
 	default:
-		s.db.afterCommit(q, l.Wake)
+		s.db.afterCommit(q, func() { l.WakeFor(j.Kind) })
 	}
 }
 
@@ -99,9 +109,9 @@ type Lane interface {
 	// Take receives a job after its transaction committed. It must not
 	// block; a job it drops runs after its lease.
 	Take(Job)
-	// Wake is called after the commit of a transaction that enqueued jobs
-	// the lane does not take: they are due for a claim.
-	Wake()
+	// WakeFor is called after the commit of a transaction that enqueued
+	// a job of kind that the lane does not take: it is due for a claim.
+	WakeFor(kind string)
 }
 
 // LaneLease is how long a job enqueued for a Lane is withheld from the
@@ -132,6 +142,8 @@ type Job struct {
 	Attempts  int
 	LastError *string
 	CreatedAt time.Time
+	// Key is the job's concurrency key; "" for none.
+	Key string
 
 	leased bool // enqueued for this process's lane
 }
@@ -144,7 +156,7 @@ func (j Job) lockedUntil() any {
 	return j.CreatedAt.Add(LaneLease)
 }
 
-const jobColumns = `id, kind, payload, run_at, attempts, last_error, created_at`
+const jobColumns = `id, kind, payload, run_at, attempts, last_error, created_at, concurrency_key`
 
 // Claim leases up to limit due jobs of the given kinds (any kind when
 // kinds is empty) to the caller for lease: a job is due when it is not
@@ -152,6 +164,13 @@ const jobColumns = `id, kind, payload, run_at, attempts, last_error, created_at`
 // it. Claiming sets locked_until and counts the attempt in the same
 // statement, so two workers, in one process or many, never claim the same
 // job; a job whose worker died is claimed again once its lease expires.
+//
+// A job with a concurrency key is passed over while another job of its
+// key is leased, and a claim keeps one job of each key (it releases the
+// others at once, their attempts not counted): a key's jobs run one at a
+// time, so a webhook endpoint that hangs holds one worker's slot, never
+// all of them. (Two claims on PostgreSQL racing at the same moment may
+// each take one of a key.)
 func (s *Jobs) Claim(ctx context.Context, kinds []string, limit int, lease time.Duration) ([]Job, error) {
 	if limit <= 0 {
 		return nil, nil
@@ -166,6 +185,9 @@ func (s *Jobs) Claim(ctx context.Context, kinds []string, limit int, lease time.
 		}
 	}
 	const due = `done_at IS NULL AND run_at <= $2 AND (locked_until IS NULL OR locked_until < $2)`
+	// The partial index jobs_leased_key answers it.
+	const keyFree = ` AND (concurrency_key IS NULL OR NOT EXISTS (SELECT 1 FROM jobs busy
+		WHERE busy.concurrency_key = jobs.concurrency_key AND busy.done_at IS NULL AND busy.locked_until >= $2))`
 	var query string
 	if s.db.Engine == Postgres {
 		// SKIP LOCKED lets concurrent claimers pass over each other's rows
@@ -173,17 +195,17 @@ func (s *Jobs) Claim(ctx context.Context, kinds []string, limit int, lease time.
 		// on the updated row, which PostgreSQL re-checks on its newest
 		// version should it have changed since the snapshot.
 		query = `WITH picked AS (
-				SELECT id FROM jobs WHERE ` + due + kindCond + `
+				SELECT id FROM jobs WHERE ` + due + kindCond + keyFree + `
 				ORDER BY run_at, id LIMIT $3 FOR UPDATE SKIP LOCKED)
 			UPDATE jobs SET locked_until = $1, attempts = jobs.attempts + 1
 			FROM picked WHERE jobs.id = picked.id
 				AND jobs.done_at IS NULL AND jobs.run_at <= $2 AND (jobs.locked_until IS NULL OR jobs.locked_until < $2)
-			RETURNING jobs.id, jobs.kind, jobs.payload, jobs.run_at, jobs.attempts, jobs.last_error, jobs.created_at`
+			RETURNING jobs.id, jobs.kind, jobs.payload, jobs.run_at, jobs.attempts, jobs.last_error, jobs.created_at, jobs.concurrency_key`
 	} else {
 		// SQLite transactions (and single statements) take the write lock
 		// up front, so the subselect and the update see the same rows.
 		query = `UPDATE jobs SET locked_until = $1, attempts = attempts + 1
-			WHERE id IN (SELECT id FROM jobs WHERE ` + due + kindCond + ` ORDER BY run_at, id LIMIT $3)
+			WHERE id IN (SELECT id FROM jobs WHERE ` + due + kindCond + keyFree + ` ORDER BY run_at, id LIMIT $3)
 			AND ` + due + `
 			RETURNING ` + jobColumns
 	}
@@ -196,18 +218,49 @@ func (s *Jobs) Claim(ctx context.Context, kinds []string, limit int, lease time.
 	for rows.Next() {
 		var j Job
 		var payload []byte
-		var lastError sql.NullString
-		if err := rows.Scan(&j.ID, &j.Kind, &payload, &j.RunAt, &j.Attempts, &lastError, &j.CreatedAt); err != nil {
+		var lastError, key sql.NullString
+		if err := rows.Scan(&j.ID, &j.Kind, &payload, &j.RunAt, &j.Attempts, &lastError, &j.CreatedAt, &key); err != nil {
 			return nil, fmt.Errorf("claim jobs: %w", err)
 		}
 		j.Payload = json.RawMessage(payload)
-		j.RunAt, j.CreatedAt, j.LastError = j.RunAt.UTC(), j.CreatedAt.UTC(), NullString(lastError)
+		j.RunAt, j.CreatedAt, j.LastError, j.Key = j.RunAt.UTC(), j.CreatedAt.UTC(), NullString(lastError), key.String
 		jobs = append(jobs, j)
 	}
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("claim jobs: %w", err)
 	}
-	return jobs, nil
+	rows.Close()
+	return s.onePerKey(ctx, jobs)
+}
+
+// onePerKey keeps the first claimed job of each concurrency key and
+// releases the others, their attempts not counted.
+func (s *Jobs) onePerKey(ctx context.Context, jobs []Job) ([]Job, error) {
+	seen := map[string]bool{}
+	kept := jobs[:0]
+	var extra []string
+	for _, j := range jobs {
+		switch {
+		case j.Key == "":
+		case seen[j.Key]:
+			extra = append(extra, j.ID)
+			continue
+		default:
+			seen[j.Key] = true
+		}
+		kept = append(kept, j)
+	}
+	if len(extra) == 0 {
+		return kept, nil
+	}
+	w := &Where{}
+	// #nosec G202 -- only $N placeholders are concatenated; values are bound.
+	if _, err := s.db.ExecContext(ctx, `UPDATE jobs SET locked_until = NULL, attempts = CASE WHEN attempts > 0 THEN attempts - 1 ELSE 0 END
+		WHERE id IN (`+w.ArgStrings(extra)+`) AND done_at IS NULL`, w.Args...); err != nil {
+		// Unreleased, they wait for their leases: later, not lost.
+		return kept, fmt.Errorf("release jobs of a busy key: %w", err)
+	}
+	return kept, nil
 }
 
 // finish applies set to the job unless it is already done; op names the

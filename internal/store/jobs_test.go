@@ -360,3 +360,68 @@ func TestCompleteJobsAsyncCommitIsLocal(t *testing.T) {
 		t.Fatalf("pending = %d", n)
 	}
 }
+
+// TestClaimOnePerKey: of the jobs that share a concurrency key one at a
+// time is leased: a claim keeps the first of each key (the others are
+// released, their attempts not counted) and passes over a key whose job
+// is leased, until that job ends; jobs without a key are not held back.
+func TestClaimOnePerKey(t *testing.T) {
+	for _, engine := range storetest.Engines() {
+		t.Run(string(engine), func(t *testing.T) {
+			ctx := t.Context()
+			db := storetest.MustOpenDB(t, engine, "property")
+			clk := clock.NewFake(jobsEpoch)
+			q := store.NewJobs(db, clk)
+			for i, key := range []string{"webhook:a", "webhook:a", "webhook:a", "webhook:b", "", ""} {
+				if err := q.EnqueueKeyed(ctx, db, store.JobWebhookDeliver, key, map[string]int{"n": i}, clk.Now()); err != nil {
+					t.Fatal(err)
+				}
+				clk.Advance(time.Millisecond) // claimed in this order
+			}
+			claimKeys := func() []string {
+				t.Helper()
+				jobs, err := q.Claim(ctx, nil, 10, time.Minute)
+				if err != nil {
+					t.Fatal(err)
+				}
+				keys := []string{}
+				for _, j := range jobs {
+					keys = append(keys, j.Key)
+				}
+				return keys
+			}
+			first, err := q.Claim(ctx, nil, 10, time.Minute)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var keys []string
+			for _, j := range first {
+				keys = append(keys, j.Key)
+			}
+			if !slices.Equal(keys, []string{"webhook:a", "webhook:b", "", ""}) {
+				t.Fatalf("first claim: keys %q", keys)
+			}
+			var leased, attempts int
+			if err := db.QueryRowContext(ctx, `SELECT COUNT(*), COALESCE(SUM(attempts), 0) FROM jobs WHERE concurrency_key = 'webhook:a' AND locked_until IS NOT NULL`).Scan(&leased, &attempts); err != nil {
+				t.Fatal(err)
+			}
+			if leased != 1 || attempts != 1 {
+				t.Fatalf("key a: %d leased, %d attempts; want 1 and 1", leased, attempts)
+			}
+			if got := claimKeys(); len(got) != 0 {
+				t.Fatalf("claimed %q while key a's job is leased", got)
+			}
+			if err := q.Complete(ctx, first[0].ID); err != nil {
+				t.Fatal(err)
+			}
+			if got := claimKeys(); !slices.Equal(got, []string{"webhook:a"}) {
+				t.Fatalf("after key a's job ended: %q", got)
+			}
+			// A lease that ran out frees the key, as when its worker died.
+			clk.Advance(time.Minute + time.Second)
+			if got := claimKeys(); !slices.Equal(got, []string{"webhook:a", "webhook:b", "", ""}) {
+				t.Fatalf("after the leases ran out: %q", got)
+			}
+		})
+	}
+}

@@ -54,7 +54,7 @@ type WebhookEndpoint struct {
 }
 
 // WebhookDelivery is one event (or test ping) sent to an endpoint, with
-// its latest attempt.
+// its latest attempt and the history of its attempts.
 type WebhookDelivery struct {
 	ID             string     `json:"id"`
 	EndpointID     string     `json:"endpointId"`
@@ -68,6 +68,17 @@ type WebhookDelivery struct {
 	NextAttemptAt  *time.Time `json:"nextAttemptAt"`
 	CreatedAt      time.Time  `json:"createdAt"`
 	DeliveredAt    *time.Time `json:"deliveredAt"`
+	// AttemptHistory is every attempt made, oldest first.
+	AttemptHistory []WebhookAttempt `json:"attemptHistory"`
+}
+
+// WebhookAttempt is one attempt of a delivery, as recorded.
+type WebhookAttempt struct {
+	Attempt        int       `json:"attempt"` // 1 for the first
+	AttemptedAt    time.Time `json:"attemptedAt"`
+	ResponseStatus *int      `json:"responseStatus"` // null: no answer
+	LatencyMS      int       `json:"latencyMs"`
+	Error          *string   `json:"error"` // null on success
 }
 
 // WebhookUpdate changes an endpoint; nil fields stay as they are.
@@ -109,8 +120,16 @@ func splitTypes(s string) []string {
 	return strings.Split(s, ",")
 }
 
+// MaxWebhookEndpoints bounds the endpoints of one owner, and so the
+// deliveries one event can cause.
+const MaxWebhookEndpoints = 20
+
 // CreateWebhookEndpoint stores a new endpoint with its signing secret;
-// ID, Status and the times are set on e.
+// ID, Status and the times are set on e. The owner's endpoints are counted
+// in the transaction of the insert, under a lock of the owner (SQLite's
+// writer is one at a time; PostgreSQL takes a transaction lock on the
+// owner's name), so that concurrent creations never pass the bound.
+// Errors: apperr.InvalidState when the owner has MaxWebhookEndpoints.
 func (s *Webhooks) CreateWebhookEndpoint(ctx context.Context, e *WebhookEndpoint, secret string) (err error) {
 	defer Wrap(&err, "create webhook endpoint of %s", e.Owner)
 	now := s.clock.Now().UTC()
@@ -118,10 +137,24 @@ func (s *Webhooks) CreateWebhookEndpoint(ctx context.Context, e *WebhookEndpoint
 	if e.Types == nil {
 		e.Types = []string{}
 	}
-	_, err = s.db.ExecContext(ctx, `INSERT INTO webhook_endpoints (id, owner, audience, url, types, description, secret, status, created_at, updated_at)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9)`,
-		e.ID, e.Owner, e.Audience, e.URL, strings.Join(e.Types, ","), e.Description, secret, e.Status, now)
-	return err
+	return s.db.InTx(ctx, func(tx *sql.Tx) error {
+		if s.db.Engine == Postgres {
+			if _, err := tx.ExecContext(ctx, `SELECT pg_advisory_xact_lock(hashtextextended('webhook_endpoints:' || $1, 0))`, e.Owner); err != nil {
+				return err
+			}
+		}
+		var n int
+		if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM webhook_endpoints WHERE owner = $1`, e.Owner).Scan(&n); err != nil {
+			return err
+		}
+		if n >= MaxWebhookEndpoints {
+			return apperr.Errorf(apperr.InvalidState, "An account has at most %d webhook endpoints; delete one first.", MaxWebhookEndpoints)
+		}
+		_, err := tx.ExecContext(ctx, `INSERT INTO webhook_endpoints (id, owner, audience, url, types, description, secret, status, created_at, updated_at)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9)`,
+			e.ID, e.Owner, e.Audience, e.URL, strings.Join(e.Types, ","), e.Description, secret, e.Status, now)
+		return err
+	})
 }
 
 // FindWebhookEndpoints lists the owner's endpoints, oldest first.
@@ -238,14 +271,16 @@ func (s *Webhooks) RotateWebhookSecret(ctx context.Context, owner, id, secret st
 func ptr[T any](v T) *T { return &v }
 
 // enqueueDelivery writes a pending delivery of payload to an endpoint and
-// the job that sends it, in q.
+// the job that sends it, in q. The endpoint is the job's concurrency key:
+// its deliveries are sent one at a time, so one that hangs holds up only
+// its own endpoint's.
 func enqueueDelivery(ctx context.Context, q Querier, jobs *Jobs, now time.Time, endpointID, eventID, eventType string, payload []byte) (string, error) {
 	id := NewID()
 	if _, err := q.ExecContext(ctx, `INSERT INTO webhook_deliveries (id, endpoint_id, event_id, event_type, payload, status, next_attempt_at, created_at, updated_at)
 		VALUES ($1, $2, $3, $4, $5, 'pending', $6, $6, $6)`, id, endpointID, eventID, eventType, string(payload), now); err != nil {
 		return "", fmt.Errorf("insert delivery: %w", err)
 	}
-	return id, jobs.Enqueue(ctx, q, JobWebhookDeliver, map[string]string{"deliveryId": id}, now)
+	return id, jobs.EnqueueKeyed(ctx, q, JobWebhookDeliver, "webhook:"+endpointID, map[string]string{"deliveryId": id}, now)
 }
 
 // fanOut enqueues a delivery of ev to every endpoint that is not disabled,
@@ -296,9 +331,19 @@ func fanOut(ctx context.Context, q Querier, jobs *Jobs, ev Event, audience []str
 	return nil
 }
 
+// Test pings an endpoint may be sent within TestPingWindow.
+const (
+	TestPingLimit  = 5
+	TestPingWindow = time.Minute
+)
+
 // CreateTestDelivery enqueues a ping to an endpoint of the owner, sent
 // even when the endpoint is disabled: {"id", "type": "webhook.test", "createdAt", "data":
-// {"endpointId"}}. Errors: apperr.NotFound.
+// {"endpointId"}}. At most TestPingLimit pings per endpoint are made
+// within TestPingWindow (counted with the endpoint's row locked), so that
+// pings cannot pile up on an endpoint. Errors: apperr.NotFound;
+// apperr.RateLimited, with the seconds until the oldest ping in the window
+// leaves it.
 func (s *Webhooks) CreateTestDelivery(ctx context.Context, owner, id string) (_ *WebhookDelivery, err error) {
 	defer Wrap(&err, "test webhook endpoint %s", id)
 	var out *WebhookDelivery
@@ -306,11 +351,42 @@ func (s *Webhooks) CreateTestDelivery(ctx context.Context, owner, id string) (_ 
 		if _, err := findEndpoint(ctx, tx, owner, id); err != nil {
 			return err
 		}
+		now := s.clock.Now().UTC()
+		if s.db.Engine == Postgres {
+			if _, err := tx.ExecContext(ctx, `SELECT 1 FROM webhook_endpoints WHERE id = $1 FOR UPDATE`, id); err != nil {
+				return err
+			}
+		}
+		// The latest pings in the window, newest first: the limit's worth.
+		rows, err := tx.QueryContext(ctx, `SELECT created_at FROM webhook_deliveries WHERE endpoint_id = $1 AND event_type = $2 AND created_at > $3
+			ORDER BY created_at DESC LIMIT $4`, id, WebhookTest, now.Add(-TestPingWindow), TestPingLimit)
+		if err != nil {
+			return err
+		}
+		var pings []time.Time
+		for rows.Next() {
+			var at time.Time
+			if err := rows.Scan(&at); err != nil {
+				rows.Close()
+				return err
+			}
+			pings = append(pings, at)
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		if len(pings) >= TestPingLimit {
+			// The oldest of them leaves the window first.
+			wait := max(pings[len(pings)-1].Add(TestPingWindow).Sub(now), time.Second)
+			return &apperr.Error{Code: apperr.RateLimited, RetryAfter: int((wait + time.Second - 1) / time.Second),
+				Message: fmt.Sprintf("An endpoint takes at most %d test pings a minute; try again later.", TestPingLimit)}
+		}
 		data, err := json.Marshal(map[string]string{"endpointId": id})
 		if err != nil {
 			return err
 		}
-		ev := Event{ID: NewID(), Type: WebhookTest, CreatedAt: s.clock.Now().UTC(), Data: data}
+		ev := Event{ID: NewID(), Type: WebhookTest, CreatedAt: now, Data: data}
 		payload, err := json.Marshal(ev)
 		if err != nil {
 			return err
@@ -376,12 +452,56 @@ func findDelivery(ctx context.Context, q Querier, owner, id string) (*WebhookDel
 		JOIN webhook_endpoints e ON e.id = d.endpoint_id WHERE d.id = $1 AND e.owner = $2`, id, owner), &d)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, apperr.Errorf(apperr.NotFound, "No webhook delivery with id %q.", id)
+	} else if err != nil {
+		return nil, err
 	}
-	return &d, err
+	ds := []WebhookDelivery{d}
+	if err := withAttempts(ctx, q, ds); err != nil {
+		return nil, err
+	}
+	return &ds[0], nil
+}
+
+// withAttempts fills in the attempt history of the deliveries, in one
+// query.
+func withAttempts(ctx context.Context, q Querier, ds []WebhookDelivery) error {
+	if len(ds) == 0 {
+		return nil
+	}
+	index := make(map[string]int, len(ds))
+	ids := make([]string, len(ds))
+	for i := range ds {
+		ds[i].AttemptHistory = []WebhookAttempt{}
+		index[ds[i].ID], ids[i] = i, ds[i].ID
+	}
+	w := &Where{}
+	// #nosec G202 -- only $N placeholders are concatenated; values are bound.
+	rows, err := q.QueryContext(ctx, `SELECT delivery_id, attempt, attempted_at, response_status, latency_ms, error
+		FROM webhook_delivery_attempts WHERE delivery_id IN (`+w.ArgStrings(ids)+`) ORDER BY delivery_id, attempt`, w.Args...)
+	if err != nil {
+		return fmt.Errorf("find attempts: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id string
+		var a WebhookAttempt
+		var code sql.NullInt64
+		var errText sql.NullString
+		if err := rows.Scan(&id, &a.Attempt, &a.AttemptedAt, &code, &a.LatencyMS, &errText); err != nil {
+			return err
+		}
+		if code.Valid {
+			a.ResponseStatus = ptr(int(code.Int64))
+		}
+		a.AttemptedAt, a.Error = a.AttemptedAt.UTC(), NullString(errText)
+		d := &ds[index[id]]
+		d.AttemptHistory = append(d.AttemptHistory, a)
+	}
+	return rows.Err()
 }
 
 // FindWebhookDeliveries lists the latest deliveries to an endpoint of the
-// owner, newest first. Errors: apperr.NotFound.
+// owner, newest first, each with its attempts. Errors: apperr.NotFound.
 func (s *Webhooks) FindWebhookDeliveries(ctx context.Context, owner, endpointID string, limit int) (_ []WebhookDelivery, err error) {
 	defer Wrap(&err, "find deliveries of webhook endpoint %s", endpointID)
 	if _, err := findEndpoint(ctx, s.db, owner, endpointID); err != nil {
@@ -392,16 +512,20 @@ func (s *Webhooks) FindWebhookDeliveries(ctx context.Context, owner, endpointID 
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
 	out := []WebhookDelivery{}
 	for rows.Next() {
 		var d WebhookDelivery
 		if err := scanDelivery(rows, &d); err != nil {
+			rows.Close()
 			return nil, err
 		}
 		out = append(out, d)
 	}
-	return out, rows.Err()
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return out, withAttempts(ctx, s.db, out)
 }
 
 // DeliveryTask is what a worker needs to send a delivery.
@@ -442,7 +566,8 @@ func (s *Webhooks) FindDeliveryTask(ctx context.Context, deliveryID string) (_ *
 
 // DeliveryAttempt is the outcome of one attempt.
 type DeliveryAttempt struct {
-	ResponseStatus int // 0: no answer
+	At             time.Time // when it was made; zero: when it is recorded
+	ResponseStatus int       // 0: no answer
 	Latency        time.Duration
 	Error          string    // "" on success
 	Succeeded      bool      // a 2xx answer
@@ -454,9 +579,10 @@ type DeliveryAttempt struct {
 	EndpointReason string
 }
 
-// FinishDeliveryAttempt records an attempt on the delivery, its endpoint
-// and its job in one transaction: the job runs again at NextAttemptAt, or
-// is done. Errors: ErrJobDone when another worker finished the job.
+// FinishDeliveryAttempt records an attempt on the delivery (its latest
+// and its history), its endpoint and its job in one transaction: the job
+// runs again at NextAttemptAt, or is done. Errors: ErrJobDone when another
+// worker finished the job.
 func (s *Webhooks) FinishDeliveryAttempt(ctx context.Context, jobID string, t *DeliveryTask, a DeliveryAttempt) (err error) {
 	defer Wrap(&err, "finish attempt of delivery %s", t.DeliveryID)
 	return s.db.InTx(ctx, func(tx *sql.Tx) error {
@@ -480,6 +606,15 @@ func (s *Webhooks) FinishDeliveryAttempt(ctx context.Context, jobID string, t *D
 		if _, err := tx.ExecContext(ctx, `UPDATE webhook_deliveries SET status = $1, attempts = attempts + 1, response_status = $2, latency_ms = $3,
 			last_error = $4, next_attempt_at = $5, delivered_at = $6, updated_at = $7 WHERE id = $8`,
 			status, code, a.Latency.Milliseconds(), lastErr, next, delivered, now, t.DeliveryID); err != nil {
+			return err
+		}
+		at := a.At
+		if at.IsZero() {
+			at = now
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO webhook_delivery_attempts (delivery_id, attempt, attempted_at, response_status, latency_ms, error)
+			VALUES ($1, (SELECT attempts FROM webhook_deliveries WHERE id = $1), $2, $3, $4, $5)`,
+			t.DeliveryID, at.UTC(), code, a.Latency.Milliseconds(), lastErr); err != nil {
 			return err
 		}
 		if a.EndpointStatus != "" {

@@ -3,8 +3,8 @@ package webhook
 import (
 	"bytes"
 	"context"
+	"crypto/tls"
 	"errors"
-	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -60,7 +60,10 @@ func (p Policy) allowedAddr(a netip.Addr) bool {
 
 // Public reports whether a is an address on the internet: not loopback,
 // private, link-local (cloud metadata services live there), shared
-// (100.64.0.0/10), multicast or unspecified.
+// (100.64.0.0/10), multicast or unspecified. An IPv6 address that carries
+// an IPv4 address (NAT64, 6to4, Teredo, IPv4-compatible, -mapped or
+// -translated) is public only when the IPv4 address it reaches is: such a
+// gateway would otherwise carry a delivery to an internal IPv4 host.
 func Public(a netip.Addr) bool {
 	a = a.Unmap()
 	if !a.IsValid() || a.IsLoopback() || a.IsPrivate() || a.IsLinkLocalUnicast() || a.IsLinkLocalMulticast() ||
@@ -69,6 +72,11 @@ func Public(a netip.Addr) bool {
 	}
 	for _, p := range nonPublic {
 		if p.Contains(a) {
+			return false
+		}
+	}
+	for _, v4 := range embeddedIPv4(a) {
+		if !Public(v4) {
 			return false
 		}
 	}
@@ -81,8 +89,38 @@ var nonPublic = []netip.Prefix{
 	netip.MustParsePrefix("192.0.0.0/24"),
 	netip.MustParsePrefix("198.18.0.0/15"),
 	netip.MustParsePrefix("240.0.0.0/4"),
-	netip.MustParsePrefix("64:ff9b::/96"), // NAT64 reaches IPv4 space, private included
+	// The local-use NAT64 prefix (RFC 8215) places the IPv4 address where
+	// its operator chose; it reaches only that operator's network.
+	netip.MustParsePrefix("64:ff9b:1::/48"),
 	netip.MustParsePrefix("2001:db8::/32"),
+}
+
+// Prefixes of IPv6 addresses that carry an IPv4 address.
+var (
+	nat64      = netip.MustParsePrefix("64:ff9b::/96") // RFC 6052: in the last 32 bits
+	sixToFour  = netip.MustParsePrefix("2002::/16")    // RFC 3056: in bits 16-47
+	teredo     = netip.MustParsePrefix("2001::/32")    // RFC 4380: the client's, inverted, in the last 32 bits
+	compatible = netip.MustParsePrefix("::/96")        // RFC 4291 IPv4-compatible (deprecated): in the last 32 bits
+	translated = netip.MustParsePrefix("::ffff:0:0:0/96")
+)
+
+// embeddedIPv4 returns the IPv4 addresses an IPv6 address a reaches
+// through a translation or tunnel: none for a plain IPv6 address.
+func embeddedIPv4(a netip.Addr) []netip.Addr {
+	if !a.Is6() {
+		return nil
+	}
+	b := a.As16()
+	last := netip.AddrFrom4([4]byte(b[12:16]))
+	switch {
+	case nat64.Contains(a), compatible.Contains(a), translated.Contains(a):
+		return []netip.Addr{last}
+	case sixToFour.Contains(a):
+		return []netip.Addr{netip.AddrFrom4([4]byte(b[2:6]))}
+	case teredo.Contains(a):
+		return []netip.Addr{netip.AddrFrom4([4]byte(b[4:8])), netip.AddrFrom4([4]byte{^b[12], ^b[13], ^b[14], ^b[15]})}
+	}
+	return nil
 }
 
 // CheckURL returns why raw cannot be an endpoint URL, or "" when it can:
@@ -132,21 +170,26 @@ type Client struct {
 	http   *http.Client
 }
 
-// NewClient returns a client that applies p.
-func NewClient(p Policy) *Client {
+// NewClient returns a client that applies p, with attempts bounded by
+// Timeout.
+func NewClient(p Policy) *Client { return NewClientTimeout(p, Timeout) }
+
+// NewClientTimeout returns a client that applies p, with attempts bounded
+// by timeout instead of Timeout.
+func NewClientTimeout(p Policy, timeout time.Duration) *Client {
 	c := &Client{policy: p}
 	transport := &http.Transport{
 		Proxy:                 nil, // a proxy would connect for us, past the checks
 		DialContext:           c.dial,
 		TLSHandshakeTimeout:   10 * time.Second,
-		ResponseHeaderTimeout: Timeout,
+		ResponseHeaderTimeout: timeout,
 		MaxIdleConnsPerHost:   4,
 		IdleConnTimeout:       90 * time.Second,
 		ForceAttemptHTTP2:     true,
 	}
 	c.http = &http.Client{
 		Transport:     transport,
-		Timeout:       Timeout,
+		Timeout:       timeout,
 		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
 	}
 	return c
@@ -172,10 +215,13 @@ func (c *Client) dial(ctx context.Context, network, addr string) (net.Conn, erro
 		if hostAllowed || Public(a) || c.policy.allowedAddr(a) {
 			return nil
 		}
-		return fmt.Errorf("%w: %s resolves to %s", ErrBlocked, host, a)
+		return ErrBlocked
 	}}
 	return d.DialContext(ctx, network, addr)
 }
+
+// Timeout is the bound of one attempt.
+func (c *Client) Timeout() time.Duration { return c.http.Timeout }
 
 // Response is what an endpoint answered.
 type Response struct {
@@ -217,4 +263,35 @@ func Headers(secrets []string, id string, ts time.Time, body []byte) (http.Heade
 	h.Set("webhook-timestamp", strconv.FormatInt(ts.Unix(), 10))
 	h.Set("webhook-signature", sig)
 	return h, nil
+}
+
+// Describe says why an attempt got no answer, for the endpoint's owner to
+// read: in general terms only, never the address a name resolved to nor
+// the resolver the server asked, which would map the platform's network.
+func Describe(err error) string {
+	var dnsErr *net.DNSError
+	var certErr *tls.CertificateVerificationError
+	var netErr net.Error
+	switch {
+	case err == nil:
+		return ""
+	case errors.Is(err, ErrBlocked):
+		return "address not allowed"
+	case errors.As(err, &dnsErr):
+		if dnsErr.IsTimeout {
+			return "name resolution timed out"
+		}
+		return "name did not resolve"
+	case errors.Is(err, context.DeadlineExceeded), errors.As(err, &netErr) && netErr.Timeout():
+		return "no answer in time"
+	case errors.Is(err, syscall.ECONNREFUSED):
+		return "connection refused"
+	case errors.Is(err, syscall.ECONNRESET), errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
+		return "connection closed before an answer"
+	case errors.As(err, &certErr):
+		return "TLS certificate not valid for the host"
+	case errors.As(err, new(tls.AlertError)), errors.As(err, new(tls.RecordHeaderError)):
+		return "TLS handshake failed"
+	}
+	return "connection failed"
 }

@@ -79,6 +79,11 @@ func TestPublic(t *testing.T) {
 		"127.0.0.1": false, "10.1.2.3": false, "172.16.0.1": false, "192.168.1.1": false, "169.254.169.254": false,
 		"100.64.0.1": false, "0.0.0.0": false, "::1": false, "fd00::1": false, "fe80::1": false, "::ffff:127.0.0.1": false,
 		"224.0.0.1": false, "64:ff9b::a00:1": false,
+		// IPv6 forms that carry an IPv4 address are judged by it.
+		"64:ff9b:1::a9fe:a9fe": false, "64:ff9b::a9fe:a9fe": false, "2002:a9fe:a9fe::1": false, "::a9fe:a9fe": false,
+		"::ffff:0:a9fe:a9fe": false, "::ffff:a9fe:a9fe": false, "2002:a00:1::1": false, "::7f00:1": false,
+		"2001:0:4136:e378:8000:63bf:3fff:fdd2": true, "2001:0:a9fe:a9fe::1": false, "2001:0:4136:e378::f5ff:fffe": false,
+		"64:ff9b::5db8:d822": true, "2002:5db8:d822::1": true, "::ffff:0:5db8:d822": true,
 	} {
 		if got := webhook.Public(netip.MustParseAddr(s)); got != want {
 			t.Errorf("Public(%s) = %v", s, got)
@@ -110,7 +115,23 @@ func TestClientRefusesInternalAddresses(t *testing.T) {
 			t.Errorf("%s: err = %v, want ErrBlocked", u, err)
 		}
 	}
+	// What the owner reads names neither the address a name resolved to
+	// nor the server's resolver.
+	_, err := strict.Post(t.Context(), "http://localhost"+port+"/x", http.Header{}, []byte("{}"))
+	if got := webhook.Describe(err); got != "address not allowed" {
+		t.Errorf("blocked: Describe = %q (%v)", got, err)
+	}
+	_, err = strict.Post(t.Context(), "https://no-such-host.invalid/x", http.Header{}, []byte("{}"))
+	if got := webhook.Describe(err); got != "name did not resolve" {
+		t.Errorf("unknown name: Describe = %q (%v)", got, err)
+	}
 	allowed := webhook.NewClient(webhook.Policy{AllowHosts: []string{"127.0.0.1"}})
+	closed := httptest.NewServer(http.NotFoundHandler())
+	closed.Close()
+	_, err = allowed.Post(t.Context(), closed.URL, http.Header{}, []byte("{}"))
+	if got := webhook.Describe(err); got != "connection refused" {
+		t.Errorf("closed port: Describe = %q (%v)", got, err)
+	}
 	res, err := allowed.Post(t.Context(), srv.URL+"/redirect", http.Header{}, []byte("{}"))
 	if err != nil || res.Status != http.StatusFound || redirected {
 		t.Errorf("redirect: %+v, %v, followed %v", res, err, redirected)
@@ -135,6 +156,9 @@ func TestCheckURL(t *testing.T) {
 		"http://example.com/hooks":                      false,
 		"https://10.8.1.1/in":                           false,
 		"https://[fe80::1]/in":                          false,
+		"https://[64:ff9b:1::a9fe:a9fe]/in":             false,
+		"https://[2002:a9fe:a9fe::1]/in":                false,
+		"https://[::ffff:0:a9fe:a9fe]/in":               false,
 		"https://a@example.com/":                        false,
 		"https://example.com/#frag":                     false,
 		"mailto:a@example.com":                          false,

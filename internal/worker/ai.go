@@ -58,7 +58,7 @@ func (r *Runner) aiReply(ctx context.Context, j store.Job) error {
 		return err
 	}
 	log.InfoContext(ctx, "worker: AI reply posted", "reply", id)
-	r.Wake() // its notification is due
+	r.WakeFor(guidedb.JobPushMessage) // its notification is due
 	return nil
 }
 

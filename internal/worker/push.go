@@ -10,6 +10,7 @@ import (
 
 	"github.com/wayfarer-asia/platform/internal/push"
 	"github.com/wayfarer-asia/platform/internal/store"
+	"github.com/wayfarer-asia/platform/internal/store/guidedb"
 )
 
 // fanOut turns a message's push job into one job per device of the
@@ -33,7 +34,7 @@ func (r *Runner) fanOut(ctx context.Context, j store.Job) error {
 	}
 	r.logger().DebugContext(ctx, "worker: push fanned out", "message", p.MessageID, "devices", n)
 	if n > 0 {
-		r.Wake() // the deliveries are due
+		r.WakeFor(guidedb.JobPushDevice) // the deliveries are due
 	}
 	return errFinished
 }

@@ -6,7 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/wayfarer-asia/platform/internal/ai"
@@ -26,6 +28,20 @@ const (
 	DefaultLease         = 5 * time.Minute
 	DefaultShutdownGrace = 10 * time.Second
 	DefaultMaxAttempts   = 8
+	// A webhook attempt waits on someone else's server, one at a time per
+	// endpoint (store.Jobs.Claim): many may hang at once without costing
+	// more than a goroutine and a connection each.
+	DefaultWebhookConcurrency = 64
+	// DefaultWebhookLease is above an attempt's bound (the client's
+	// timeout and the recording of the outcome), so that a delivery whose
+	// runner died is sent again within about a minute.
+	DefaultWebhookLease = time.Minute
+	// An attempt that has not ended after DefaultWebhookSlowAfter leaves
+	// its webhook slot for one of DefaultWebhookSlowSlots, so that
+	// endpoints that hang, however many accounts own them, leave the
+	// slots to the endpoints that answer.
+	DefaultWebhookSlowAfter = time.Second
+	DefaultWebhookSlowSlots = 256
 )
 
 // Backoff after a failed attempt: BackoffBase·2^(attempt-1), at most
@@ -100,16 +116,54 @@ type Runner struct {
 	Logger   *slog.Logger // nil: slog.Default()
 
 	PollInterval  time.Duration // how long Run waits when no job is due
-	Concurrency   int           // jobs claimed and handled at once
-	JobTimeout    time.Duration // bound of one attempt
+	Concurrency   int           // jobs handled at once other than push notifications and webhooks (AI replies, file removals, late publications)
+	JobTimeout    time.Duration // bound of one attempt (webhooks: their client's timeout)
 	Lease         time.Duration // how long a claimed job is withheld from other runners; above JobTimeout
 	ShutdownGrace time.Duration // how long Run lets jobs in flight finish once stopped
 	MaxAttempts   int           // failed attempts after which a job is given up
+	// PushConcurrency bounds the push notifications sent at once (0:
+	// DefaultConcurrency); they have slots of their own, so that a slow AI
+	// model or webhook endpoint never holds them up.
+	PushConcurrency int
+	// WebhookConcurrency bounds the webhook attempts in flight (0:
+	// DefaultWebhookConcurrency), one per endpoint at a time.
+	WebhookConcurrency int
+	// WebhookLease is the lease of a webhook attempt (0:
+	// DefaultWebhookLease), at least its timeout and half a minute.
+	WebhookLease time.Duration
+	// WebhookSlowAfter and WebhookSlowSlots (0: the defaults): an attempt
+	// still running after WebhookSlowAfter moves to one of
+	// WebhookSlowSlots, freeing its slot of WebhookConcurrency.
+	WebhookSlowAfter time.Duration
+	WebhookSlowSlots int
 
-	wakeOnce sync.Once
-	wake     chan struct{}
-	laneOnce sync.Once
-	lane     *lane // lane.go
+	poolsOnce sync.Once
+	pools     []*pool
+	laneOnce  sync.Once
+	lane      *lane // lane.go
+}
+
+// A pool claims and handles the jobs of some kinds on its own, each job
+// in a slot that it frees when it ends: a job never waits for another
+// pool's, nor for the jobs claimed with it.
+type pool struct {
+	name    string
+	kinds   []string
+	slots   int
+	timeout time.Duration // of one attempt
+	lease   time.Duration
+	// keyed jobs (store.Jobs.EnqueueKeyed) run one at a time per key: as
+	// one ends, the next of its key may be claimed, so the pool looks
+	// again.
+	keyed bool
+	wake  chan struct{}
+	// saturated: the last claim filled every free slot, so more jobs may
+	// be due when a slot frees.
+	saturated atomic.Bool
+	// A job still running after slowAfter (0: never) moves to one of
+	// slowSlots, when one is free, and frees its slot.
+	slowAfter time.Duration
+	slowSlots int
 }
 
 // NewRunner returns a runner with the default settings. sender nil logs
@@ -122,20 +176,37 @@ func NewRunner(jobs Queue, g Guide, c clock.Clock, sender push.Sender, aiClient 
 	}
 }
 
-// kinds are the jobs a Runner handles.
-func (r *Runner) kinds() []string {
-	var k []string
-	if r.Guide != nil {
-		k = append(k, guidedb.JobPushMessage, guidedb.JobPushDevice, guidedb.JobPushAction, guidedb.JobAIReply, guidedb.JobRealtimeMessage, guidedb.JobRealtimeRead,
-			guidedb.JobRealtimeConversation)
-	}
-	if r.Blobs != nil {
-		k = append(k, guidedb.JobBlobDelete)
-	}
-	if r.Webhooks != nil {
-		k = append(k, store.JobWebhookDeliver)
-	}
-	return k
+// poolsOf returns the runner's pools: push notifications, webhook
+// deliveries and the other jobs, each with slots of its own.
+func (r *Runner) poolsOf() []*pool {
+	r.poolsOnce.Do(func() {
+		add := func(p *pool) {
+			if len(p.kinds) > 0 {
+				p.wake = make(chan struct{}, 1)
+				r.pools = append(r.pools, p)
+			}
+		}
+		other := &pool{name: "jobs", slots: r.limit(), timeout: r.jobTimeout(), lease: r.lease()}
+		if r.Guide != nil {
+			add(&pool{name: "push", kinds: []string{guidedb.JobPushMessage, guidedb.JobPushDevice, guidedb.JobPushAction},
+				slots: orDefault(r.PushConcurrency, DefaultConcurrency), timeout: r.jobTimeout(), lease: r.lease()})
+			other.kinds = append(other.kinds, guidedb.JobAIReply, guidedb.JobRealtimeMessage, guidedb.JobRealtimeRead, guidedb.JobRealtimeConversation)
+		}
+		if r.Blobs != nil {
+			other.kinds = append(other.kinds, guidedb.JobBlobDelete)
+		}
+		add(other)
+		if r.Webhooks != nil {
+			// The attempt is bounded by the client; loading the delivery
+			// comes on top (recording its outcome has a bound of its own).
+			timeout := r.Webhooks.Client.Timeout() + 5*time.Second
+			add(&pool{name: "webhooks", kinds: []string{store.JobWebhookDeliver}, keyed: true,
+				slots: orDefault(r.WebhookConcurrency, DefaultWebhookConcurrency), timeout: timeout,
+				lease:     max(orDefault(r.WebhookLease, DefaultWebhookLease), timeout+30*time.Second),
+				slowAfter: orDefault(r.WebhookSlowAfter, DefaultWebhookSlowAfter), slowSlots: orDefault(r.WebhookSlowSlots, DefaultWebhookSlowSlots)})
+		}
+	})
+	return r.pools
 }
 
 func (r *Runner) logger() *slog.Logger {
@@ -177,14 +248,22 @@ func (r *Runner) lease() time.Duration {
 	return max(orDefault(r.Lease, DefaultLease), r.jobTimeout()+time.Minute)
 }
 
-func (r *Runner) wakeChan() chan struct{} {
-	r.wakeOnce.Do(func() { r.wake = make(chan struct{}, 1) })
-	return r.wake
-}
-
 // Wake makes a waiting Run look for due jobs now rather than at the end of
 // its poll interval; call it after enqueueing a job in the same process.
-func (r *Runner) Wake() { signal(r.wakeChan()) }
+func (r *Runner) Wake() {
+	for _, p := range r.poolsOf() {
+		signal(p.wake)
+	}
+}
+
+// WakeFor is Wake for the pool of jobs of kind only.
+func (r *Runner) WakeFor(kind string) {
+	for _, p := range r.poolsOf() {
+		if slices.Contains(p.kinds, kind) {
+			signal(p.wake)
+		}
+	}
+}
 
 // signal marks ch (of capacity 1) without waiting: a signal already
 // pending stands for both.
@@ -195,60 +274,132 @@ func signal(ch chan struct{}) {
 	}
 }
 
-// Run handles due jobs until ctx ends: when a round took as many jobs as
-// it may it looks again at once, otherwise it waits PollInterval or until
-// woken. A round that took fewer left no job due, so looking again at once
-// would find none (a job enqueued since in this process has woken the
-// runner; one enqueued elsewhere waits for the poll, as when the runner
-// idles): one claim per message instead of two at a steady rate. Once ctx
-// ends it claims no more jobs, lets those in flight finish for up to
-// ShutdownGrace, interrupts the rest (they run again later, the attempt not
-// counted) and returns.
+// Run handles due jobs until ctx ends, each pool on its own (poolsOf).
+// Once ctx ends it claims no more jobs, lets those in flight finish for up
+// to ShutdownGrace, interrupts the rest (they run again later, the attempt
+// not counted) and returns.
 func (r *Runner) Run(ctx context.Context) {
 	jobCtx, interrupt := context.WithCancel(context.WithoutCancel(ctx))
 	defer interrupt()
 	stop := context.AfterFunc(ctx, func() { time.AfterFunc(orDefault(r.ShutdownGrace, DefaultShutdownGrace), interrupt) })
 	defer stop()
-	var lane sync.WaitGroup
-	lane.Go(func() { r.runLane(ctx, jobCtx) })
-	defer lane.Wait()
+	var wg sync.WaitGroup
+	wg.Go(func() { r.runLane(ctx, jobCtx) })
+	for _, p := range r.poolsOf() {
+		wg.Go(func() { r.runPool(ctx, jobCtx, p) })
+	}
+	wg.Wait()
+}
+
+// runPool claims the pool's due jobs into its free slots and starts each
+// at once. When a claim filled every free slot it claims again as soon as
+// a slot frees; otherwise no job was due, and it waits for PollInterval
+// or until woken (a job enqueued in this process wakes it after its
+// commit; one enqueued elsewhere waits for the poll): one claim per job at
+// a steady rate. Jobs run with jobCtx, which outlives ctx at shutdown.
+func (r *Runner) runPool(ctx, jobCtx context.Context, p *pool) {
+	sem := make(chan struct{}, p.slots)
+	var slow chan struct{}
+	if p.slowAfter > 0 {
+		slow = make(chan struct{}, p.slowSlots)
+	}
+	var inFlight sync.WaitGroup
+	defer inFlight.Wait()
 	poll := orDefault(r.PollInterval, DefaultPollInterval)
 	timer := time.NewTimer(poll)
 	defer timer.Stop()
 	for ctx.Err() == nil {
-		n, err := r.runOnce(ctx, jobCtx)
-		if err != nil && ctx.Err() == nil {
-			r.logger().ErrorContext(ctx, "worker: round failed", "err", err)
-		}
-		if n == r.limit() && err == nil {
-			continue
+		if free := p.slots - len(sem); free > 0 {
+			jobs, err := r.Jobs.Claim(ctx, p.kinds, free, p.lease)
+			if err != nil && ctx.Err() == nil {
+				r.logger().ErrorContext(ctx, "worker: claim failed", "pool", p.name, "err", err)
+			}
+			p.saturated.Store(len(jobs) == free)
+			for _, j := range jobs {
+				sem <- struct{}{} // one of the free slots: never waits
+				r.start(jobCtx, p, j, sem, slow, &inFlight)
+			}
+			if len(jobs) == free && err == nil {
+				continue
+			}
 		}
 		timer.Reset(poll) // since Go 1.23 a reset timer never delivers a stale tick
 		select {
 		case <-ctx.Done():
-		case <-r.wakeChan():
+		case <-p.wake:
 		case <-timer.C:
 		}
 	}
 }
 
-// RunOnce claims the jobs that are due, up to Concurrency of them, handles
-// them, completes those that succeeded in one statement and returns how
-// many it handled. Tests drive the runner with it.
-func (r *Runner) RunOnce(ctx context.Context) (int, error) { return r.runOnce(ctx, ctx) }
+// start runs j, which holds a slot of sem, in a goroutine of inFlight,
+// and frees the slot it holds as it ends. Should it run longer than
+// p.slowAfter it moves to a slot of slow, when one is free, and frees its
+// slot of sem for the pool to claim into.
+func (r *Runner) start(jobCtx context.Context, p *pool, j store.Job, sem, slow chan struct{}, inFlight *sync.WaitGroup) {
+	var mu sync.Mutex
+	slot := sem // the slots the job holds one of; nil once it ended
+	var moving *time.Timer
+	if slow != nil {
+		moving = time.AfterFunc(p.slowAfter, func() {
+			mu.Lock()
+			defer mu.Unlock()
+			if slot != sem {
+				return
+			}
+			select {
+			case slow <- struct{}{}:
+				<-sem
+				slot = slow
+				signal(p.wake)
+			default: // every slow slot is taken: it keeps its own
+			}
+		})
+	}
+	inFlight.Go(func() {
+		r.runJob(jobCtx, p, j)
+		if moving != nil {
+			moving.Stop()
+		}
+		mu.Lock()
+		<-slot
+		slot = nil
+		mu.Unlock()
+		if p.keyed || p.saturated.Load() {
+			signal(p.wake)
+		}
+	})
+}
 
-// runOnce claims with claimCtx and handles the jobs with jobCtx, which
-// outlives claimCtx at shutdown so that jobs in flight may finish.
-func (r *Runner) runOnce(claimCtx, jobCtx context.Context) (int, error) {
-	kinds := r.kinds()
-	if len(kinds) == 0 {
-		return 0, nil // Claim would take jobs of every kind
+// runJob handles one job of p within the pool's timeout and records its
+// outcome.
+func (r *Runner) runJob(ctx context.Context, p *pool, j store.Job) {
+	hctx, cancel := context.WithTimeout(ctx, p.timeout)
+	defer cancel()
+	done, err := r.handle(ctx, hctx, j)
+	if done {
+		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+		defer cancel()
+		err = errors.Join(err, r.Jobs.Complete(rctx, j.ID))
 	}
-	jobs, err := r.Jobs.Claim(claimCtx, kinds, r.limit(), r.lease())
 	if err != nil {
-		return 0, err
+		// A job not recorded runs again once its lease has run out.
+		r.logger().ErrorContext(ctx, "worker: recording a job's outcome failed", "job", j.ID, "kind", j.Kind, "err", err)
 	}
-	return len(jobs), r.work(jobCtx, jobs, r.jobTimeout())
+}
+
+// RunOnce claims the jobs that are due, up to each pool's slots, handles
+// them, completes those that succeeded and returns how many it handled.
+// Tests drive the runner with it.
+func (r *Runner) RunOnce(ctx context.Context) (int, error) {
+	n := 0
+	var errs []error
+	for _, p := range r.poolsOf() {
+		jobs, err := r.Jobs.Claim(ctx, p.kinds, p.slots, p.lease)
+		n += len(jobs)
+		errs = append(errs, err, r.work(ctx, jobs, p.timeout))
+	}
+	return n, errors.Join(errs...)
 }
 
 // work handles jobs, Concurrency at a time, all within timeout, and

@@ -2,12 +2,18 @@ package worker_test
 
 import (
 	"context"
+	"fmt"
 	"net/http"
+	"net/http/httptest"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/wayfarer-asia/platform/internal/store"
 	"github.com/wayfarer-asia/platform/internal/store/guidedb"
+	"github.com/wayfarer-asia/platform/internal/store/storetest"
+	"github.com/wayfarer-asia/platform/internal/webhook"
 	"github.com/wayfarer-asia/platform/internal/worker"
 )
 
@@ -105,5 +111,63 @@ func TestRunShutdownInterruptsWithoutCountingTheAttempt(t *testing.T) {
 	drain(t, e.runner(m.client()))
 	if n := len(e.aiReplies(c.id)); n != 1 {
 		t.Fatalf("%d replies after the restart; want 1", n)
+	}
+}
+
+// TestPushNotHeldByWebhooks: push notifications have slots of their own:
+// with webhook endpoints hanging (until the test ends), a message's
+// notification is sent while every one of them still hangs.
+func TestPushNotHeldByWebhooks(t *testing.T) {
+	t.Parallel()
+	for _, engine := range storetest.Engines() {
+		t.Run(string(engine), func(t *testing.T) {
+			t.Parallel()
+			e := newEnv(t, engine, noonTokyo)
+			c := e.fixture()
+			e.device(c.touristID, "tok-busy", "en", "")
+			e.gw.arrived = make(chan string, 10)
+			var hanging atomic.Int32
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				hanging.Add(1)
+				defer hanging.Add(-1)
+				select {
+				case <-r.Context().Done():
+				case <-t.Context().Done():
+				}
+			}))
+			t.Cleanup(srv.Close)
+			hooks := store.NewWebhooks(e.db, e.clk)
+			const slow = 2 * worker.DefaultConcurrency // more than a round of the old runner took
+			for i := range slow {
+				secret, _ := webhook.NewSecret()
+				ep := &store.WebhookEndpoint{Owner: fmt.Sprintf("user:%d", i), Audience: fmt.Sprintf("user:%d", i), URL: srv.URL}
+				if err := hooks.CreateWebhookEndpoint(t.Context(), ep, secret); err != nil {
+					t.Fatal(err)
+				}
+				if _, err := hooks.CreateTestDelivery(t.Context(), ep.Owner, ep.ID); err != nil {
+					t.Fatal(err)
+				}
+			}
+			r := e.runner(nil)
+			r.PollInterval = time.Hour
+			r.Webhooks = &worker.Webhooks{Store: hooks, Client: webhook.NewClientTimeout(webhook.Policy{AllowHosts: []string{"127.0.0.1"}}, 10*time.Second)}
+			ctx, stop := context.WithCancel(context.Background())
+			var wg sync.WaitGroup
+			wg.Go(func() { r.Run(ctx) })
+			t.Cleanup(func() { stop(); wg.Wait() })
+			r.Wake()
+			eventually(t, "every endpoint's attempt", func() bool { return hanging.Load() == slow })
+
+			e.post(c, c.expertUserID, "TEXT", "See you at nine", false)
+			r.Wake()
+			select {
+			case tok := <-e.gw.arrived:
+				if n := hanging.Load(); tok != "tok-busy" || n != slow {
+					t.Errorf("notification to %q with %d webhook attempts hanging, want tok-busy with %d", tok, n, slow)
+				}
+			case <-time.After(30 * time.Second):
+				t.Fatal("the notification never arrived")
+			}
+		})
 	}
 }

@@ -35,7 +35,7 @@ func (r *Runner) deliverWebhook(ctx context.Context, j store.Job) error {
 		return err
 	}
 	now := r.now()
-	var a store.DeliveryAttempt
+	a := store.DeliveryAttempt{At: now}
 	if t.EndpointStatus == store.EndpointDisabled && t.EventType != store.WebhookTest {
 		a.Error = "not sent: the endpoint is disabled"
 	} else {
@@ -55,7 +55,7 @@ func (r *Runner) deliverWebhook(ctx context.Context, j store.Job) error {
 // sendWebhook makes one attempt and judges it; err only when the attempt
 // was interrupted (it is not counted).
 func (r *Runner) sendWebhook(ctx context.Context, t *store.DeliveryTask, now time.Time) (store.DeliveryAttempt, error) {
-	var a store.DeliveryAttempt
+	a := store.DeliveryAttempt{At: now}
 	header, err := webhook.Headers(t.Secrets, t.EventID, now, t.Payload)
 	if err != nil {
 		return a, &permanent{err}
@@ -81,7 +81,7 @@ func (r *Runner) sendWebhook(ctx context.Context, t *store.DeliveryTask, now tim
 			now.UTC().Format(time.RFC3339), t.EventID)
 		return a, nil
 	case sendErr != nil:
-		a.Error = sendErr.Error()
+		a.Error = webhook.Describe(sendErr)
 	default:
 		a.Error = fmt.Sprintf("the endpoint answered %d", resp.Status)
 	}

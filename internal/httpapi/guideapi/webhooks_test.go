@@ -1,8 +1,14 @@
 package guideapi_test
 
 import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -351,15 +357,17 @@ func TestWebhookEndpointValidation(t *testing.T) {
 	t.Parallel()
 	b := newBookingEnv(t, store.SQLite)
 	for url, ok := range map[string]bool{
-		"https://hooks.example.com/in": true,
-		"http://127.0.0.1:9/in":        true,
-		"http://hooks.example.com/in":  false,
-		"https://10.0.0.5/in":          false,
-		"https://169.254.169.254/meta": false,
-		"https://[::1]/in":             false,
-		"https://user:pw@example.com/": false,
-		"ftp://example.com/":           false,
-		"/relative":                    false,
+		"https://hooks.example.com/in":  true,
+		"http://127.0.0.1:9/in":         true,
+		"http://hooks.example.com/in":   false,
+		"https://10.0.0.5/in":           false,
+		"https://169.254.169.254/meta":  false,
+		"https://[::1]/in":              false,
+		"https://[64:ff9b::a9fe:a9fe]/": false,
+		"https://[::a9fe:a9fe]/meta":    false,
+		"https://user:pw@example.com/":  false,
+		"ftp://example.com/":            false,
+		"/relative":                     false,
 	} {
 		res := b.Do("POST", "/api/v1/webhooks", map[string]any{"url": url}, bearer(b.tourist.token)...)
 		if ok {
@@ -389,5 +397,316 @@ func TestWebhookEndpointValidation(t *testing.T) {
 	b.Do("POST", "/api/v1/profile/delete", map[string]any{"confirmation": "DELETE"}, bearer(b.stranger.token)...).Expect(200)
 	if n := b.count(t, `SELECT COUNT(*) FROM webhook_endpoints WHERE owner = $1`, "user:"+b.stranger.id); n != 0 {
 		t.Errorf("%d endpoints survive the account", n)
+	}
+}
+
+// TestWebhookEndpointCapUnderRace: 30 creations at once leave exactly the
+// 20 endpoints an account may have; the others are refused with 422.
+func TestWebhookEndpointCapUnderRace(t *testing.T) {
+	t.Parallel()
+	for _, engine := range storetest.Engines() {
+		t.Run(string(engine), func(t *testing.T) {
+			t.Parallel()
+			b := newBookingEnv(t, engine)
+			statuses := make([]int, 30)
+			var wg sync.WaitGroup
+			for i := range statuses {
+				wg.Go(func() {
+					res := b.Do("POST", "/api/v1/webhooks", map[string]any{"url": fmt.Sprintf("https://hooks%d.example.com/in", i)}, bearer(b.tourist.token)...)
+					statuses[i] = res.Status
+				})
+			}
+			wg.Wait()
+			count := map[int]int{}
+			for _, s := range statuses {
+				count[s]++
+			}
+			if count[201] != store.MaxWebhookEndpoints || count[422] != len(statuses)-store.MaxWebhookEndpoints {
+				t.Errorf("statuses: %v", count)
+			}
+			if n := b.count(t, `SELECT COUNT(*) FROM webhook_endpoints WHERE owner = $1`, "user:"+b.tourist.id); n != store.MaxWebhookEndpoints {
+				t.Errorf("%d endpoints stored, want %d", n, store.MaxWebhookEndpoints)
+			}
+		})
+	}
+}
+
+// TestSlowEndpointsDelayNoOtherDelivery: with the runner running as
+// cmd/server runs it, 20 endpoints of one account that hang (until the
+// test ends) hold one attempt each, and another account's endpoint gets
+// its ping while all 20 still hang; a hanging endpoint's second ping
+// waits for its first. With fewer webhook slots than hanging endpoints
+// (as when many accounts' endpoints hang), the hanging attempts step
+// aside into the slow slots and the healthy ping still arrives.
+func TestSlowEndpointsDelayNoOtherDelivery(t *testing.T) {
+	t.Parallel()
+	for _, engine := range storetest.Engines() {
+		for _, slots := range []int{0, 4} {
+			t.Run(fmt.Sprintf("%s/slots=%d", engine, slots), func(t *testing.T) {
+				t.Parallel()
+				testSlowEndpoints(t, engine, slots)
+			})
+		}
+	}
+}
+
+// testSlowEndpoints is TestSlowEndpointsDelayNoOtherDelivery with the
+// given webhook slots (0: the default).
+func testSlowEndpoints(t *testing.T, engine store.Engine, slots int) {
+	b := newBookingEnv(t, engine)
+	var hanging atomic.Int32
+	hits := make([]atomic.Int32, store.MaxWebhookEndpoints)
+	slow := make([]endpoint, store.MaxWebhookEndpoints)
+	for i := range slow {
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			hits[i].Add(1)
+			hanging.Add(1)
+			defer hanging.Add(-1)
+			select {
+			case <-r.Context().Done():
+			case <-t.Context().Done():
+			}
+		}))
+		t.Cleanup(srv.Close)
+		slow[i] = b.createEndpoint(t, b.tourist, srv.URL)
+	}
+	arrived := make(chan int32, 1)
+	healthySrv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case arrived <- hanging.Load():
+		default:
+		}
+	}))
+	t.Cleanup(healthySrv.Close)
+	healthy := b.createEndpoint(t, b.stranger, healthySrv.URL)
+
+	var slowAfter time.Duration // the default
+	if slots > 0 {
+		slowAfter = 10 * time.Millisecond
+	}
+	queue := store.NewJobs(b.db, b.clock)
+	r := &worker.Runner{Jobs: queue, Clock: b.clock, PollInterval: time.Hour, // woken by the commits only
+		WebhookConcurrency: slots, WebhookSlowAfter: slowAfter,
+		Webhooks: &worker.Webhooks{Store: b.hooks, Client: webhook.NewClientTimeout(webhook.Policy{AllowHosts: []string{"127.0.0.1"}}, 10*time.Second)}}
+	queue.SetLane(r)
+	ctx, stop := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	wg.Go(func() { r.Run(ctx) })
+	t.Cleanup(func() { stop(); wg.Wait(); queue.SetLane(nil) })
+
+	b.Do("POST", "/api/v1/webhooks/"+slow[0].ID+"/test", nil, bearer(b.tourist.token)...).Expect(202)
+	for _, ep := range slow {
+		b.Do("POST", "/api/v1/webhooks/"+ep.ID+"/test", nil, bearer(b.tourist.token)...).Expect(202)
+	}
+	waitFor(t, "every slow endpoint's attempt", func() bool { return hanging.Load() == int32(len(slow)) })
+
+	b.Do("POST", "/api/v1/webhooks/"+healthy.ID+"/test", nil, bearer(b.stranger.token)...).Expect(202)
+	select {
+	case n := <-arrived:
+		if n != int32(len(slow)) {
+			t.Errorf("the healthy endpoint's ping arrived with %d slow attempts hanging, want %d", n, len(slow))
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("the healthy endpoint's ping never arrived")
+	}
+	if n := hits[0].Load(); n != 1 {
+		t.Errorf("the first slow endpoint took %d attempts at once, want 1", n)
+	}
+	waitFor(t, "the healthy delivery's record", func() bool {
+		ds := b.deliveries(t, b.stranger, healthy.ID)
+		return len(ds) == 1 && ds[0].Status == "succeeded"
+	})
+	if ds := b.deliveries(t, b.tourist, slow[0].ID); len(ds) != 2 || ds[0].Status != "pending" || ds[1].Status != "pending" || ds[1].Attempts != 0 {
+		t.Errorf("the slow endpoint's deliveries: %+v", ds)
+	}
+	if n := hanging.Load(); n != int32(len(slow)) {
+		t.Errorf("%d slow attempts hanging at the end, want %d", n, len(slow))
+	}
+	// A webhook attempt's lease is a minute: should this process
+	// die now, another sends the deliveries a minute later.
+	if n := b.count(t, `SELECT COUNT(*) FROM jobs WHERE kind = $1 AND locked_until = $2`,
+		store.JobWebhookDeliver, b.clock.Now().UTC().Add(time.Minute)); n != len(slow) {
+		t.Errorf("%d webhook jobs leased for a minute, want %d", n, len(slow))
+	}
+}
+
+// waitFor waits (in real time) for cond, which a running runner makes
+// true from its own goroutines.
+func waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("gave up waiting for %s", what)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// TestWebhookTestPingsRateLimited: an endpoint takes 5 pings a minute;
+// the sixth is 429 with Retry-After, and nothing is enqueued for it.
+func TestWebhookTestPingsRateLimited(t *testing.T) {
+	t.Parallel()
+	for _, engine := range storetest.Engines() {
+		t.Run(string(engine), func(t *testing.T) {
+			t.Parallel()
+			b := newBookingEnv(t, engine)
+			ep, other := b.createEndpoint(t, b.tourist, "https://hooks.example.com/a"), b.createEndpoint(t, b.tourist, "https://hooks.example.com/b")
+			ping := func(id string) *apitest.Response {
+				return b.Do("POST", "/api/v1/webhooks/"+id+"/test", nil, bearer(b.tourist.token)...)
+			}
+			for range store.TestPingLimit {
+				ping(ep.ID).Expect(202)
+				b.clock.Advance(10 * time.Second)
+			}
+			res := ping(ep.ID).Expect(429)
+			if res.ErrorCode() != "RATE_LIMITED" || res.Header.Get("Retry-After") != "10" {
+				t.Errorf("sixth ping: Retry-After %q, %s", res.Header.Get("Retry-After"), res.Body)
+			}
+			if n := b.count(t, `SELECT COUNT(*) FROM webhook_deliveries WHERE endpoint_id = $1`, ep.ID); n != store.TestPingLimit {
+				t.Errorf("%d pings stored, want %d", n, store.TestPingLimit)
+			}
+			ping(other.ID).Expect(202) // another endpoint's budget is its own
+			b.clock.Advance(10 * time.Second)
+			ping(ep.ID).Expect(202) // the oldest left the minute
+		})
+	}
+}
+
+type attempt struct {
+	Attempt        int
+	AttemptedAt    time.Time
+	ResponseStatus *int
+	LatencyMS      *int
+	Error          *string
+}
+
+// TestWebhookAttemptHistory: the deliveries list keeps every attempt of a
+// delivery (time, response code, latency, error), not only the latest;
+// an attempt refused by the safe dialer says only "address not allowed",
+// never the address the name resolved to.
+func TestWebhookAttemptHistory(t *testing.T) {
+	t.Parallel()
+	for _, engine := range storetest.Engines() {
+		t.Run(string(engine), func(t *testing.T) {
+			t.Parallel()
+			b := newBookingEnv(t, engine)
+			rc := apitest.NewReceiver(t)
+			ep := b.createEndpoint(t, b.tourist, rc.URL)
+			rc.SetSecrets(ep.Secret)
+			r := b.runner()
+			rc.Script(apitest.Answer{Status: 500}, apitest.Answer{Status: 503})
+			b.book(t, b.tourist, nil)
+			start := b.clock.Now()
+			drain(t, r)
+			for range 2 {
+				b.clock.Advance(time.Hour)
+				drain(t, r)
+			}
+			var res struct {
+				Data []struct {
+					delivery
+					AttemptHistory []attempt
+				}
+			}
+			b.Get("/api/v1/webhooks/"+ep.ID+"/deliveries", bearer(b.tourist.token)...).Expect(200).Decode(&res)
+			if len(res.Data) != 1 {
+				t.Fatalf("deliveries: %+v", res.Data)
+			}
+			d := res.Data[0]
+			if d.Status != "succeeded" || d.Attempts != 3 || len(d.AttemptHistory) != 3 {
+				t.Fatalf("delivery: %+v", d)
+			}
+			for i, want := range []int{500, 503, 200} {
+				a := d.AttemptHistory[i]
+				at := start.Add(time.Duration(i) * time.Hour)
+				if a.Attempt != i+1 || !a.AttemptedAt.Equal(at) || a.ResponseStatus == nil || *a.ResponseStatus != want || a.LatencyMS == nil {
+					t.Errorf("attempt %d: %+v, want %d at %s", i+1, a, want, at)
+				}
+				if (want == 200) != (a.Error == nil) {
+					t.Errorf("attempt %d: error %v", i+1, a.Error)
+				}
+			}
+			if e := d.AttemptHistory[0].Error; e == nil || *e != "the endpoint answered 500" {
+				t.Errorf("first attempt's error: %v", e)
+			}
+			if n := b.count(t, `SELECT COUNT(*) FROM webhook_delivery_attempts`); n != 3 {
+				t.Errorf("%d attempts stored, want 3", n)
+			}
+
+			// A name that resolves to loopback, sent by a runner that does
+			// not allow it.
+			blocked := b.createEndpoint(t, b.stranger, "https://localhost:1/hooks")
+			b.Do("POST", "/api/v1/webhooks/"+blocked.ID+"/test", nil, bearer(b.stranger.token)...).Expect(202)
+			strict := &worker.Runner{Jobs: store.NewJobs(b.db, b.clock), Clock: b.clock,
+				Webhooks: &worker.Webhooks{Store: b.hooks, Client: webhook.NewClient(webhook.Policy{})}}
+			drain(t, strict)
+			var got struct {
+				Data []struct {
+					delivery
+					AttemptHistory []attempt
+				}
+			}
+			raw := b.Get("/api/v1/webhooks/"+blocked.ID+"/deliveries", bearer(b.stranger.token)...).Expect(200)
+			raw.Decode(&got)
+			if len(got.Data) != 1 || got.Data[0].LastError == nil || *got.Data[0].LastError != "address not allowed" ||
+				len(got.Data[0].AttemptHistory) != 1 || got.Data[0].AttemptHistory[0].ResponseStatus != nil {
+				t.Fatalf("blocked delivery: %s", raw.Body)
+			}
+			if strings.Contains(string(raw.Body), "127.0.0.1") || strings.Contains(string(raw.Body), "::1") {
+				t.Errorf("the answer names the resolved address: %s", raw.Body)
+			}
+			// The history goes with its deliveries.
+			b.Do("DELETE", "/api/v1/webhooks/"+ep.ID, nil, bearer(b.tourist.token)...).Expect(200)
+			if n := b.count(t, `SELECT COUNT(*) FROM webhook_delivery_attempts`); n != 1 {
+				t.Errorf("%d attempts stored after the endpoint's deletion, want the other endpoint's 1", n)
+			}
+		})
+	}
+}
+
+// TestWebhookInFlightRetriedAfterAMinute: a delivery whose attempt is in
+// flight when its runner's process dies (here: hangs for good) is sent by
+// another runner once a minute has passed, not five.
+func TestWebhookInFlightRetriedAfterAMinute(t *testing.T) {
+	t.Parallel()
+	for _, engine := range storetest.Engines() {
+		t.Run(string(engine), func(t *testing.T) {
+			t.Parallel()
+			b := newBookingEnv(t, engine)
+			var calls atomic.Int32
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				if calls.Add(1) == 1 { // the first attempt never ends
+					select {
+					case <-r.Context().Done():
+					case <-t.Context().Done():
+					}
+				}
+			}))
+			t.Cleanup(srv.Close)
+			ep := b.createEndpoint(t, b.tourist, srv.URL)
+
+			queue := store.NewJobs(b.db, b.clock)
+			dying := &worker.Runner{Jobs: queue, Clock: b.clock, PollInterval: time.Hour,
+				Webhooks: &worker.Webhooks{Store: b.hooks, Client: webhook.NewClient(webhook.Policy{AllowHosts: []string{"127.0.0.1"}})}}
+			queue.SetLane(dying)
+			ctx, stop := context.WithCancel(context.Background())
+			var wg sync.WaitGroup
+			wg.Go(func() { dying.Run(ctx) })
+			t.Cleanup(func() { stop(); wg.Wait(); queue.SetLane(nil) })
+			b.Do("POST", "/api/v1/webhooks/"+ep.ID+"/test", nil, bearer(b.tourist.token)...).Expect(202)
+			waitFor(t, "the first attempt", func() bool { return calls.Load() == 1 })
+
+			other := b.runner()
+			drain(t, other) // the lease holds
+			b.clock.Advance(time.Minute + time.Second)
+			drain(t, other)
+			if n := calls.Load(); n != 2 {
+				t.Fatalf("%d attempts after a minute, want 2", n)
+			}
+			if ds := b.deliveries(t, b.tourist, ep.ID); len(ds) != 1 || ds[0].Status != "succeeded" || ds[0].Attempts != 1 {
+				t.Errorf("deliveries: %+v", ds)
+			}
+		})
 	}
 }

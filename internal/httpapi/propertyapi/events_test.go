@@ -157,11 +157,21 @@ func TestPortalWebhooks(t *testing.T) {
 				Data []struct {
 					ID, Status, EventID string
 					ResponseStatus      *int
+					AttemptHistory      []struct {
+						Attempt        int
+						AttemptedAt    time.Time
+						ResponseStatus *int
+						Error          *string
+					}
 				}
 			}
 			e.Get("/portal/api/webhooks/"+liveEP.ID+"/deliveries", bearer(d.token)...).Expect(200).Decode(&ds)
 			if len(ds.Data) != 1 || ds.Data[0].Status != "succeeded" || *ds.Data[0].ResponseStatus != 200 || ds.Data[0].EventID != got[0].ID {
 				t.Fatalf("deliveries = %+v", ds.Data)
+			}
+			if h := ds.Data[0].AttemptHistory; len(h) != 1 || h[0].Attempt != 1 || !h[0].AttemptedAt.Equal(e.clock.Now()) ||
+				h[0].ResponseStatus == nil || *h[0].ResponseStatus != 200 || h[0].Error != nil {
+				t.Errorf("attempt history = %+v", h)
 			}
 			e.Do("POST", "/portal/api/webhooks/deliveries/"+ds.Data[0].ID+"/redeliver", nil, bearer(d.token)...).Expect(202)
 			e.Do("POST", "/portal/api/webhooks/"+testEP.ID+"/test", nil, bearer(d.token)...).Expect(202)
