@@ -15,8 +15,8 @@ import (
 	"github.com/getkin/kin-openapi/openapi3"
 
 	"github.com/wayfarer-asia/platform/internal/guide"
-	"github.com/wayfarer-asia/platform/internal/httpapi"
-	"github.com/wayfarer-asia/platform/internal/paging"
+	"github.com/wayfarer-asia/platform/internal/platform/httpx"
+	"github.com/wayfarer-asia/platform/internal/platform/paging"
 )
 
 // specRows are the rows of the endpoint tables of section 4 of the guide
@@ -473,8 +473,8 @@ func TestGuideMatchesDomain(t *testing.T) {
 	}
 	// The document allows no more than the server takes.
 	for _, name := range []string{"LoginRequest", "RegisterRequest"} {
-		if p := doc.Components.Schemas[name].Value.Properties["password"].Value; p.MaxLength == nil || *p.MaxLength != httpapi.MaxPassword {
-			t.Errorf("%s.password maxLength = %v, want %d", name, p.MaxLength, httpapi.MaxPassword)
+		if p := doc.Components.Schemas[name].Value.Properties["password"].Value; p.MaxLength == nil || *p.MaxLength != httpx.MaxPassword {
+			t.Errorf("%s.password maxLength = %v, want %d", name, p.MaxLength, httpx.MaxPassword)
 		}
 	}
 	if p := doc.Components.Schemas["PackageInput"].Value.Properties["basePrice"].Value; p.Max == nil || *p.Max != guide.MaxBasePrice {
@@ -483,7 +483,7 @@ func TestGuideMatchesDomain(t *testing.T) {
 	// Every error code the server answers with is in the Error table with
 	// its status.
 	desc := doc.Components.Schemas["Error"].Value.Description
-	for _, c := range slices.Concat(httpapi.Codes, httpapi.GuideCodes) {
+	for _, c := range slices.Concat(httpx.Codes, httpx.GuideCodes) {
 		row := regexp.MustCompile("(?m)^\\| `" + c.Code + "` \\| " + fmt.Sprint(c.Status) + " \\|")
 		if !row.MatchString(desc) {
 			t.Errorf("Error description has no row for %s (%d)", c.Code, c.Status)

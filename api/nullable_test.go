@@ -5,7 +5,7 @@ import (
 
 	"github.com/getkin/kin-openapi/openapi3"
 
-	"github.com/wayfarer-asia/platform/internal/httpapi/apitest"
+	"github.com/wayfarer-asia/platform/internal/platform/httpx/apitest"
 )
 
 // TestNullableByTheLetter: every null the documents promise is one that

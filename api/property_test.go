@@ -14,7 +14,7 @@ import (
 
 	"github.com/getkin/kin-openapi/openapi3"
 
-	"github.com/wayfarer-asia/platform/internal/httpapi"
+	"github.com/wayfarer-asia/platform/internal/platform/httpx"
 	"github.com/wayfarer-asia/platform/internal/property"
 )
 
@@ -330,7 +330,7 @@ func TestPropertyMatchesDomain(t *testing.T) {
 	}
 	// Every code the property API can answer with has its row.
 	desc := doc.Components.Schemas["Error"].Value.Description
-	for _, c := range append(append([]httpapi.CodeInfo(nil), httpapi.Codes...), httpapi.PropertyCodes...) {
+	for _, c := range append(append([]httpx.CodeInfo(nil), httpx.Codes...), httpx.PropertyCodes...) {
 		row := regexp.MustCompile("(?m)^\\| `" + c.Code + "` \\| " + fmt.Sprint(c.Status) + " \\|")
 		if !row.MatchString(desc) {
 			t.Errorf("Error description has no row for %s (%d)", c.Code, c.Status)

@@ -413,16 +413,16 @@ if [ "$SCALE_BENCH" = 1 ]; then
     psql "$PG_URL_BASE/postgres$PG_URL_PARAMS" -qc "CREATE DATABASE $PG_DB" >/dev/null
     scale_env=(TEST_POSTGRES_URL="$PG_URL_BASE/$PG_DB$PG_URL_PARAMS")
   fi
-  (cd "$REPO" && go test -c -o "$BIN/guidedb.test" ./internal/store/guidedb && go test -c -o "$BIN/propertydb.test" ./internal/store/propertydb)
-  (cd "$REPO/internal/store/guidedb" && env "${scale_env[@]}" BENCH_CATALOG_SCALES="$SCALE_LIST" GOMAXPROCS=1 \
+  (cd "$REPO" && go test -c -o "$BIN/guidedb.test" ./internal/guide/guidedb && go test -c -o "$BIN/propertydb.test" ./internal/property/propertydb)
+  (cd "$REPO/internal/guide/guidedb" && env "${scale_env[@]}" BENCH_CATALOG_SCALES="$SCALE_LIST" GOMAXPROCS=1 \
     taskset -c "$SERVER_CPU" "$BIN/guidedb.test" -test.run '^$' -test.bench CatalogScale -test.benchtime 300x) | tee "$OUT_DIR/scale.txt"
-  (cd "$REPO/internal/store/propertydb" && env "${scale_env[@]}" BENCH_PROPERTY_SCALE="$PROPERTY_SCALE" BENCH_PROPERTY_DAYS="$PROPERTY_DAYS" GOMAXPROCS=1 \
+  (cd "$REPO/internal/property/propertydb" && env "${scale_env[@]}" BENCH_PROPERTY_SCALE="$PROPERTY_SCALE" BENCH_PROPERTY_DAYS="$PROPERTY_DAYS" GOMAXPROCS=1 \
     taskset -c "$SERVER_CPU" "$BIN/propertydb.test" -test.run '^$' -test.bench PropertyDateSearch -test.benchtime 200x) | tee -a "$OUT_DIR/scale.txt"
   # The same catalogue through the router: every documented filter, sort
   # and locale, pages 1-50, uncached, with requests per CPU-second.
-  (cd "$REPO" && go test -c -o "$BIN/guideapi.test" ./internal/httpapi/guideapi)
-  (cd "$REPO/internal/httpapi/guideapi" && env "${scale_env[@]}" BENCH_CATALOG_SCALES="$SCALE_LIST" GOMAXPROCS=1 \
-    taskset -c "$SERVER_CPU" "$BIN/guideapi.test" -test.run '^$' -test.bench CatalogHTTP -test.benchtime 2000x) | tee -a "$OUT_DIR/scale.txt"
+  (cd "$REPO" && go test -c -o "$BIN/guidehttp.test" ./internal/guide/guidehttp)
+  (cd "$REPO/internal/guide/guidehttp" && env "${scale_env[@]}" BENCH_CATALOG_SCALES="$SCALE_LIST" GOMAXPROCS=1 \
+    taskset -c "$SERVER_CPU" "$BIN/guidehttp.test" -test.run '^$' -test.bench CatalogHTTP -test.benchtime 2000x) | tee -a "$OUT_DIR/scale.txt"
   "$BIN/benchtool" scaleplot -in "$OUT_DIR/scale.txt" -out "$OUT_SCALE_PNG" \
     -machine "$(nproc) cores, the server's pinned; load average $(cut -d' ' -f1-3 /proc/loadavg) at the end"
   if [ -n "$PG_DB" ]; then

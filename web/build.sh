@@ -1,15 +1,15 @@
 #!/usr/bin/env bash
-# Builds the web pages that cmd/server embeds (package internal/webui):
+# Builds the web pages that cmd/server embeds (package internal/platform/webui):
 # installs the pinned API reference renderer (redoc, see package.json and
 # package-lock.json) with `npm ci`, then copies it and the page sources
-# (portal/, confirm/, docs/, common/) into internal/webui/dist/. That folder is
+# (portal/, confirm/, docs/, common/) into internal/platform/webui/dist/. That folder is
 # committed, so `go build` and `go run ./cmd/server` need no Node.js; run
 # this script after changing anything under web/ and commit the result
-# (TestDistMatchesSources in internal/webui fails until you do).
+# (TestDistMatchesSources in internal/platform/webui fails until you do).
 set -euo pipefail
 cd "$(dirname "$0")"
 
-out=../internal/webui/dist
+out=../internal/platform/webui/dist
 
 npm ci --ignore-scripts --no-audit --no-fund --loglevel=error
 

@@ -14,7 +14,7 @@ import (
 // and the property date search reports cpu-ms/op before its percentiles.
 const runOutput = `goos: linux
 goarch: amd64
-pkg: github.com/wayfarer-asia/platform/internal/store/guidedb
+pkg: github.com/wayfarer-asia/platform/internal/guide/guidedb
 cpu: AMD EPYC
 BenchmarkCatalogScale/sqlite/x1/experts-p1         	     300	    313830 ns/op	         0.2590 p50-ms	         0.8700 p99-ms
 BenchmarkCatalogScale/sqlite/x1/packages-JP-p1     	     300	    313830 ns/op	         0.2590 p50-ms	         0.8700 p99-ms
@@ -22,10 +22,10 @@ BenchmarkCatalogScale/sqlite/x1/experts-recount    	     300	      9485 ns/op	  
 BenchmarkCatalogScale/sqlite/x10/experts-p1        	     300	    793828 ns/op	         0.3800 p50-ms	        14.05 p99-ms
 BenchmarkCatalogScale/sqlite/x10/packages-JP-p1    	     300	    299146 ns/op	         0.2550 p50-ms	         0.6450 p99-ms
 PASS
-pkg: github.com/wayfarer-asia/platform/internal/store/propertydb
+pkg: github.com/wayfarer-asia/platform/internal/property/propertydb
 BenchmarkPropertyDateSearch/sqlite/x1         	     200	    878295 ns/op	         0.8542 cpu-ms/op	         0.7080 p50-ms	         2.985 p99-ms	   40861 B/op	     566 allocs/op
 PASS
-pkg: github.com/wayfarer-asia/platform/internal/httpapi/guideapi
+pkg: github.com/wayfarer-asia/platform/internal/guide/guidehttp
 BenchmarkCatalogHTTP/sqlite/x1         	    2000	    188621 ns/op	         0.06300 p50-ms	         0.7690 p99-ms	         0.4270 page1-full-p50-ms	         0.4355 page1-full-share	         0.3410 page1-p50-ms	      5309 req/cpu-s
 BenchmarkCatalogHTTP/sqlite/x10        	    2000	    420610 ns/op	         0.3290 p50-ms	         1.474 p99-ms	         0.5230 page1-full-p50-ms	         0.9538 page1-full-share	         0.5100 page1-p50-ms	      2438 req/cpu-s
 PASS
@@ -72,7 +72,7 @@ func TestParseScaleLine(t *testing.T) {
 		line: "BenchmarkCatalogScale/sqlite/x1/experts-p1 \t 300\t 313830 ns/op\t 0.2590 p50-ms",
 	}, {
 		name: "not a result",
-		line: "pkg: github.com/wayfarer-asia/platform/internal/store/guidedb",
+		line: "pkg: github.com/wayfarer-asia/platform/internal/guide/guidedb",
 	}} {
 		t.Run(tc.name, func(t *testing.T) {
 			got, ok := parseScaleLine(tc.line)

@@ -23,25 +23,25 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/wayfarer-asia/platform/api"
-	"github.com/wayfarer-asia/platform/internal/ai"
-	"github.com/wayfarer-asia/platform/internal/auth"
-	"github.com/wayfarer-asia/platform/internal/blob"
-	"github.com/wayfarer-asia/platform/internal/clock"
-	"github.com/wayfarer-asia/platform/internal/config"
+	"github.com/wayfarer-asia/platform/internal/guide/guidedb"
+	"github.com/wayfarer-asia/platform/internal/guide/guidehttp"
 	"github.com/wayfarer-asia/platform/internal/guide/sample"
-	"github.com/wayfarer-asia/platform/internal/httpapi"
-	"github.com/wayfarer-asia/platform/internal/httpapi/guideapi"
-	"github.com/wayfarer-asia/platform/internal/httpapi/propertyapi"
+	"github.com/wayfarer-asia/platform/internal/platform/ai"
+	"github.com/wayfarer-asia/platform/internal/platform/auth"
+	"github.com/wayfarer-asia/platform/internal/platform/blob"
+	"github.com/wayfarer-asia/platform/internal/platform/changes"
+	"github.com/wayfarer-asia/platform/internal/platform/chat"
+	"github.com/wayfarer-asia/platform/internal/platform/clock"
+	"github.com/wayfarer-asia/platform/internal/platform/config"
+	"github.com/wayfarer-asia/platform/internal/platform/httpx"
+	"github.com/wayfarer-asia/platform/internal/platform/jobs"
+	"github.com/wayfarer-asia/platform/internal/platform/push"
+	"github.com/wayfarer-asia/platform/internal/platform/ratelimit"
+	"github.com/wayfarer-asia/platform/internal/platform/store"
 	"github.com/wayfarer-asia/platform/internal/property"
+	"github.com/wayfarer-asia/platform/internal/property/propertydb"
+	"github.com/wayfarer-asia/platform/internal/property/propertyhttp"
 	propertysample "github.com/wayfarer-asia/platform/internal/property/sample"
-	"github.com/wayfarer-asia/platform/internal/push"
-	"github.com/wayfarer-asia/platform/internal/ratelimit"
-	"github.com/wayfarer-asia/platform/internal/realtime"
-	"github.com/wayfarer-asia/platform/internal/store"
-	"github.com/wayfarer-asia/platform/internal/store/guidedb"
-	"github.com/wayfarer-asia/platform/internal/store/propertydb"
-	"github.com/wayfarer-asia/platform/internal/webhook"
-	"github.com/wayfarer-asia/platform/internal/worker"
 )
 
 func main() {
@@ -65,7 +65,7 @@ func run() error {
 	a := &app{cfg: cfg, logger: logger, clock: clock.System{}, registry: prometheus.NewRegistry()}
 	defer a.close()
 	a.registry.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
-	a.metrics = httpapi.NewMetrics(a.registry)
+	a.metrics = httpx.NewMetrics(a.registry)
 	if cfg.RedisURL != "" {
 		opts, err := redis.ParseURL(cfg.RedisURL)
 		if err != nil {
@@ -95,12 +95,12 @@ func run() error {
 	// Background jobs run until the servers have drained, so that work the
 	// last requests recorded is still flushed.
 	jobsCtx, stopJobs := context.WithCancel(context.WithoutCancel(ctx))
-	var jobs sync.WaitGroup
+	var background sync.WaitGroup
 	for _, j := range a.jobs {
-		jobs.Go(func() { worker.Every(jobsCtx, j.name, j.every, j.run) })
+		background.Go(func() { jobs.Every(jobsCtx, j.name, j.every, j.run) })
 	}
-	for _, r := range append([]*worker.Runner{a.runner}, a.runners...) {
-		jobs.Go(func() { r.Run(jobsCtx) })
+	for _, r := range append([]*jobs.Runner{a.runner}, a.runners...) {
+		background.Go(func() { r.Run(jobsCtx) })
 	}
 
 	servers := []*http.Server{newServer(cfg.GuideAddr, guideHandler), newServer(cfg.PropertyAddr, propertyHandler)}
@@ -111,7 +111,7 @@ func run() error {
 		// Operators keep this port private; the API ports then have no
 		// /metrics.
 		metrics := http.NewServeMux()
-		metrics.Handle("GET /metrics", httpapi.HandleMetrics(a.registry))
+		metrics.Handle("GET /metrics", httpx.HandleMetrics(a.registry))
 		servers = append(servers, newServer(cfg.MetricsAddr, metrics))
 	}
 	errc := make(chan error, len(servers))
@@ -130,7 +130,7 @@ func run() error {
 	}
 	shutdown(servers, logger)
 	stopJobs()
-	jobs.Wait()
+	background.Wait()
 	if err == nil {
 		logger.Info("stopped")
 	}
@@ -143,13 +143,13 @@ type app struct {
 	logger      *slog.Logger
 	clock       clock.Clock
 	registry    *prometheus.Registry
-	metrics     *httpapi.Metrics
+	metrics     *httpx.Metrics
 	redis       *redis.Client
 	limiter     ratelimit.Limiter
 	readLimiter ratelimit.Limiter
 	jobs        []job
-	runner      *worker.Runner
-	runners     []*worker.Runner // more runners: the property platform's webhooks
+	runner      *jobs.Runner
+	runners     []*jobs.Runner // more runners: the property platform's webhooks
 	closers     []func() error
 }
 
@@ -201,10 +201,10 @@ func (a *app) openDB(ctx context.Context, setting, url, service string) (*store.
 }
 
 // readyChecks are the dependencies /readyz asks about, besides db.
-func (a *app) readyChecks(db *store.DB) []httpapi.Check {
-	checks := []httpapi.Check{{Name: "database", Check: db.PingContext}}
+func (a *app) readyChecks(db *store.DB) []httpx.Check {
+	checks := []httpx.Check{{Name: "database", Check: db.PingContext}}
 	if a.redis != nil {
-		checks = append(checks, httpapi.Check{Name: "redis", Check: func(ctx context.Context) error { return a.redis.Ping(ctx).Err() }})
+		checks = append(checks, httpx.Check{Name: "redis", Check: func(ctx context.Context) error { return a.redis.Ping(ctx).Err() }})
 	}
 	return checks
 }
@@ -271,12 +271,12 @@ func (a *app) guide(ctx context.Context) (http.Handler, error) {
 		}
 		return float64(n)
 	}))
-	live, err := realtime.New(realtime.Config{Credentials: realtimeCreds, Directory: gs, RedisURL: cfg.RedisURL, Logger: logger})
+	live, err := chat.New(chat.Config{Credentials: realtimeCreds, Directory: gs, RedisURL: cfg.RedisURL, Logger: logger})
 	if err != nil && cfg.RedisURL != "" {
 		// As the rate limits do, the server starts without Redis (/readyz
 		// reports it): the channel then serves this replica's clients only.
 		logger.Error("realtime: Redis unreachable at start; the channel runs in memory on this replica until a restart", "err", err)
-		live, err = realtime.New(realtime.Config{Credentials: realtimeCreds, Directory: gs, Logger: logger})
+		live, err = chat.New(chat.Config{Credentials: realtimeCreds, Directory: gs, Logger: logger})
 	}
 	if err != nil {
 		return nil, err
@@ -286,7 +286,7 @@ func (a *app) guide(ctx context.Context) (http.Handler, error) {
 		defer cancel()
 		return live.Shutdown(ctx)
 	})
-	a.runner = worker.NewRunner(queue, gs, clk, sender, aiClient)
+	a.runner = jobs.NewRunner(queue, gs, clk, sender, aiClient)
 	a.runner.Blobs, a.runner.Logger = avatars, logger
 	a.runner.Realtime, a.runner.PublicURL = live, cfg.GuidePublicURL
 	// The realtime publications go to the runner as their transactions
@@ -301,7 +301,7 @@ func (a *app) guide(ctx context.Context) (http.Handler, error) {
 	if err != nil {
 		return nil, err
 	}
-	return guideapi.New(guideapi.Config{
+	return guidehttp.New(guidehttp.Config{
 		PublicURL:        cfg.GuidePublicURL,
 		Catalog:          gs,
 		Accounts:         gs,
@@ -339,7 +339,7 @@ func (a *app) guide(ctx context.Context) (http.Handler, error) {
 		MetricsElsewhere: cfg.MetricsAddr != "",
 		Events:           gs.Events(),
 		Webhooks:         hooks,
-		WebhookPolicy:    webhook.Policy{AllowHosts: cfg.WebhookAllowHosts},
+		WebhookPolicy:    changes.Policy{AllowHosts: cfg.WebhookAllowHosts},
 	}), nil
 }
 
@@ -386,7 +386,7 @@ func (a *app) property(ctx context.Context) (http.Handler, error) {
 		return nil, err
 	}
 	queue := store.NewJobs(db, clk)
-	runner := &worker.Runner{Jobs: queue, Clock: clk, Logger: logger}
+	runner := &jobs.Runner{Jobs: queue, Clock: clk, Logger: logger}
 	queue.SetLane(runner) // it takes no job kind: every commit that enqueues wakes it
 	a.runners = append(a.runners, runner)
 	hooks := a.webhooks(db, ps.Events(), cfg.PropertyPublicURL, runner)
@@ -402,7 +402,7 @@ func (a *app) property(ctx context.Context) (http.Handler, error) {
 			return err
 		}},
 	)
-	return propertyapi.New(propertyapi.Config{
+	return propertyhttp.New(propertyhttp.Config{
 		PublicURL:        cfg.PropertyPublicURL,
 		Catalog:          ps,
 		Bookings:         ps,
@@ -425,7 +425,7 @@ func (a *app) property(ctx context.Context) (http.Handler, error) {
 		MetricsElsewhere: cfg.MetricsAddr != "",
 		Events:           ps.Events(),
 		Webhooks:         hooks,
-		WebhookPolicy:    webhook.Policy{AllowHosts: cfg.WebhookAllowHosts},
+		WebhookPolicy:    changes.Policy{AllowHosts: cfg.WebhookAllowHosts},
 	}), nil
 }
 
@@ -433,10 +433,10 @@ func (a *app) property(ctx context.Context) (http.Handler, error) {
 // sends the deliveries (the queue wakes it after each commit that enqueued
 // some: it is the database's lane), and the feed forgets old events (and
 // finished deliveries) every hour.
-func (a *app) webhooks(db *store.DB, events *store.Events, publicURL string, runner *worker.Runner) *store.Webhooks {
+func (a *app) webhooks(db *store.DB, events *store.Events, publicURL string, runner *jobs.Runner) *store.Webhooks {
 	hooks := store.NewWebhooks(db, a.clock)
 	events.PublicURL = publicURL
-	runner.Webhooks = &worker.Webhooks{Store: hooks, Client: webhook.NewClient(webhook.Policy{AllowHosts: a.cfg.WebhookAllowHosts})}
+	runner.Webhooks = &jobs.Webhooks{Store: hooks, Client: changes.NewClient(changes.Policy{AllowHosts: a.cfg.WebhookAllowHosts})}
 	a.jobs = append(a.jobs, job{"purge events and webhook deliveries", time.Hour, func(ctx context.Context) error {
 		_, err1 := events.Purge(ctx)
 		_, err2 := hooks.PurgeDeliveries(ctx)
@@ -478,7 +478,7 @@ func demoHash(ctx context.Context, cfg *config.Config) (string, error) {
 // limiters returns the strict limiter (login, registration, key writes:
 // refused when it fails) and the read limiter (falls back to a count in
 // this process). With Redis both count there, shared by every replica.
-func limiters(rdb *redis.Client, clk clock.Clock, m *httpapi.Metrics, logger *slog.Logger) (strict, read ratelimit.Limiter) {
+func limiters(rdb *redis.Client, clk clock.Clock, m *httpx.Metrics, logger *slog.Logger) (strict, read ratelimit.Limiter) {
 	local := ratelimit.NewMemory(clk)
 	if rdb == nil {
 		return local, local

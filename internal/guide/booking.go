@@ -6,7 +6,7 @@ import (
 	"slices"
 	"time"
 
-	"github.com/wayfarer-asia/platform/internal/paging"
+	"github.com/wayfarer-asia/platform/internal/platform/paging"
 )
 
 // Booking statuses.

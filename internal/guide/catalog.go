@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"time"
 
-	"github.com/wayfarer-asia/platform/internal/paging"
+	"github.com/wayfarer-asia/platform/internal/platform/paging"
 )
 
 // Locales are the content languages; English is the fallback.

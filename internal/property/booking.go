@@ -4,7 +4,7 @@ import (
 	"context"
 	"time"
 
-	"github.com/wayfarer-asia/platform/internal/paging"
+	"github.com/wayfarer-asia/platform/internal/platform/paging"
 )
 
 // Booking statuses.

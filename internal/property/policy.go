@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/wayfarer-asia/platform/internal/clock"
+	"github.com/wayfarer-asia/platform/internal/platform/clock"
 )
 
 // Cancellation policy codes.

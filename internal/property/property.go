@@ -13,8 +13,8 @@ import (
 	"context"
 	"time"
 
-	"github.com/wayfarer-asia/platform/internal/clock"
-	"github.com/wayfarer-asia/platform/internal/paging"
+	"github.com/wayfarer-asia/platform/internal/platform/clock"
+	"github.com/wayfarer-asia/platform/internal/platform/paging"
 )
 
 // Property types.

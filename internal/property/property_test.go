@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/wayfarer-asia/platform/internal/apperr"
+	"github.com/wayfarer-asia/platform/internal/platform/apperr"
 )
 
 func TestParseDate(t *testing.T) {

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strconv"
 
-	"github.com/wayfarer-asia/platform/internal/apperr"
+	"github.com/wayfarer-asia/platform/internal/platform/apperr"
 )
 
 // Reasons a stay cannot be had, in error.details.reason of UNAVAILABLE.

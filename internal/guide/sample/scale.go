@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/wayfarer-asia/platform/internal/guide"
-	"github.com/wayfarer-asia/platform/internal/samplescale"
+	"github.com/wayfarer-asia/platform/internal/platform/samplescale"
 )
 
 // A scaled sample (SAMPLE_SCALE=N) is the dataset plus N-1 replicas of its

@@ -5,8 +5,8 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/wayfarer-asia/platform/internal/platform/samplescale"
 	"github.com/wayfarer-asia/platform/internal/property"
-	"github.com/wayfarer-asia/platform/internal/samplescale"
 )
 
 // A scaled sample (SAMPLE_SCALE=N) is the dataset plus N-1 replicas of its

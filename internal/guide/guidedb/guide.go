@@ -1,0 +1,28 @@
+// Package guidedb keeps the guide marketplace's data: it implements the
+// services of internal/guide on a store.DB.
+package guidedb
+
+import (
+	"github.com/wayfarer-asia/platform/internal/guide"
+	"github.com/wayfarer-asia/platform/internal/platform/clock"
+	"github.com/wayfarer-asia/platform/internal/platform/store"
+)
+
+// Guide implements the guide marketplace services on a DB.
+type Guide struct {
+	db    *store.DB
+	clock clock.Clock
+	jobs  *store.Jobs
+	// counts caches the totals of catalogue list filters (see catalogPage).
+	counts *countCache
+	// events records the change events of the experts' supply side, in
+	// the transaction of each change.
+	events *store.Events
+}
+
+// New returns the guide services on db.
+func New(db *store.DB, c clock.Clock) *Guide {
+	return &Guide{db: db, clock: c, jobs: store.NewJobs(db, c), counts: &countCache{}, events: store.NewEvents(db, c)}
+}
+
+var _ guide.CatalogService = (*Guide)(nil)

@@ -1,0 +1,23 @@
+package guidehttp
+
+import (
+	"testing"
+	"time"
+)
+
+// FuzzParseTime: dates are accepted only as RFC 3339 within 2000–2100, in
+// UTC at microsecond precision.
+func FuzzParseTime(f *testing.F) {
+	for _, seed := range []string{"2027-01-15T09:00:00+09:00", "2027-01-15", "tomorrow", "9999-12-31T23:59:59Z", "2027-02-30T00:00:00Z", "2027-01-15T09:00:00.123456789Z", ""} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		tm, ok := parseTime(s)
+		if !ok {
+			return
+		}
+		if tm.Location() != time.UTC || tm.Year() < 2000 || tm.Year() > 2100 || tm.Nanosecond()%1000 != 0 {
+			t.Fatalf("%q parsed to %v", s, tm)
+		}
+	})
+}

@@ -1,0 +1,274 @@
+// Package guidehttp serves the guide marketplace API over HTTP.
+package guidehttp
+
+import (
+	"encoding/json"
+	"log/slog"
+	"net/http"
+	"net/netip"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/wayfarer-asia/platform/internal/guide"
+	"github.com/wayfarer-asia/platform/internal/platform/auth"
+	"github.com/wayfarer-asia/platform/internal/platform/blob"
+	"github.com/wayfarer-asia/platform/internal/platform/changes"
+	"github.com/wayfarer-asia/platform/internal/platform/clock"
+	"github.com/wayfarer-asia/platform/internal/platform/httpx"
+	"github.com/wayfarer-asia/platform/internal/platform/idempotency"
+	"github.com/wayfarer-asia/platform/internal/platform/mcpx"
+	"github.com/wayfarer-asia/platform/internal/platform/paging"
+	"github.com/wayfarer-asia/platform/internal/platform/ratelimit"
+	"github.com/wayfarer-asia/platform/internal/platform/store"
+	"github.com/wayfarer-asia/platform/internal/platform/webui"
+)
+
+// Config is what the guide API needs to serve.
+type Config struct {
+	// PublicURL is the API's external base URL (GUIDE_PUBLIC_URL), such as
+	// "https://api.example.com", without a trailing slash: every absolute
+	// URL in a response (images, doc_url) is built on it.
+	PublicURL string
+	Catalog   guide.CatalogService
+	Accounts  guide.AccountService
+	// Idempotency keeps the Idempotency-Key records of the POSTs that
+	// create something or confirm an action.
+	Idempotency   idempotency.Store
+	Profiles      guide.ProfileService
+	Bookings      guide.BookingService
+	Actions       guide.ActionService
+	Closure       guide.ClosureService
+	ActionTTL     time.Duration // lifetime of a pending action
+	Conversations guide.ConversationService
+	Supply        guide.SupplyService // experts' packages and availability
+	Avatars       blob.Store          // uploaded images: avatars and package images
+	Realtime      *auth.Realtime
+	Live          Live // the realtime channel; nil: its routes answer 503
+	// Events is the change feed; Webhooks the webhook endpoints, whose
+	// URLs WebhookPolicy judges.
+	Events        *store.Events
+	Webhooks      *store.Webhooks
+	WebhookPolicy changes.Policy
+	// AIReplies tells whether an AI model is configured, so that messages
+	// to experts with auto-reply ask it for an answer.
+	AIReplies bool
+	// CatalogCacheTTL bounds how long a rendered catalogue page is served
+	// from memory; writes in this process invalidate at once, writes by
+	// other replicas show within it. 0 disables the cache.
+	CatalogCacheTTL time.Duration
+	Tokens          *auth.Tokens
+	IdpA, IdpB      *auth.IdentityProvider // nil when not configured
+	KeyUsage        *auth.KeyUsage
+	Clock           clock.Clock
+	// Limiter counts login, registration and key-authenticated writes; if
+	// it fails they are refused. ReadLimiter (Limiter when nil) counts
+	// public and key-authenticated reads and may fall back to a local count.
+	Limiter        ratelimit.Limiter
+	ReadLimiter    ratelimit.Limiter
+	PublicLimit    ratelimit.Limit // per client IP on public reads and sample images
+	AuthLimit      ratelimit.Limit // per client IP on login, register, providers, session exchange
+	AvatarLimit    ratelimit.Limit // avatar uploads per user (GUIDE_AVATAR_RATE_LIMIT); default 10 an hour
+	ImageLimit     ratelimit.Limit // package image uploads per user (GUIDE_PACKAGE_IMAGE_RATE_LIMIT); default 30 an hour
+	TrustedProxies []netip.Prefix
+	Logger         *slog.Logger
+	OpenAPI        []byte              // the OpenAPI document as JSON
+	Metrics        *httpx.Metrics      // may be nil
+	Gatherer       prometheus.Gatherer // served at /metrics; nil: an empty registry
+	// MetricsElsewhere leaves /metrics out: it is served on a listener of
+	// its own (METRICS_ADDR).
+	MetricsElsewhere bool
+	ReadyChecks      []httpx.Check // dependencies /readyz asks
+	// CORSOrigins are the origins browsers may call every route from
+	// (GUIDE_CORS_ALLOWED_ORIGINS); empty: the public catalogue reads
+	// from any origin, nothing else.
+	CORSOrigins []string
+}
+
+// Server is the guide API's HTTP handler.
+type Server struct {
+	cfg     Config
+	router  *httpx.Router
+	handler http.Handler
+	cache   *pageCache // nil when CatalogCacheTTL is 0
+	idem    *httpx.Idempotency
+	openAPI *httpx.Precompressed // cfg.OpenAPI, kept gzipped too
+	// publicReads are the patterns of the public reads, open to any
+	// origin when no CORS origin is configured.
+	publicReads map[string]bool
+}
+
+// New returns the guide API with every route registered.
+func New(cfg Config) *Server {
+	if cfg.Gatherer == nil {
+		cfg.Gatherer = prometheus.NewRegistry()
+	}
+	if cfg.ReadLimiter == nil {
+		cfg.ReadLimiter = cfg.Limiter
+	}
+	if cfg.AvatarLimit.Rate == 0 {
+		cfg.AvatarLimit = ratelimit.Limit{Rate: 10, Period: time.Hour}
+	}
+	if cfg.ImageLimit.Rate == 0 {
+		cfg.ImageLimit = ratelimit.Limit{Rate: 30, Period: time.Hour}
+	}
+	s := &Server{cfg: cfg, router: httpx.NewRouter(), publicReads: map[string]bool{"GET /api/v1/openapi.json": true}}
+	s.idem = &httpx.Idempotency{Store: cfg.Idempotency, Account: idempotencyAccount, Render: renderItem, Logger: cfg.Logger}
+	if cfg.CatalogCacheTTL > 0 {
+		s.cache = newPageCache(cfg.CatalogCacheTTL, 10000)
+	}
+	s.openAPI = &httpx.Precompressed{Body: cfg.OpenAPI}
+	s.routes()
+	outer := &httpx.Outer{Logger: cfg.Logger, PublicURL: cfg.PublicURL, TrustedProxies: cfg.TrustedProxies, Server: "guide", Metrics: cfg.Metrics}
+	cors := &httpx.CORS{Origins: cfg.CORSOrigins, Public: s.publicRead}
+	s.handler = outer.Wrap(cors.Wrap(httpx.Compress(s.router)))
+	return s
+}
+
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.ServeHTTP(w, r) }
+
+// Routes lists the "METHOD /path" patterns the server answers.
+func (s *Server) Routes() []string { return s.router.Patterns() }
+
+func (s *Server) routes() {
+	public := func(pattern string, h httpx.HandlerFunc) {
+		s.publicReads[pattern] = true
+		cached := s.cached(h)
+		limited := httpx.RateLimitCounted(s.cfg.Metrics, s.cfg.ReadLimiter, s.publicKey, cached)
+		s.router.Handle(pattern, httpx.Adapt(func(w http.ResponseWriter, r *http.Request) error {
+			// A catalogue tool's read was metered against the key with its
+			// MCP message; the client's public budget is not spent again.
+			if mcpx.Metered(r.Context()) {
+				return cached(w, r)
+			}
+			return limited(w, r)
+		}))
+	}
+	public("GET /api/v1/experts", s.handleExpertList)
+	public("GET /api/v1/experts/{handle}", s.handleExpertGet)
+	public("GET /api/v1/experts/{handle}/packages", s.handleExpertPackages)
+	public("GET /api/v1/experts/{handle}/reviews", s.handleExpertReviews)
+	public("GET /api/v1/packages", s.handlePackageList)
+	public("GET /api/v1/packages/{id}", s.handlePackageGet)
+	public("GET /api/v1/travelogues", s.handleTravelogueList)
+	public("GET /api/v1/travelogues/{slug}", s.handleTravelogueGet)
+	public("GET /api/v1/cities", s.handleCities)
+	public("GET /api/v1/specialties", s.handleSpecialties)
+
+	s.authLimited("POST /api/v1/auth/register", s.handleRegister)
+	s.authLimited("POST /api/v1/auth/login", s.handleLogin)
+	s.authLimited("POST /api/v1/auth/idp-a", s.handleIdpA)
+	s.authLimited("POST /api/v1/auth/idp-b", s.handleIdpB)
+	s.authed("GET /api/v1/auth/me", userOnly, s.handleMe)
+	s.authed("POST /api/v1/auth/session-exchange", userOnly, httpx.RateLimitCounted(s.cfg.Metrics, s.cfg.Limiter, s.authKey, s.handleSessionExchange))
+	s.authed("POST /api/v1/auth/api-keys", userOnly, s.idem.Wrap(http.StatusCreated, renderCreatedAPIKey, s.handleAPIKeyCreate))
+	s.authed("GET /api/v1/auth/api-keys", userOnly, s.handleAPIKeyList)
+	s.authed("DELETE /api/v1/auth/api-keys/{id}", userOnly, s.handleAPIKeyRevoke)
+
+	s.authed("GET /api/v1/bookings", keyOr("bookings:read"), s.handleBookingList)
+	s.authed("POST /api/v1/bookings", keyOr("bookings:write"), s.idem.Wrap(http.StatusCreated, nil, s.handleBookingCreate))
+	s.authed("GET /api/v1/bookings/{id}", keyOr("bookings:read"), s.handleBookingGet)
+	s.authed("POST /api/v1/bookings/{id}/accept", keyOr("bookings:write"), s.handleTransition(guide.Accept))
+	s.authed("POST /api/v1/bookings/{id}/start", keyOr("bookings:write"), s.handleTransition(guide.Start))
+	s.authed("POST /api/v1/bookings/{id}/complete", keyOr("bookings:write"), s.handleTransition(guide.Complete))
+	s.authed("POST /api/v1/bookings/{id}/cancel", keyOr("bookings:write"), s.handleBookingCancel)
+	s.authed("POST /api/v1/bookings/{id}/review", keyOr("bookings:write"), s.idem.Wrap(http.StatusCreated, nil, s.handleBookingReview))
+	s.authed("GET /api/v1/actions/{id}", anyKey, s.handleActionGet)
+	s.authed("POST /api/v1/actions/{id}/confirm", anyKey, s.idem.Wrap(http.StatusOK, nil, s.handleActionConfirm))
+
+	s.authed("GET /api/v1/profile", keyOr("profile:read"), s.handleProfileGet)
+	s.authed("PUT /api/v1/profile", keyOr("profile:write"), s.handleProfileUpdate)
+	// Each upload is decoded: a costly step, bounded per user before the
+	// body is read.
+	s.authed("POST /api/v1/profile/avatar", keyOr("profile:write"), httpx.RateLimitCounted(s.cfg.Metrics, s.cfg.Limiter, s.avatarKey, s.handleAvatarUpload))
+	s.authed("GET /api/v1/profile/delete", keyOr("profile:write"), s.handleDeletionCheck)
+	s.authed("POST /api/v1/profile/delete", keyOr("profile:write"), s.handleAccountDelete)
+	s.authed("GET /api/v1/conversations", userOnly, s.handleConversationList)
+	s.authed("POST /api/v1/conversations", userOnly, s.idem.Wrap(http.StatusCreated, nil, s.handleConversationOpen))
+	s.authed("GET /api/v1/conversations/unread-count", userOnly, s.handleUnreadCount)
+	s.authed("GET /api/v1/conversations/{id}/messages", userOnly, s.handleMessageList)
+	s.authed("POST /api/v1/conversations/{id}/messages", userOnly, s.handleMessageSend)
+	s.authed("POST /api/v1/conversations/{id}/read", userOnly, s.handleConversationRead)
+	s.authed("GET /api/realtime/token", userOnly, s.handleRealtimeToken)
+	s.realtimeRoutes()
+	s.authed("GET /api/expert/availability", userOnly, s.handleAvailability)
+	s.supplyRoutes() // experts: supply.go
+	s.authed("POST /api/push/register", userOrSession, s.handlePushRegister)
+	s.authed("POST /api/push/unregister", userOnly, s.handlePushUnregister)
+
+	s.mcpRoutes()
+
+	s.router.Handle("GET /{$}", httpx.Home("/docs/"))
+
+	s.eventRoutes() // events.go
+
+	s.router.Handle("GET /healthz", httpx.Adapt(httpx.HandleHealth))
+	s.router.Handle("GET /readyz", httpx.Adapt(httpx.HandleReady(s.cfg.ReadyChecks)))
+	if !s.cfg.MetricsElsewhere {
+		s.router.Handle("GET /metrics", httpx.HandleMetrics(s.cfg.Gatherer))
+	}
+	s.router.Handle("GET /api/v1/openapi.json", httpx.Adapt(s.handleOpenAPI))
+	// The API reference: GET /docs/, /docs/assets/ and the error-code
+	// pages /docs/errors/.
+	webui.Docs(webui.DocsConfig{Title: "Guide Marketplace API", API: httpx.GuideAPI}).Register(s.router)
+	// Where the person approves what an agent asked for (pending actions).
+	webui.Confirm().Register(s.router)
+	portrait, landscape := httpx.Size{Width: 320, Height: 320}, httpx.Size{Width: 640, Height: 420}
+	s.router.Handle("GET /media/sample/{kind}/{name}", httpx.Adapt(httpx.RateLimitCounted(s.cfg.Metrics, s.cfg.ReadLimiter, s.publicKey,
+		httpx.SampleImages(map[string]httpx.Size{
+			"experts": portrait, "avatars": portrait, "covers": landscape, "packages": landscape, "travelogues": landscape,
+			"messages": {Width: 640, Height: 480},
+		}))))
+	s.router.Handle("GET /media/avatars/{key...}", httpx.Adapt(s.handleAvatarGet))
+}
+
+// catalogChanged drops cached catalogue pages after a write that shows in
+// the catalogue.
+func (s *Server) catalogChanged() {
+	if s.cache != nil {
+		s.cache.invalidate()
+	}
+}
+
+func (s *Server) publicKey(r *http.Request) (string, ratelimit.Limit) {
+	return "guide:public:" + httpx.ClientIP(r.Context()).String(), s.cfg.PublicLimit
+}
+
+func (s *Server) avatarKey(r *http.Request) (string, ratelimit.Limit) {
+	return "guide:avatar:" + caller(r.Context()).User.ID, s.cfg.AvatarLimit
+}
+
+func (s *Server) authKey(r *http.Request) (string, ratelimit.Limit) {
+	return "guide:auth:" + httpx.ClientIP(r.Context()).String(), s.cfg.AuthLimit
+}
+
+func (s *Server) handleOpenAPI(w http.ResponseWriter, r *http.Request) error {
+	w.Header().Set("Cache-Control", "public, max-age=300")
+	s.openAPI.Write(w, r)
+	return nil
+}
+
+// list is the envelope of a paginated list.
+type list[T any] struct {
+	Data []T         `json:"data"`
+	Meta paging.Meta `json:"meta"`
+}
+
+// item is the envelope of a single resource.
+type item struct {
+	Data any `json:"data"`
+}
+
+// renderItem renders a result as the API sends it: {"data": result}.
+func renderItem(result any) ([]byte, error) { return json.Marshal(item{result}) }
+
+// idempotencyAccount: Idempotency-Keys belong to the user, whichever
+// credentials carry the request.
+func idempotencyAccount(r *http.Request) (string, string) {
+	return caller(r.Context()).User.ID, ""
+}
+
+// publicRead reports whether method on path is a public catalogue read.
+func (s *Server) publicRead(method, path string) bool {
+	return s.publicReads[s.router.Pattern(method, path)]
+}

@@ -1,0 +1,129 @@
+// Package idempotency holds the Idempotency-Key contract both APIs share.
+//
+// A request sent with a key claims it (Store.Begin). The operation that
+// has an effect records its answer in the same transaction as the effect
+// (the store reads the Claim from the context and calls Claim.Render), so
+// whatever fails afterwards, a retry either replays the committed answer
+// or finds no effect and runs the operation for the first time. A claim
+// taken over by a retry after LockTTL carries a new token, and the first
+// request's commit, still holding the old one, rolls back.
+package idempotency
+
+import (
+	"context"
+	"errors"
+	"time"
+)
+
+// TTL is how long a key is remembered.
+const TTL = 24 * time.Hour
+
+// DefaultLockTTL is how long a request may hold its key in progress before
+// the key is taken to be abandoned (the server stopped mid-request) and a
+// retry may run the request again (IDEMPOTENCY_LOCK_TTL).
+const DefaultLockTTL = time.Minute
+
+// Response is the answer recorded for a key.
+type Response struct {
+	Status int
+	Body   []byte
+}
+
+// Store remembers the requests sent with a key, per account.
+type Store interface {
+	// Begin claims the key of the account for a request whose fingerprint
+	// is hash. It returns the claim's token when the caller is to run the
+	// request (and then record its answer, or call Finish or Abandon), or
+	// the response recorded for the same request. Errors:
+	// apperr.IdempotencyKeyReused (the key was used for another request),
+	// apperr.IdempotencyInProgress (the first request still runs).
+	Begin(ctx context.Context, account, key, hash string) (token string, stored *Response, err error)
+	// Finish records the answer of a request that had no effect to commit
+	// with it (a refusal). A claim whose answer was already committed, or
+	// that a retry took over, is left as it is.
+	Finish(ctx context.Context, c *Claim, status int, body []byte) error
+	// Abandon forgets a claim still in progress, so that the request may be
+	// sent again (after a server error); a committed answer stays.
+	Abandon(ctx context.Context, c *Claim) error
+}
+
+// Claim is a running request's hold on its key.
+type Claim struct {
+	Account, Key, Token string
+	// Status is the status of the success the operation records.
+	Status int
+	// Render turns the operation's result into the recorded body.
+	Render func(result any) ([]byte, error)
+}
+
+type claimKey struct{}
+
+// NewContext returns ctx carrying c.
+func NewContext(ctx context.Context, c *Claim) context.Context {
+	return context.WithValue(ctx, claimKey{}, c)
+}
+
+// FromContext returns the claim of the request, or nil.
+func FromContext(ctx context.Context) *Claim {
+	c, _ := ctx.Value(claimKey{}).(*Claim)
+	return c
+}
+
+// Call is one door's request under an Idempotency-Key.
+type Call struct {
+	Account, Key string
+	// Fingerprint identifies the request (its operation, mode and
+	// arguments): the same key sent with another fingerprint is refused.
+	Fingerprint string
+	// Status is the status recorded with a success; Render turns the
+	// operation's result into the recorded body.
+	Status int
+	Render func(result any) ([]byte, error)
+	// Refusal renders an error of the operation as the door answers it,
+	// with ok false for an error that is not to be recorded (a server
+	// error, so that the call may be retried with the same key).
+	Refusal func(err error) (status int, body []byte, ok bool)
+}
+
+// Do runs op at most once for c's key: the first call claims the key and
+// runs op with the claim in its context (so the store commits the answer
+// with the effect); the same call again returns the recorded answer with
+// replayed true. A success is returned as op's result with res nil, so the
+// door encodes it as usual; a recorded refusal as res. An error op returns
+// is returned as it is, after the refusal was recorded or the claim
+// abandoned. Errors of its own: those of Store.Begin.
+func Do(ctx context.Context, s Store, c Call, op func(ctx context.Context) (any, error)) (result any, res *Response, replayed bool, err error) {
+	token, stored, err := s.Begin(ctx, c.Account, c.Key, c.Fingerprint)
+	if err != nil {
+		return nil, nil, false, err
+	}
+	if stored != nil {
+		return nil, stored, true, nil
+	}
+	claim := &Claim{Account: c.Account, Key: c.Key, Token: token, Status: c.Status, Render: c.Render}
+	// Past this point the claim is settled whatever happens to the caller:
+	// one that leaves must not cancel the bookkeeping.
+	settle := context.WithoutCancel(ctx)
+	settled := false
+	defer func() {
+		if !settled { // a panic: forget the claim (a committed answer stays)
+			s.Abandon(settle, claim)
+		}
+	}()
+	result, err = op(NewContext(ctx, claim))
+	settled = true
+	if err == nil {
+		return result, nil, false, nil
+	}
+	status, body, ok := c.Refusal(err)
+	if !ok {
+		if aerr := s.Abandon(settle, claim); aerr != nil {
+			return nil, nil, false, errors.Join(err, aerr)
+		}
+		return nil, nil, false, err
+	}
+	if ferr := s.Finish(settle, claim, status, body); ferr != nil {
+		return nil, nil, false, errors.Join(err, ferr)
+	}
+	return nil, nil, false, err
+}

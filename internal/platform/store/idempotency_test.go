@@ -1,0 +1,85 @@
+package store_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/wayfarer-asia/platform/internal/platform/apperr"
+	"github.com/wayfarer-asia/platform/internal/platform/clock"
+	"github.com/wayfarer-asia/platform/internal/platform/idempotency"
+	"github.com/wayfarer-asia/platform/internal/platform/store"
+	"github.com/wayfarer-asia/platform/internal/platform/store/storetest"
+)
+
+// TestIdempotencyKeys: claim, in progress, reuse, replay, takeover after
+// the lock time, and expiry, on both products' databases and every engine.
+func TestIdempotencyKeys(t *testing.T) {
+	for _, engine := range storetest.Engines() {
+		for _, service := range []string{"guide", "property"} {
+			t.Run(string(engine)+"/"+service, func(t *testing.T) {
+				t.Parallel()
+				db := storetest.MustOpenDB(t, engine, service)
+				clk := clock.NewFake(time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC))
+				s := store.NewIdempotency(db, clk, time.Minute)
+				ctx := context.Background()
+
+				token, r, err := s.Begin(ctx, "acct", "k1", "h1")
+				if err != nil || r != nil || token == "" {
+					t.Fatalf("begin: %q %v %v", token, r, err)
+				}
+				first := &idempotency.Claim{Account: "acct", Key: "k1", Token: token}
+				if _, _, err := s.Begin(ctx, "acct", "k1", "h1"); apperr.Code(err) != apperr.IdempotencyInProgress {
+					t.Errorf("in progress: %v", err)
+				}
+				if _, _, err := s.Begin(ctx, "acct", "k1", "h2"); apperr.Code(err) != apperr.IdempotencyInProgress {
+					t.Errorf("another request while in progress: %v", err)
+				}
+				if tok, _, err := s.Begin(ctx, "other", "k1", "h2"); err != nil || tok == "" {
+					t.Errorf("another account has its own keys: %v", err)
+				}
+
+				// Past the lock time a retry takes the claim over; the first
+				// request can no longer record or abandon it.
+				clk.Advance(time.Minute)
+				token2, r, err := s.Begin(ctx, "acct", "k1", "h1")
+				if err != nil || r != nil || token2 == "" || token2 == token {
+					t.Fatalf("takeover: %q %v %v", token2, r, err)
+				}
+				second := &idempotency.Claim{Account: "acct", Key: "k1", Token: token2}
+				if err := s.Abandon(ctx, first); err != nil {
+					t.Fatal(err)
+				}
+				if err := s.Finish(ctx, first, 201, []byte(`{"first":true}`)); err != nil {
+					t.Fatal(err)
+				}
+				if _, _, err := s.Begin(ctx, "acct", "k1", "h1"); apperr.Code(err) != apperr.IdempotencyInProgress {
+					t.Errorf("the first request's late finish counted: %v", err)
+				}
+				if err := s.Finish(ctx, second, 201, []byte(`{"ok":true}`)); err != nil {
+					t.Fatal(err)
+				}
+				if _, r, err := s.Begin(ctx, "acct", "k1", "h1"); err != nil || r == nil || r.Status != 201 || string(r.Body) != `{"ok":true}` {
+					t.Errorf("replay: %+v %v", r, err)
+				}
+				if _, _, err := s.Begin(ctx, "acct", "k1", "h2"); apperr.Code(err) != apperr.IdempotencyKeyReused {
+					t.Errorf("reused: %v", err)
+				}
+				// A finished answer is never abandoned.
+				if err := s.Abandon(ctx, second); err != nil {
+					t.Fatal(err)
+				}
+				if _, r, _ := s.Begin(ctx, "acct", "k1", "h1"); r == nil {
+					t.Error("abandon removed a finished answer")
+				}
+				clk.Advance(24 * time.Hour)
+				if tok, r, err := s.Begin(ctx, "acct", "k1", "h2"); r != nil || err != nil || tok == "" {
+					t.Errorf("after 24 h the key is new: %v %v", r, err)
+				}
+				if n, err := s.Purge(ctx); err != nil || n != 1 {
+					t.Errorf("purge: %d %v", n, err)
+				}
+			})
+		}
+	}
+}

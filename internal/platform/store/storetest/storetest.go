@@ -1,0 +1,271 @@
+// Package storetest opens fresh, migrated databases for tests: SQLite always,
+// and PostgreSQL when TEST_POSTGRES_URL is set.
+package storetest
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/wayfarer-asia/platform/internal/platform/store"
+)
+
+// Engines lists the engines to test against: SQLite, plus PostgreSQL when
+// TEST_POSTGRES_URL is set.
+func Engines() []store.Engine {
+	engines := []store.Engine{store.SQLite}
+	if os.Getenv("TEST_POSTGRES_URL") != "" {
+		engines = append(engines, store.Postgres)
+	}
+	return engines
+}
+
+// MustOpenDB returns a new empty database of the given engine with the
+// named service's schema, removed when the test ends. On PostgreSQL each
+// call gets a schema of its own.
+func MustOpenDB(tb testing.TB, engine store.Engine, service string) *store.DB {
+	tb.Helper()
+	db := MustOpenEmpty(tb, engine, service)
+	if err := db.Migrate(context.Background(), service); err != nil {
+		tb.Fatalf("migrate: %v", err)
+	}
+	return db
+}
+
+// MustOpenEmpty is MustOpenDB without the schema, for tests of the
+// migrations themselves.
+func MustOpenEmpty(tb testing.TB, engine store.Engine, service string) *store.DB {
+	tb.Helper()
+	ctx := context.Background()
+	var dsn string
+	switch engine {
+	case store.SQLite:
+		dsn = filepath.Join(tb.TempDir(), service+".db")
+	case store.Postgres:
+		dsn = freshSchema(tb)
+	}
+	db, err := store.Open(ctx, dsn)
+	if err != nil {
+		tb.Fatalf("open %s: %v", engine, err)
+	}
+	tb.Cleanup(func() { db.Close() })
+	return db
+}
+
+func freshSchema(tb testing.TB) string {
+	base := os.Getenv("TEST_POSTGRES_URL")
+	if base == "" {
+		tb.Fatal("TEST_POSTGRES_URL is not set")
+	}
+	admin, err := store.Open(context.Background(), base)
+	if err != nil {
+		tb.Fatalf("TEST_POSTGRES_URL: %v", err)
+	}
+	var b [6]byte
+	rand.Read(b[:])
+	schema := "test_" + hex.EncodeToString(b[:])
+	if _, err := admin.Exec("CREATE SCHEMA " + schema); err != nil {
+		admin.Close()
+		tb.Fatalf("create schema: %v", err)
+	}
+	tb.Cleanup(func() {
+		admin.Exec("DROP SCHEMA " + schema + " CASCADE")
+		admin.Close()
+	})
+	u, err := url.Parse(base)
+	if err != nil {
+		tb.Fatalf("TEST_POSTGRES_URL: %v", err)
+	}
+	q := u.Query()
+	q.Set("search_path", schema)
+	// The schema names the connections too, so that a benchmark finds its
+	// own backends among those of other tests sharing the database.
+	q.Set("application_name", schema)
+	u.RawQuery = q.Encode()
+	return u.String()
+}
+
+// templates are the sample databases built once per test process, per
+// service, and copied for each test that asks for one.
+var templates struct {
+	sync.Mutex
+	byService map[string]*template
+}
+
+type template struct {
+	once sync.Once
+	path string
+	err  error
+}
+
+// MustOpenSample returns a new database of the given engine with the
+// named service's schema and the data load puts in it, removed when the
+// test ends. On SQLite the data is loaded once per test process into a
+// template file that each call copies (one file copy instead of a load per
+// test); on PostgreSQL each call loads it into a schema of its own. Every
+// call of one process must pass the same load for a service.
+func MustOpenSample(tb testing.TB, engine store.Engine, service string, load func(context.Context, *store.DB) error) *store.DB {
+	tb.Helper()
+	if engine != store.SQLite {
+		db := MustOpenDB(tb, engine, service)
+		if err := load(context.Background(), db); err != nil {
+			tb.Fatalf("load %s sample: %v", service, err)
+		}
+		return db
+	}
+	templates.Lock()
+	if templates.byService == nil {
+		templates.byService = map[string]*template{}
+	}
+	tpl := templates.byService[service]
+	if tpl == nil {
+		tpl = &template{}
+		templates.byService[service] = tpl
+	}
+	templates.Unlock()
+	tpl.once.Do(func() { tpl.path, tpl.err = buildTemplate(service, load) })
+	if tpl.err != nil {
+		tb.Fatalf("%s sample template: %v", service, tpl.err)
+	}
+	b, err := os.ReadFile(tpl.path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	path := filepath.Join(tb.TempDir(), service+".db")
+	if err := os.WriteFile(path, b, 0o600); err != nil {
+		tb.Fatal(err)
+	}
+	db, err := store.Open(context.Background(), path)
+	if err != nil {
+		tb.Fatalf("open %s copy: %v", service, err)
+	}
+	tb.Cleanup(func() { db.Close() })
+	return db
+}
+
+// buildTemplate loads the sample into a SQLite file whose whole content is
+// in the main file (WAL checkpointed), ready to be copied. The file lives
+// in the OS temporary folder for the life of the process.
+func buildTemplate(service string, load func(context.Context, *store.DB) error) (string, error) {
+	dir, err := os.MkdirTemp("", "storetest-"+service+"-")
+	if err != nil {
+		return "", err
+	}
+	path := filepath.Join(dir, service+".db")
+	ctx := context.Background()
+	db, err := store.Open(ctx, path)
+	if err != nil {
+		return "", err
+	}
+	defer db.Close()
+	if err := db.Migrate(ctx, service); err != nil {
+		return "", err
+	}
+	if err := load(ctx, db); err != nil {
+		return "", err
+	}
+	if _, err := db.ExecContext(ctx, `PRAGMA wal_checkpoint(TRUNCATE)`); err != nil {
+		return "", err
+	}
+	return path, nil
+}
+
+// Snapshot returns everything the database holds, every row of every
+// table, in a stable order: two equal snapshots mean nothing was stored,
+// changed or removed in between.
+func Snapshot(tb testing.TB, db *store.DB) string {
+	tb.Helper()
+	q := `SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name`
+	if db.Engine == store.Postgres {
+		q = `SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema() ORDER BY table_name`
+	}
+	tables, err := queryStrings(db, q)
+	if err != nil {
+		tb.Fatalf("snapshot: %v", err)
+	}
+	var out strings.Builder
+	for _, t := range tables {
+		rows, err := db.Query(`SELECT * FROM ` + t) // #nosec G202 -- a table name the database listed
+		if err != nil {
+			tb.Fatalf("snapshot %s: %v", t, err)
+		}
+		cols, _ := rows.Columns()
+		var lines []string
+		for rows.Next() {
+			vals := make([]any, len(cols))
+			ptrs := make([]any, len(cols))
+			for i := range vals {
+				ptrs[i] = &vals[i]
+			}
+			if err := rows.Scan(ptrs...); err != nil {
+				tb.Fatalf("snapshot %s: %v", t, err)
+			}
+			lines = append(lines, fmt.Sprintf("%#v", vals))
+		}
+		rows.Close()
+		slices.Sort(lines)
+		fmt.Fprintf(&out, "%s (%d rows)\n%s\n", t, len(lines), strings.Join(lines, "\n"))
+	}
+	return out.String()
+}
+
+func queryStrings(db *store.DB, q string) ([]string, error) {
+	rows, err := db.Query(q)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var s string
+		if err := rows.Scan(&s); err != nil {
+			return nil, err
+		}
+		out = append(out, s)
+	}
+	return out, rows.Err()
+}
+
+// Plan returns the plan of query, one line per row of its EXPLAIN (EXPLAIN
+// QUERY PLAN on SQLite): what the plan tests read to fail when a query
+// stops using its index.
+func Plan(tb testing.TB, q store.Querier, engine store.Engine, query string, args ...any) string {
+	tb.Helper()
+	explain := "EXPLAIN QUERY PLAN "
+	if engine == store.Postgres {
+		explain = "EXPLAIN "
+	}
+	rows, err := q.QueryContext(context.Background(), explain+query, args...)
+	if err != nil {
+		tb.Fatalf("explain: %v\n%s", err, query)
+	}
+	defer rows.Close()
+	cols, err := rows.Columns()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	var b strings.Builder
+	for rows.Next() {
+		vals := make([]any, len(cols))
+		ptrs := make([]any, len(cols))
+		for i := range vals {
+			ptrs[i] = &vals[i]
+		}
+		if err := rows.Scan(ptrs...); err != nil {
+			tb.Fatal(err)
+		}
+		fmt.Fprintln(&b, vals[len(vals)-1])
+	}
+	if err := rows.Err(); err != nil {
+		tb.Fatal(err)
+	}
+	return b.String()
+}

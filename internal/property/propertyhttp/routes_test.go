@@ -1,0 +1,49 @@
+package propertyhttp_test
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/wayfarer-asia/platform/api"
+	"github.com/wayfarer-asia/platform/internal/property/propertyhttp"
+)
+
+// TestRouteInventory: every route the property server registers is in its
+// OpenAPI document, and every documented operation is registered.
+func TestRouteInventory(t *testing.T) {
+	t.Parallel()
+	doc, err := api.LoadProperty()
+	if err != nil {
+		t.Fatal(err)
+	}
+	documented := map[string]bool{}
+	for path, item := range doc.Paths.Map() {
+		for method := range item.Operations() {
+			documented[method+" "+path] = true
+		}
+	}
+	// Pages and pictures for people, not API operations (and the redirects
+	// of /docs and /portal to their pages).
+	isPage := func(p string) bool {
+		_, path, _ := strings.Cut(p, " ")
+		return path == "/docs" || path == "/portal" || path == "/{$}" ||
+			slices.ContainsFunc([]string{"/docs/", "/media/"}, func(prefix string) bool { return strings.HasPrefix(path, prefix) }) ||
+			(strings.HasPrefix(path, "/portal/") && !strings.HasPrefix(path, "/portal/api/"))
+	}
+	registered := map[string]bool{}
+	for _, p := range propertyhttp.New(propertyhttp.Config{}).Routes() {
+		if isPage(p) {
+			continue
+		}
+		registered[p] = true
+		if !documented[p] {
+			t.Errorf("route %q is not in the OpenAPI document", p)
+		}
+	}
+	for op := range documented {
+		if !registered[op] {
+			t.Errorf("documented operation %q is not registered", op)
+		}
+	}
+}
