@@ -99,8 +99,8 @@ type Identity struct {
 	Email    string
 }
 
-// AccountService keeps accounts, their credentials and keys.
-type AccountService interface {
+// AccountStore keeps accounts, their credentials and keys.
+type AccountStore interface {
 	// CreateUser creates an account; an EXPERT gets an unverified expert
 	// profile with a handle. Errors: apperr.EmailTaken.
 	CreateUser(ctx context.Context, u NewUser) (*User, error)

@@ -173,9 +173,9 @@ type CreatedReview struct {
 	} `json:"expert"`
 }
 
-// BookingService keeps bookings and reviews. Every method acts for the
+// BookingStore keeps bookings and reviews. Every method acts for the
 // user; a user who is no party to a booking gets apperr.Forbidden.
-type BookingService interface {
+type BookingStore interface {
 	// CreateBooking books a verified expert or an active package.
 	// Errors: apperr.NotFound, apperr.Validation, apperr.InvalidState.
 	CreateBooking(ctx context.Context, user *User, nb NewBooking) (*CreatedBooking, error)
@@ -236,8 +236,8 @@ type ConfirmedAction struct {
 	Result   json.RawMessage `json:"result"`
 }
 
-// ActionService keeps pending actions.
-type ActionService interface {
+// ActionStore keeps pending actions.
+type ActionStore interface {
 	// CreateAction stores a pending action of the caller's key, person
 	// only when c.PersonConfirms. While an action of the same key,
 	// operation, target and kind of confirmation is pending, it returns

@@ -161,9 +161,9 @@ type City struct {
 	CountryCode string `json:"countryCode"`
 }
 
-// CatalogService reads the public catalogue. Only verified experts, active
+// CatalogStore reads the public catalogue. Only verified experts, active
 // packages and published travelogues are visible through it.
-type CatalogService interface {
+type CatalogStore interface {
 	// FindExperts returns a page of verified experts and the total.
 	FindExperts(ctx context.Context, f ExpertFilter) ([]ExpertSummary, int, error)
 	// FindExpertByHandle returns a verified expert. Errors: apperr.NotFound.

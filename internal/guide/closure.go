@@ -18,8 +18,8 @@ type DeletionCheck struct {
 	Blockers  []DeletionBlocker `json:"blockers"`
 }
 
-// ClosureService closes accounts.
-type ClosureService interface {
+// ClosureStore closes accounts.
+type ClosureStore interface {
 	// CheckDeletion lists what keeps the account from being closed:
 	// bookings still to happen, as traveller or as expert.
 	CheckDeletion(ctx context.Context, userID string) (*DeletionCheck, error)

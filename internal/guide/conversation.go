@@ -83,10 +83,10 @@ type Availability struct {
 	BlockedDates   json.RawMessage `json:"blockedDates"`
 }
 
-// ConversationService keeps conversations between travellers and experts.
+// ConversationStore keeps conversations between travellers and experts.
 // Only the two participants may read or write one: anyone else gets
 // apperr.Forbidden.
-type ConversationService interface {
+type ConversationStore interface {
 	// OpenConversation returns the user's conversation with the verified
 	// expert, creating it if needed (created tells which). Errors:
 	// apperr.NotFound, apperr.InvalidState (messaging disabled, or the user

@@ -56,8 +56,8 @@ type Change struct {
 	Value *string
 }
 
-// ProfileService reads and changes the caller's own account.
-type ProfileService interface {
+// ProfileStore reads and changes the caller's own account.
+type ProfileStore interface {
 	// FindProfile returns the open account's profile. Errors: apperr.NotFound.
 	FindProfile(ctx context.Context, userID string) (*Profile, error)
 	// UpdateProfile changes the fields named in u and returns the profile.

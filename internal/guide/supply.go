@@ -54,8 +54,8 @@ type ExpertPackage struct {
 	Translations map[string]PackageText `json:"translations"`
 }
 
-// SupplyService lets experts manage their packages and availability.
-type SupplyService interface {
+// SupplyStore lets experts manage their packages and availability.
+type SupplyStore interface {
 	// CreatePackage creates a package of the caller's expert profile (an
 	// admin may name another expert by expertID). Errors: apperr.NotFound
 	// (no expert profile, or no such expert), apperr.Validation.

@@ -82,8 +82,8 @@ type UsageDay struct {
 	RateLimited int    `json:"rateLimited"`
 }
 
-// AccountService keeps developer accounts, their keys and key usage.
-type AccountService interface {
+// AccountStore keeps developer accounts, their keys and key usage.
+type AccountStore interface {
 	// CreateDeveloper creates an account. Errors: apperr.EmailTaken.
 	CreateDeveloper(ctx context.Context, nd NewDeveloper) (*Developer, error)
 	// FindDeveloperByEmail returns the account with the e-mail (any case)
@@ -133,7 +133,7 @@ type UsageCount struct {
 
 // Usage counts requests and rate-limited requests per key and day in
 // memory, so that requests do not write to the database; a periodic job
-// flushes it with AccountService.AddUsage.
+// flushes it with AccountStore.AddUsage.
 type Usage struct {
 	mu     sync.Mutex
 	counts map[UsageKey]UsageCount

@@ -119,11 +119,11 @@ type BookingFilter struct {
 	ExternalReference string
 }
 
-// BookingService quotes, books and cancels stays without ever selling a
+// BookingStore quotes, books and cancels stays without ever selling a
 // unit twice: each night's units are claimed by one conditional update of
 // that night's counters, so the last unit goes to exactly one request
 // however many race for it.
-type BookingService interface {
+type BookingStore interface {
 	// CreateQuote prices a stay and holds one unit of the room type for
 	// every night until now + ttl. Errors: apperr.NotFound (property or
 	// room type), apperr.Validation (dates: checkIn in the past in the

@@ -164,8 +164,8 @@ type Availability struct {
 	RoomTypes  []RoomTypeAvailability `json:"roomTypes"`
 }
 
-// CatalogService reads properties and their calendars.
-type CatalogService interface {
+// CatalogStore reads properties and their calendars.
+type CatalogStore interface {
 	// FindProperties returns a page of properties and the total.
 	FindProperties(ctx context.Context, f PropertyFilter) ([]PropertySummary, int, error)
 	// FindProperty returns a property with its room types, if viewer may

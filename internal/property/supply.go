@@ -127,11 +127,11 @@ type CalendarResult struct {
 	UpdatedNights int `json:"updatedNights"`
 }
 
-// SupplyService lets hosts manage their properties, room types and
+// SupplyStore lets hosts manage their properties, room types and
 // calendars. A property belongs to the account that created it and to the
 // inventory of the key's mode: another account, or a key of the other
 // mode, gets apperr.NotFound.
-type SupplyService interface {
+type SupplyStore interface {
 	// FindOwnedProperty returns a property of the account in its mode,
 	// whatever its status. Errors: apperr.NotFound.
 	FindOwnedProperty(ctx context.Context, acct Account, id string) (*Property, error)

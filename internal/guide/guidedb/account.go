@@ -17,7 +17,7 @@ import (
 	"github.com/wayfarer-asia/platform/internal/platform/store"
 )
 
-var _ guide.AccountService = (*Guide)(nil)
+var _ guide.AccountStore = (*Guide)(nil)
 
 const userColumns = `u.id, u.handle, u.email, u.name, u.image, u.nickname, u.avatar, u.role, u.locale, u.created_at, u.deleted_at`
 

@@ -12,7 +12,7 @@ import (
 	"github.com/wayfarer-asia/platform/internal/platform/store"
 )
 
-var _ guide.ActionService = (*Guide)(nil)
+var _ guide.ActionStore = (*Guide)(nil)
 
 // CreateAction stores a pending action of the caller's API key and, in
 // the same transaction, its action.pending event and a JobPushAction per

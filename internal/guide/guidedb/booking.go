@@ -14,7 +14,7 @@ import (
 	"github.com/wayfarer-asia/platform/internal/platform/store"
 )
 
-var _ guide.BookingService = (*Guide)(nil)
+var _ guide.BookingStore = (*Guide)(nil)
 
 // CreateBooking books a verified expert or an active package.
 func (g *Guide) CreateBooking(ctx context.Context, user *guide.User, nb guide.NewBooking) (_ *guide.CreatedBooking, err error) {

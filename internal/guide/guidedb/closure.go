@@ -11,7 +11,7 @@ import (
 	"github.com/wayfarer-asia/platform/internal/platform/store"
 )
 
-var _ guide.ClosureService = (*Guide)(nil)
+var _ guide.ClosureStore = (*Guide)(nil)
 
 // CheckDeletion lists what keeps the account from being closed.
 func (g *Guide) CheckDeletion(ctx context.Context, userID string) (_ *guide.DeletionCheck, err error) {

@@ -13,7 +13,7 @@ import (
 	"github.com/wayfarer-asia/platform/internal/platform/store"
 )
 
-var _ guide.ConversationService = (*Guide)(nil)
+var _ guide.ConversationStore = (*Guide)(nil)
 
 const conversationSelect = `SELECT c.id, c.last_message, c.last_message_at, c.created_at,
 		eu.handle, eu.name, COALESCE(eu.avatar, e.profile_image), eu.deleted_at IS NOT NULL,

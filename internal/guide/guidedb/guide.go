@@ -25,4 +25,4 @@ func New(db *store.DB, c clock.Clock) *Guide {
 	return &Guide{db: db, clock: c, jobs: store.NewJobs(db, c), counts: &countCache{}, events: store.NewEvents(db, c)}
 }
 
-var _ guide.CatalogService = (*Guide)(nil)
+var _ guide.CatalogStore = (*Guide)(nil)

@@ -10,7 +10,7 @@ import (
 	"github.com/wayfarer-asia/platform/internal/platform/store"
 )
 
-var _ guide.ProfileService = (*Guide)(nil)
+var _ guide.ProfileStore = (*Guide)(nil)
 
 // FindProfile returns the open account's profile. Errors: apperr.NotFound.
 func (g *Guide) FindProfile(ctx context.Context, userID string) (_ *guide.Profile, err error) {

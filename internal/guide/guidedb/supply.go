@@ -13,7 +13,7 @@ import (
 	"github.com/wayfarer-asia/platform/internal/platform/store"
 )
 
-var _ guide.SupplyService = (*Guide)(nil)
+var _ guide.SupplyStore = (*Guide)(nil)
 
 // Change events of the experts' supply side.
 const (

@@ -30,18 +30,18 @@ type Config struct {
 	// "https://api.example.com", without a trailing slash: every absolute
 	// URL in a response (images, doc_url) is built on it.
 	PublicURL string
-	Catalog   guide.CatalogService
-	Accounts  guide.AccountService
+	Catalog   guide.CatalogStore
+	Accounts  guide.AccountStore
 	// Idempotency keeps the Idempotency-Key records of the POSTs that
 	// create something or confirm an action.
 	Idempotency   idempotency.Store
-	Profiles      guide.ProfileService
-	Bookings      guide.BookingService
-	Actions       guide.ActionService
-	Closure       guide.ClosureService
+	Profiles      guide.ProfileStore
+	Bookings      guide.BookingStore
+	Actions       guide.ActionStore
+	Closure       guide.ClosureStore
 	ActionTTL     time.Duration // lifetime of a pending action
-	Conversations guide.ConversationService
-	Supply        guide.SupplyService // experts' packages and availability
+	Conversations guide.ConversationStore
+	Supply        guide.SupplyStore // experts' packages and availability
 	Avatars       blob.Store          // uploaded images: avatars and package images
 	Realtime      *auth.Realtime
 	Live          Live // the realtime channel; nil: its routes answer 503

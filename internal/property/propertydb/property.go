@@ -31,9 +31,9 @@ func New(db *store.DB, c clock.Clock) *Property {
 }
 
 var (
-	_ property.CatalogService = (*Property)(nil)
-	_ property.BookingService = (*Property)(nil)
-	_ property.AccountService = (*Property)(nil)
+	_ property.CatalogStore = (*Property)(nil)
+	_ property.BookingStore = (*Property)(nil)
+	_ property.AccountStore = (*Property)(nil)
 )
 
 // propInventory names the counters of one inventory: the live one, or the

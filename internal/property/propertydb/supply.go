@@ -14,7 +14,7 @@ import (
 	"github.com/wayfarer-asia/platform/internal/property"
 )
 
-var _ property.SupplyService = (*Property)(nil)
+var _ property.SupplyStore = (*Property)(nil)
 
 // Change events of the supply side.
 const (

@@ -31,10 +31,10 @@ type Config struct {
 	// as "https://api.example.com", without a trailing slash: every
 	// absolute URL in a response (images, doc_url) is built on it.
 	PublicURL   string
-	Catalog     property.CatalogService
-	Bookings    property.BookingService
-	Accounts    property.AccountService
-	Supply      property.SupplyService
+	Catalog     property.CatalogStore
+	Bookings    property.BookingStore
+	Accounts    property.AccountStore
+	Supply      property.SupplyStore
 	Idempotency idempotency.Store
 	// Events is the change feed; Webhooks the portal's webhook endpoints,
 	// whose URLs WebhookPolicy judges.
