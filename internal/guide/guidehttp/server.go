@@ -42,7 +42,7 @@ type Config struct {
 	ActionTTL     time.Duration // lifetime of a pending action
 	Conversations guide.ConversationStore
 	Supply        guide.SupplyStore // experts' packages and availability
-	Avatars       blob.Store          // uploaded images: avatars and package images
+	Avatars       blob.Store        // uploaded images: avatars and package images
 	Realtime      *auth.Realtime
 	Live          Live // the realtime channel; nil: its routes answer 503
 	// Events is the change feed; Webhooks the webhook endpoints, whose
