@@ -56,6 +56,7 @@ func (c *keyedCall) send(base string) (int, string, string) {
 // answered 201 names the one booking of its key. On SQLite, and on
 // PostgreSQL when TEST_POSTGRES_URL is set.
 func TestIdempotentRetryAfterCrash(t *testing.T) {
+	t.Parallel()
 	bin := build(t)
 	engines := []string{"sqlite"}
 	if os.Getenv("TEST_POSTGRES_URL") != "" {

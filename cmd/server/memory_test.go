@@ -27,6 +27,7 @@ import (
 // (VmHWM), reset once the server is up; it is reported and asserted on,
 // never a time.
 func TestAvatarUploadMemory(t *testing.T) {
+	t.Parallel()
 	p := newProcess(t, build(t))
 	p.env = append(p.env, "SAMPLE_DATA=off")
 	p.start()

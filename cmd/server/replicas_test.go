@@ -24,6 +24,7 @@ import (
 // must hold across them: one rate limit, no overselling, a pending action
 // confirmed on the other replica, a notification delivered once.
 func TestTwoReplicas(t *testing.T) {
+	t.Parallel()
 	pgURL, redisURL := os.Getenv("TEST_POSTGRES_URL"), os.Getenv("TEST_REDIS_URL")
 	if pgURL == "" || redisURL == "" {
 		t.Skip("needs TEST_POSTGRES_URL and TEST_REDIS_URL")

@@ -57,16 +57,42 @@ func (b *syncBuffer) Reset() {
 	b.buf.Reset()
 }
 
+// The server binary, built once for the package's tests (they run it
+// side by side, each on its own ports and files).
+var serverBinary struct {
+	once sync.Once
+	path string
+	err  error
+}
+
 func build(t *testing.T) string {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("builds and runs the server binary")
 	}
-	bin := filepath.Join(t.TempDir(), "server")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("build: %v\n%s", err, out)
+	serverBinary.once.Do(func() {
+		dir, err := os.MkdirTemp("", "server-test-")
+		if err != nil {
+			serverBinary.err = err
+			return
+		}
+		serverBinary.path = filepath.Join(dir, "server")
+		if out, err := exec.Command("go", "build", "-o", serverBinary.path, ".").CombinedOutput(); err != nil {
+			serverBinary.err = fmt.Errorf("build: %v\n%s", err, out)
+		}
+	})
+	if serverBinary.err != nil {
+		t.Fatal(serverBinary.err)
 	}
-	return bin
+	return serverBinary.path
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if serverBinary.path != "" {
+		os.RemoveAll(filepath.Dir(serverBinary.path))
+	}
+	os.Exit(code)
 }
 
 func freePort(t *testing.T) string {
@@ -148,6 +174,7 @@ func (p *process) call(method, path, token string, body any) (int, map[string]an
 // load, several times; every write that was answered 2xx is there after
 // the restart, and the SQLite database passes its integrity check.
 func TestCrashSafety(t *testing.T) {
+	t.Parallel()
 	p := newProcess(t, build(t))
 	p.start()
 	status, login := p.call("POST", "/api/v1/auth/login", "", map[string]string{"email": "traveller@example.com", "password": "demo-password-1"})
@@ -239,6 +266,7 @@ func TestCrashSafety(t *testing.T) {
 // TestGracefulShutdown: a request in flight when SIGTERM arrives is
 // finished and answered, and the process exits 0.
 func TestGracefulShutdown(t *testing.T) {
+	t.Parallel()
 	p := newProcess(t, build(t))
 	p.start()
 	_, login := p.call("POST", "/api/v1/auth/login", "", map[string]string{"email": "traveller@example.com", "password": "demo-password-1"})
@@ -295,6 +323,7 @@ func TestGracefulShutdown(t *testing.T) {
 // either server listens, and the error names the variable; a database
 // URL of an unsupported scheme creates no file.
 func TestStartupErrors(t *testing.T) {
+	t.Parallel()
 	bin := build(t)
 	for _, tc := range []struct{ name, value string }{
 		{"GUIDE_ADDR", "notaport"},
@@ -337,6 +366,7 @@ func TestStartupErrors(t *testing.T) {
 // messages come through slog like every other line; and the links in
 // responses are on GUIDE_PUBLIC_URL whatever Host the request names.
 func TestLogsAreJSON(t *testing.T) {
+	t.Parallel()
 	p := newProcess(t, build(t))
 	p.env = append(p.env, "REDIS_URL=redis://127.0.0.1:1/0", "GUIDE_PUBLIC_URL=https://guide.example.test/")
 	p.startUntil("/healthz") // not ready without Redis, but serving
