@@ -8,7 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/wayfarer-asia/platform/api"
 	"github.com/wayfarer-asia/platform/internal/guide"
 	"github.com/wayfarer-asia/platform/internal/platform/store/storetest"
 )
@@ -281,7 +280,7 @@ func TestKeyFeedWithholdsMessages(t *testing.T) {
 					t.Errorf("package.updated = %v", evs)
 				}
 			}
-			doc, err := api.LoadGuide()
+			doc, err := guideDoc()
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -10,6 +10,7 @@ import (
 	"math/big"
 	"net/http"
 	"net/http/httptest"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -27,13 +28,21 @@ type testIdP struct {
 	fetches          atomic.Int32
 }
 
+// idpKey and idpECKey sign the test identity providers' tokens; made
+// once for the package, as generating an RSA key is costly and each
+// environment starts its own provider.
+var (
+	idpKey   = sync.OnceValues(func() (*rsa.PrivateKey, error) { return rsa.GenerateKey(rand.Reader, 2048) })
+	idpECKey = sync.OnceValues(func() (*ecdsa.PrivateKey, error) { return ecdsa.GenerateKey(elliptic.P256(), rand.Reader) })
+)
+
 func newTestIdP(t testing.TB) *testIdP {
 	t.Helper()
-	rk, err := rsa.GenerateKey(rand.Reader, 2048)
+	rk, err := idpKey()
 	if err != nil {
 		t.Fatal(err)
 	}
-	ek, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	ek, err := idpECKey()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,6 +5,7 @@ import (
 	"io"
 	"log/slog"
 	"net/netip"
+	"sync"
 	"testing"
 	"time"
 
@@ -130,7 +131,7 @@ func newEnv(t testing.TB, opts options, engine ...store.Engine) *env {
 			t.Fatal(err)
 		}
 	}
-	doc, err := api.LoadGuide()
+	doc, err := guideDoc()
 	if err != nil {
 		t.Fatalf("openapi: %v", err)
 	}
@@ -248,3 +249,7 @@ func (e *env) tokenFor(t testing.TB, email string) user {
 	}
 	return user{id: id, email: email, token: token}
 }
+
+// guideDoc is the OpenAPI document, parsed once for the package: every
+// environment validates against it, read-only.
+var guideDoc = sync.OnceValues(api.LoadGuide)

@@ -5,7 +5,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/wayfarer-asia/platform/api"
 	"github.com/wayfarer-asia/platform/internal/guide/guidehttp"
 )
 
@@ -14,7 +13,7 @@ import (
 // cannot ship undocumented (nor a documented one go missing).
 func TestRouteInventory(t *testing.T) {
 	t.Parallel()
-	doc, err := api.LoadGuide()
+	doc, err := guideDoc()
 	if err != nil {
 		t.Fatal(err)
 	}

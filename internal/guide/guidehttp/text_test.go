@@ -3,7 +3,6 @@ package guidehttp_test
 import (
 	"testing"
 
-	"github.com/wayfarer-asia/platform/api"
 	"github.com/wayfarer-asia/platform/internal/guide/guidehttp"
 	"github.com/wayfarer-asia/platform/internal/platform/httpx/apitest"
 	"github.com/wayfarer-asia/platform/internal/platform/store/storetest"
@@ -17,7 +16,7 @@ import (
 // accepts, so the check is reached whatever runs first. On PostgreSQL such
 // text used to fail a query with a 500; on SQLite it was stored.
 func TestTextAtTheDoor(t *testing.T) {
-	doc, err := api.LoadGuide()
+	doc, err := guideDoc()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -81,7 +81,7 @@ func newEnv(t testing.TB, opts options, engine ...store.Engine) *env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	doc, err := api.LoadProperty()
+	doc, err := propertyDoc()
 	if err != nil {
 		t.Fatalf("openapi: %v", err)
 	}
@@ -214,3 +214,7 @@ var guest = map[string]any{"firstName": "Mei", "lastName": "Tan", "email": "mei.
 // day is a day of next month (December 2026, the fake clock being in
 // November).
 func day(d int) property.Date { return property.NewDate(2026, 12, d) }
+
+// propertyDoc is the OpenAPI document, parsed once for the package: every
+// environment validates against it, read-only.
+var propertyDoc = sync.OnceValues(api.LoadProperty)

@@ -5,7 +5,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/wayfarer-asia/platform/api"
 	"github.com/wayfarer-asia/platform/internal/property/propertyhttp"
 )
 
@@ -13,7 +12,7 @@ import (
 // OpenAPI document, and every documented operation is registered.
 func TestRouteInventory(t *testing.T) {
 	t.Parallel()
-	doc, err := api.LoadProperty()
+	doc, err := propertyDoc()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,7 +4,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/wayfarer-asia/platform/api"
 	"github.com/wayfarer-asia/platform/internal/platform/httpx/apitest"
 	"github.com/wayfarer-asia/platform/internal/platform/store/storetest"
 	"github.com/wayfarer-asia/platform/internal/property/propertyhttp"
@@ -19,7 +18,7 @@ import (
 // the key is authenticated and counted first. On PostgreSQL such text
 // used to fail a query with a 500; on SQLite it was stored.
 func TestTextAtTheDoor(t *testing.T) {
-	doc, err := api.LoadProperty()
+	doc, err := propertyDoc()
 	if err != nil {
 		t.Fatal(err)
 	}

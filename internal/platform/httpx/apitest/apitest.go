@@ -6,7 +6,6 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
-	"crypto/sha256"
 	"encoding/json"
 	"errors"
 	"io"
@@ -80,20 +79,20 @@ func New(tb testing.TB, h http.Handler, doc *openapi3.T) *Client {
 	return &Client{tb: tb, handler: h, doc: doc, router: router, strict: strict, RemoteAddr: "192.0.2.1:1234", Forbidden: append([]string(nil), leaks...)}
 }
 
-// strictValidators hold one validator per document text: building one
-// parses the whole document, and every test environment loads its own copy
-// of the same document.
-var strictValidators sync.Map // sha256 of the document's JSON → func() (validator.Validator, error)
+// strictValidators hold one validator per document: building one parses
+// the whole document, so a test package parses its document once and
+// passes the same *openapi3.T to every New.
+var strictValidators sync.Map // *openapi3.T → func() (validator.Validator, error)
 
 // strictValidator returns a second validator of doc, pb33f's, which reads
 // a document independently of kin-openapi, so a response only one of them
 // accepts fails the test.
 func strictValidator(doc *openapi3.T) (validator.Validator, error) {
-	spec, err := doc.MarshalJSON()
-	if err != nil {
-		return nil, err
-	}
-	f, _ := strictValidators.LoadOrStore(sha256.Sum256(spec), sync.OnceValues(func() (validator.Validator, error) {
+	f, _ := strictValidators.LoadOrStore(doc, sync.OnceValues(func() (validator.Validator, error) {
+		spec, err := doc.MarshalJSON()
+		if err != nil {
+			return nil, err
+		}
 		d, err := libopenapi.NewDocument(spec)
 		if err != nil {
 			return nil, err
