@@ -103,7 +103,7 @@ type Runner struct {
 	Logger *slog.Logger // nil: slog.Default()
 
 	PollInterval  time.Duration // how long Run waits when no job is due
-	Concurrency   int           // slots of the shared pool (Kind.Pool nil)
+	Concurrency   int           // slots of the shared pool (Kind.Pool nil), and direct jobs handled at once
 	JobTimeout    time.Duration // bound of one attempt, unless its pool says otherwise
 	Lease         time.Duration // how long a claimed job is withheld from other runners; above JobTimeout
 	ShutdownGrace time.Duration // how long Run lets jobs in flight finish once stopped
