@@ -25,6 +25,7 @@ import (
 	"github.com/wayfarer-asia/platform/api"
 	"github.com/wayfarer-asia/platform/internal/guide/guidedb"
 	"github.com/wayfarer-asia/platform/internal/guide/guidehttp"
+	"github.com/wayfarer-asia/platform/internal/guide/guidejobs"
 	"github.com/wayfarer-asia/platform/internal/guide/sample"
 	"github.com/wayfarer-asia/platform/internal/platform/ai"
 	"github.com/wayfarer-asia/platform/internal/platform/auth"
@@ -271,12 +272,12 @@ func (a *app) guide(ctx context.Context) (http.Handler, error) {
 		}
 		return float64(n)
 	}))
-	live, err := chat.New(chat.Config{Credentials: realtimeCreds, Directory: gs, RedisURL: cfg.RedisURL, Logger: logger})
+	live, err := chat.New(chat.Config{Credentials: realtimeCreds, Rules: guidehttp.ChatRules(gs), RedisURL: cfg.RedisURL, Logger: logger})
 	if err != nil && cfg.RedisURL != "" {
 		// As the rate limits do, the server starts without Redis (/readyz
 		// reports it): the channel then serves this replica's clients only.
 		logger.Error("realtime: Redis unreachable at start; the channel runs in memory on this replica until a restart", "err", err)
-		live, err = chat.New(chat.Config{Credentials: realtimeCreds, Directory: gs, Logger: logger})
+		live, err = chat.New(chat.Config{Credentials: realtimeCreds, Rules: guidehttp.ChatRules(gs), Logger: logger})
 	}
 	if err != nil {
 		return nil, err
@@ -286,13 +287,14 @@ func (a *app) guide(ctx context.Context) (http.Handler, error) {
 		defer cancel()
 		return live.Shutdown(ctx)
 	})
-	a.runner = jobs.NewRunner(queue, gs, clk, sender, aiClient)
-	a.runner.Blobs, a.runner.Logger = avatars, logger
-	a.runner.Realtime, a.runner.PublicURL = live, cfg.GuidePublicURL
+	a.runner = jobs.NewRunner(queue, clk)
+	a.runner.Logger = logger
+	guideJobs := &guidejobs.Jobs{Store: gs, Push: sender, AI: aiClient, Blobs: avatars, Chat: live, PublicURL: cfg.GuidePublicURL, Logger: logger}
+	guideJobs.Register(a.runner)
+	hooks := a.webhooks(db, gs.Events(), cfg.GuidePublicURL, a.runner)
 	// The realtime publications go to the runner as their transactions
 	// commit; the other jobs wake it.
-	queue.SetLane(a.runner)
-	hooks := a.webhooks(db, gs.Events(), cfg.GuidePublicURL, a.runner)
+	queue.SetHandoff(a.runner.Handoff())
 	idpA, err := identityProvider(ctx, "idp-a", cfg.IdpA, clk)
 	if err != nil {
 		return nil, err
@@ -387,9 +389,9 @@ func (a *app) property(ctx context.Context) (http.Handler, error) {
 	}
 	queue := store.NewJobs(db, clk)
 	runner := &jobs.Runner{Jobs: queue, Clock: clk, Logger: logger}
-	queue.SetLane(runner) // it takes no job kind: every commit that enqueues wakes it
 	a.runners = append(a.runners, runner)
 	hooks := a.webhooks(db, ps.Events(), cfg.PropertyPublicURL, runner)
+	queue.SetHandoff(runner.Handoff()) // no direct kind: every commit that enqueues wakes it
 	usage := property.NewUsage()
 	a.jobs = append(a.jobs,
 		job{"property key usage", 10 * time.Second, func(ctx context.Context) error { return ps.FlushUsage(ctx, usage) }},
@@ -431,12 +433,12 @@ func (a *app) property(ctx context.Context) (http.Handler, error) {
 
 // webhooks sets up the change feed and the webhooks of a database: runner
 // sends the deliveries (the queue wakes it after each commit that enqueued
-// some: it is the database's lane), and the feed forgets old events (and
-// finished deliveries) every hour.
+// some: its Handoff), and the feed forgets old events (and finished
+// deliveries) every hour.
 func (a *app) webhooks(db *store.DB, events *store.Events, publicURL string, runner *jobs.Runner) *store.Webhooks {
 	hooks := store.NewWebhooks(db, a.clock)
 	events.PublicURL = publicURL
-	runner.Webhooks = &jobs.Webhooks{Store: hooks, Client: changes.NewClient(changes.Policy{AllowHosts: a.cfg.WebhookAllowHosts})}
+	(&jobs.Webhooks{Store: hooks, Client: changes.NewClient(changes.Policy{AllowHosts: a.cfg.WebhookAllowHosts})}).Register(runner)
 	a.jobs = append(a.jobs, job{"purge events and webhook deliveries", time.Hour, func(ctx context.Context) error {
 		_, err1 := events.Purge(ctx)
 		_, err2 := hooks.PurgeDeliveries(ctx)
@@ -514,7 +516,7 @@ func persistedSecret(ctx context.Context, configured, envName, key string, setti
 
 // realtimeIssuer signs realtime channel credentials with REALTIME_SECRET,
 // or with a random secret for this process when none is set.
-func realtimeIssuer(cfg *config.Config, clk clock.Clock, logger *slog.Logger) (*auth.Realtime, error) {
+func realtimeIssuer(cfg *config.Config, clk clock.Clock, logger *slog.Logger) (*chat.Credentials, error) {
 	secret := []byte(cfg.RealtimeSecret)
 	if len(secret) == 0 {
 		secret = make([]byte, 32)
@@ -523,7 +525,7 @@ func realtimeIssuer(cfg *config.Config, clk clock.Clock, logger *slog.Logger) (*
 		}
 		logger.Warn("REALTIME_SECRET is not set: realtime credentials are signed with a random secret that changes at every start; set it to share one with the realtime service")
 	}
-	return auth.NewRealtime(cfg.RealtimeAppID, secret, clk), nil
+	return chat.NewCredentials(cfg.RealtimeAppID, secret, clk), nil
 }
 
 // avatarStore keeps avatars in the S3-compatible bucket when one is

@@ -15,7 +15,7 @@ import (
 var _ guide.ActionStore = (*Guide)(nil)
 
 // CreateAction stores a pending action of the caller's API key and, in
-// the same transaction, its action.pending event and a JobPushAction per
+// the same transaction, its action.pending event and a guide.JobPushAction per
 // device of the person, who alone is to confirm it. The unique index
 // pending_actions_open keeps one open action per key, operation, target
 // and kind of confirmation: an ask whose insert it refuses returns the
@@ -75,7 +75,7 @@ func (g *Guide) CreateAction(ctx context.Context, c *guide.Caller, action, targe
 		if _, err := g.events.Record(ctx, tx, guide.EventActionPending, []string{guide.Audience(a.UserID)}, a); err != nil {
 			return err
 		}
-		_, err = g.enqueuePerDevice(ctx, tx, a.UserID, JobPushAction, "actionId", a.ID, now)
+		_, err = g.enqueuePerDevice(ctx, tx, a.UserID, guide.JobPushAction, "actionId", a.ID, now)
 		return err
 	})
 	if err != nil {

@@ -76,7 +76,7 @@ func (g *Guide) closeAccount(ctx context.Context, tx *sql.Tx, userID string) (ti
 		return now, err
 	}
 	if avatarKey.Valid {
-		if err := g.jobs.Enqueue(ctx, tx, JobBlobDelete, map[string]string{"key": avatarKey.String}, now); err != nil {
+		if err := g.jobs.Enqueue(ctx, tx, guide.JobBlobDelete, map[string]string{"key": avatarKey.String}, now); err != nil {
 			return now, err
 		}
 	}

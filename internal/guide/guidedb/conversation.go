@@ -83,7 +83,7 @@ func (g *Guide) OpenConversation(ctx context.Context, user *guide.User, handle s
 			return nil // no effect: the answer (200) is recorded after it
 		}
 		// The expert learns of the conversation live, once it is committed.
-		if err := g.jobs.Enqueue(ctx, tx, JobRealtimeConversation, NewConversation{ConversationID: c.ID, RecipientID: expertUser}, now); err != nil {
+		if err := g.jobs.Enqueue(ctx, tx, guide.JobRealtimeConversation, NewConversation{ConversationID: c.ID, RecipientID: expertUser}, now); err != nil {
 			return err
 		}
 		return store.RecordResult(ctx, tx, &c)
@@ -265,7 +265,7 @@ func (g *Guide) SendMessage(ctx context.Context, user *guide.User, id string, nm
 			// conversation's preview changes in the same statement, only
 			// when the message was inserted, so that one row is affected
 			// then, as by the insert alone.
-			enqueue, j, err := g.jobs.EnqueueFrom(w, "m", JobRealtimeMessage, live, now)
+			enqueue, j, err := g.jobs.EnqueueFrom(w, "m", guide.JobRealtimeMessage, live, now)
 			if err != nil {
 				return err
 			}
@@ -290,7 +290,7 @@ func (g *Guide) SendMessage(ctx context.Context, user *guide.User, id string, nm
 		if g.db.Engine == store.Postgres {
 			g.jobs.Handoff(tx, job)
 		} else {
-			if err := g.jobs.Enqueue(ctx, tx, JobRealtimeMessage, live, now); err != nil {
+			if err := g.jobs.Enqueue(ctx, tx, guide.JobRealtimeMessage, live, now); err != nil {
 				return err
 			}
 			if _, err := tx.ExecContext(ctx, `UPDATE conversations SET last_message = $1, last_message_at = $2, updated_at = $2,
@@ -302,7 +302,7 @@ func (g *Guide) SendMessage(ctx context.Context, user *guide.User, id string, nm
 		// A recipient with no device has nobody to notify: no job, and no
 		// work for the runners.
 		if devices {
-			if err := g.jobs.Enqueue(ctx, tx, JobPushMessage, map[string]string{"messageId": msgID}, now); err != nil {
+			if err := g.jobs.Enqueue(ctx, tx, guide.JobPushMessage, map[string]string{"messageId": msgID}, now); err != nil {
 				return err
 			}
 		}
@@ -312,7 +312,7 @@ func (g *Guide) SendMessage(ctx context.Context, user *guide.User, id string, nm
 				return err
 			}
 			if auto {
-				if err := g.jobs.Enqueue(ctx, tx, JobAIReply, map[string]string{"conversationId": id, "messageId": msgID}, now); err != nil {
+				if err := g.jobs.Enqueue(ctx, tx, guide.JobAIReply, map[string]string{"conversationId": id, "messageId": msgID}, now); err != nil {
 					return err
 				}
 			}
@@ -366,7 +366,7 @@ func (g *Guide) MarkRead(ctx context.Context, user *guide.User, id string) (_ in
 			return err
 		}
 		now := g.clock.Now()
-		return g.jobs.Enqueue(ctx, tx, JobRealtimeRead, ReadReceipt{ConversationID: id, ReaderID: user.ID, MarkedCount: int(n), ReadAt: now.UTC()}, now)
+		return g.jobs.Enqueue(ctx, tx, guide.JobRealtimeRead, ReadReceipt{ConversationID: id, ReaderID: user.ID, MarkedCount: int(n), ReadAt: now.UTC()}, now)
 	})
 	return int(n), err
 }

@@ -16,21 +16,6 @@ import (
 // survives a crash between the commit and the publish), and the reads the
 // channel's access rules need.
 
-// Job kinds of the realtime channel.
-const (
-	// JobRealtimeMessage publishes a recorded message to its conversation's
-	// channel and the recipient's unread count to their personal channel.
-	// Payload: a RealtimeMessage.
-	JobRealtimeMessage = "realtime.message"
-	// JobRealtimeRead publishes a read receipt to the conversation's channel
-	// and the reader's unread count to their personal channel. Payload: a
-	// ReadReceipt.
-	JobRealtimeRead = "realtime.read"
-	// JobRealtimeConversation publishes a new conversation to the other
-	// participant's personal channel. Payload: a NewConversation.
-	JobRealtimeConversation = "realtime.conversation"
-)
-
 // NewConversation says that a conversation was opened with a recipient.
 type NewConversation struct {
 	ConversationID string `json:"conversationId"`
@@ -45,7 +30,7 @@ type ReadReceipt struct {
 	ReadAt         time.Time `json:"readAt"`
 }
 
-// RealtimeMessage is the payload of a JobRealtimeMessage. Live is the
+// RealtimeMessage is the payload of a guide.JobRealtimeMessage. Live is the
 // message as its transaction wrote it, so that the runner publishes it
 // without reading it back; nil in the jobs of earlier versions, which
 // name the message only.
@@ -80,7 +65,7 @@ func newLiveMessage(m *guide.Message, rtID *string, tourist, expertUser string) 
 	return lm
 }
 
-// realtimeMessage is the payload of m's JobRealtimeMessage.
+// realtimeMessage is the payload of m's guide.JobRealtimeMessage.
 func realtimeMessage(m *guide.Message, rtID *string, tourist, expertUser string) RealtimeMessage {
 	return RealtimeMessage{MessageID: m.ID, Live: newLiveMessage(m, rtID, tourist, expertUser)}
 }

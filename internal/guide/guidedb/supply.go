@@ -194,7 +194,7 @@ func (g *Guide) UpdatePackage(ctx context.Context, user *guide.User, id string, 
 		// added back but by a new upload, under a new key): its file goes.
 		for _, img := range cur.Images {
 			if strings.HasPrefix(img, guide.PackageUploadsPrefix) && !slices.Contains(c.Images, img) {
-				if err := g.jobs.Enqueue(ctx, tx, JobBlobDelete, map[string]string{"key": strings.TrimPrefix(img, "/media/")}, now); err != nil {
+				if err := g.jobs.Enqueue(ctx, tx, guide.JobBlobDelete, map[string]string{"key": strings.TrimPrefix(img, "/media/")}, now); err != nil {
 					return err
 				}
 			}

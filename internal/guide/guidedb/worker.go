@@ -12,33 +12,8 @@ import (
 	"github.com/wayfarer-asia/platform/internal/platform/store"
 )
 
-// This file is the guide's side of the background worker: the job kinds,
-// and the reads and writes that the push and AI-reply jobs need.
-
-// Job kinds of the guide marketplace.
-const (
-	// JobPushMessage notifies the recipient of a message on each of their
-	// devices. Payload: {"messageId": "..."}.
-	JobPushMessage = "push.message"
-	// JobAIReply asks the AI model for the expert's reply to a traveller's
-	// message. Payload: {"conversationId": "...", "messageId": "..."}.
-	JobAIReply = "ai.reply"
-	// JobBlobDelete removes a stored file no longer referenced, such as the
-	// avatar of a closed account. Payload: {"key": "..."}.
-	JobBlobDelete = "blob.delete"
-)
-
-// JobPushDevice delivers one message's notification to one device. The
-// worker fans a JobPushMessage out into one of these per device of the
-// recipient, so that each device is retried, deferred for its quiet hours
-// and delivered on its own. Payload: {"messageId": "...", "token": "..."}.
-const JobPushDevice = "push.device"
-
-// JobPushAction asks the person, on one of their devices, to confirm (or
-// ignore) a pending action an API key asked for. CreateAction enqueues one
-// per device in its transaction; the worker sends it only while the action
-// is still pending. Payload: {"actionId": "...", "token": "..."}.
-const JobPushAction = "push.action"
+// This file is the guide's side of the background jobs (guidejobs): the
+// reads and writes that the push and AI-reply jobs need.
 
 // messageParties is who sent a message and who receives it.
 type messageParties struct {
@@ -76,7 +51,7 @@ func loadMessageParties(ctx context.Context, q store.Querier, messageID string) 
 	return &p, nil
 }
 
-// FanOutPushMessage turns the JobPushMessage job into one JobPushDevice job
+// FanOutPushMessage turns the guide.JobPushMessage job into one guide.JobPushDevice job
 // per device of the message's recipient and completes it, in one
 // transaction, and returns the number of devices. A message that no longer
 // exists, or whose recipient has closed the account, has no devices.
@@ -96,7 +71,7 @@ func (g *Guide) FanOutPushMessage(ctx context.Context, jobID, messageID string) 
 		if err != nil || p == nil || p.recipientID == "" {
 			return err
 		}
-		n, err = g.enqueuePerDevice(ctx, tx, p.recipientID, JobPushDevice, "messageId", messageID, now)
+		n, err = g.enqueuePerDevice(ctx, tx, p.recipientID, guide.JobPushDevice, "messageId", messageID, now)
 		return err
 	})
 	return n, err
@@ -461,13 +436,13 @@ func (g *Guide) PostAIReply(ctx context.Context, conversationID, messageID, text
 		if err := scanMessage(tx.QueryRowContext(ctx, messageSelect+` WHERE m.id = $1`, id), &m); err != nil {
 			return err
 		}
-		if err := g.jobs.Enqueue(ctx, tx, JobRealtimeMessage, realtimeMessage(&m, nil, t.touristID, t.expertUserID), now); err != nil {
+		if err := g.jobs.Enqueue(ctx, tx, guide.JobRealtimeMessage, realtimeMessage(&m, nil, t.touristID, t.expertUserID), now); err != nil {
 			return err
 		}
 		if err := g.recordMessageEvent(ctx, tx, &m, t.touristID, t.expertUserID); err != nil {
 			return err
 		}
-		return g.jobs.Enqueue(ctx, tx, JobPushMessage, map[string]string{"messageId": id}, now)
+		return g.jobs.Enqueue(ctx, tx, guide.JobPushMessage, map[string]string{"messageId": id}, now)
 	})
 	if err != nil {
 		return "", err

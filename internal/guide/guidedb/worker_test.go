@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/wayfarer-asia/platform/internal/guide"
 	"github.com/wayfarer-asia/platform/internal/guide/guidedb"
 	"github.com/wayfarer-asia/platform/internal/platform/clock"
 	"github.com/wayfarer-asia/platform/internal/platform/store"
@@ -22,7 +23,7 @@ func TestFanOutPushMessageOnce(t *testing.T) {
 			clk := clock.NewFake(time.Date(2026, 11, 2, 9, 0, 0, 0, time.UTC))
 			g := guidedb.New(db, clk)
 			queue := store.NewJobs(db, clk)
-			if err := queue.Enqueue(ctx, db, guidedb.JobPushMessage, map[string]string{"messageId": "missing"}, clk.Now()); err != nil {
+			if err := queue.Enqueue(ctx, db, guide.JobPushMessage, map[string]string{"messageId": "missing"}, clk.Now()); err != nil {
 				t.Fatal(err)
 			}
 			jobs, err := queue.Claim(ctx, nil, 1, time.Minute)

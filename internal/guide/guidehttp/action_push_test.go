@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/wayfarer-asia/platform/internal/guide/guidejobs"
 	"github.com/wayfarer-asia/platform/internal/platform/jobs"
 	"github.com/wayfarer-asia/platform/internal/platform/mcpx/mcptest"
 	"github.com/wayfarer-asia/platform/internal/platform/push"
@@ -62,8 +63,9 @@ func (s *pushSink) all() []notification {
 
 // pushRunner is the guide's job runner of a replica, sending to sink.
 func (e *env) pushRunner(sink *pushSink) *jobs.Runner {
-	return &jobs.Runner{Jobs: store.NewJobs(e.db, e.clock), Guide: e.store, Clock: e.clock,
-		Push: &push.HTTPSender{URL: sink.srv.URL}, PublicURL: publicURL, Logger: slog.New(slog.DiscardHandler)}
+	r := &jobs.Runner{Jobs: store.NewJobs(e.db, e.clock), Clock: e.clock, Logger: slog.New(slog.DiscardHandler)}
+	(&guidejobs.Jobs{Store: e.store, Push: &push.HTTPSender{URL: sink.srv.URL}, PublicURL: publicURL, Logger: r.Logger}).Register(r)
+	return r
 }
 
 // device registers a push token for u through the API; locale "" sends

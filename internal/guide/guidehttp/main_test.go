@@ -18,6 +18,7 @@ import (
 	"github.com/wayfarer-asia/platform/internal/platform/auth"
 	"github.com/wayfarer-asia/platform/internal/platform/blob"
 	"github.com/wayfarer-asia/platform/internal/platform/changes"
+	"github.com/wayfarer-asia/platform/internal/platform/chat"
 	"github.com/wayfarer-asia/platform/internal/platform/clock"
 	"github.com/wayfarer-asia/platform/internal/platform/httpx"
 	"github.com/wayfarer-asia/platform/internal/platform/httpx/apitest"
@@ -164,7 +165,7 @@ func newEnv(t testing.TB, opts options, engine ...store.Engine) *env {
 		Webhooks:        hooks,
 		WebhookPolicy:   changes.Policy{AllowHosts: []string{"127.0.0.1"}},
 		CatalogCacheTTL: cacheTTL,
-		Realtime:        auth.NewRealtime("test-app", []byte("realtime-secret-realtime-secret!"), clk),
+		Realtime:        chat.NewCredentials("test-app", []byte("realtime-secret-realtime-secret!"), clk),
 		AIReplies:       true,
 		Tokens:          tokens,
 		IdpA:            idpA,

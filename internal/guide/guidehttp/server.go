@@ -14,6 +14,7 @@ import (
 	"github.com/wayfarer-asia/platform/internal/platform/auth"
 	"github.com/wayfarer-asia/platform/internal/platform/blob"
 	"github.com/wayfarer-asia/platform/internal/platform/changes"
+	"github.com/wayfarer-asia/platform/internal/platform/chat"
 	"github.com/wayfarer-asia/platform/internal/platform/clock"
 	"github.com/wayfarer-asia/platform/internal/platform/httpx"
 	"github.com/wayfarer-asia/platform/internal/platform/idempotency"
@@ -43,7 +44,7 @@ type Config struct {
 	Conversations guide.ConversationStore
 	Supply        guide.SupplyStore // experts' packages and availability
 	Avatars       blob.Store        // uploaded images: avatars and package images
-	Realtime      *auth.Realtime
+	Realtime      *chat.Credentials
 	Live          Live // the realtime channel; nil: its routes answer 503
 	// Events is the change feed; Webhooks the webhook endpoints, whose
 	// URLs WebhookPolicy judges.

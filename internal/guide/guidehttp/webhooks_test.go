@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/wayfarer-asia/platform/internal/platform/changes"
+	"github.com/wayfarer-asia/platform/internal/platform/clock"
 	"github.com/wayfarer-asia/platform/internal/platform/httpx/apitest"
 	"github.com/wayfarer-asia/platform/internal/platform/jobs"
 	"github.com/wayfarer-asia/platform/internal/platform/store"
@@ -44,8 +45,14 @@ type delivery struct {
 // runner returns a runner of webhook deliveries on the env's database: a
 // replica of the server, as many as a test likes.
 func (e *env) runner() *jobs.Runner {
-	return &jobs.Runner{Jobs: store.NewJobs(e.db, e.clock), Clock: e.clock,
-		Webhooks: &jobs.Webhooks{Store: e.hooks, Client: changes.NewClient(changes.Policy{AllowHosts: []string{"127.0.0.1"}})}}
+	return webhookRunner(store.NewJobs(e.db, e.clock), e.clock, &jobs.Webhooks{Store: e.hooks, Client: changes.NewClient(changes.Policy{AllowHosts: []string{"127.0.0.1"}})})
+}
+
+// webhookRunner returns a runner of w's deliveries.
+func webhookRunner(q *store.Jobs, clk clock.Clock, w *jobs.Webhooks) *jobs.Runner {
+	r := &jobs.Runner{Jobs: q, Clock: clk}
+	w.Register(r)
+	return r
 }
 
 // drain runs the runner until no delivery is due.
@@ -485,14 +492,14 @@ func testSlowEndpoints(t *testing.T, engine store.Engine, slots int) {
 		slowAfter = 10 * time.Millisecond
 	}
 	queue := store.NewJobs(b.db, b.clock)
-	r := &jobs.Runner{Jobs: queue, Clock: b.clock, PollInterval: time.Hour, // woken by the commits only
-		WebhookConcurrency: slots, WebhookSlowAfter: slowAfter,
-		Webhooks: &jobs.Webhooks{Store: b.hooks, Client: changes.NewClientTimeout(changes.Policy{AllowHosts: []string{"127.0.0.1"}}, 10*time.Second)}}
-	queue.SetLane(r)
+	r := webhookRunner(queue, b.clock, &jobs.Webhooks{Store: b.hooks, Client: changes.NewClientTimeout(changes.Policy{AllowHosts: []string{"127.0.0.1"}}, 10*time.Second),
+		Concurrency: slots, SlowAfter: slowAfter})
+	r.PollInterval = time.Hour // woken by the commits only
+	queue.SetHandoff(r.Handoff())
 	ctx, stop := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
 	wg.Go(func() { r.Run(ctx) })
-	t.Cleanup(func() { stop(); wg.Wait(); queue.SetLane(nil) })
+	t.Cleanup(func() { stop(); wg.Wait(); queue.SetHandoff(store.Handoff{}) })
 
 	b.Do("POST", "/api/v1/webhooks/"+slow[0].ID+"/test", nil, bearer(b.tourist.token)...).Expect(202)
 	for _, ep := range slow {
@@ -638,8 +645,7 @@ func TestWebhookAttemptHistory(t *testing.T) {
 			// not allow it.
 			blocked := b.createEndpoint(t, b.stranger, "https://localhost:1/hooks")
 			b.Do("POST", "/api/v1/webhooks/"+blocked.ID+"/test", nil, bearer(b.stranger.token)...).Expect(202)
-			strict := &jobs.Runner{Jobs: store.NewJobs(b.db, b.clock), Clock: b.clock,
-				Webhooks: &jobs.Webhooks{Store: b.hooks, Client: changes.NewClient(changes.Policy{})}}
+			strict := webhookRunner(store.NewJobs(b.db, b.clock), b.clock, &jobs.Webhooks{Store: b.hooks, Client: changes.NewClient(changes.Policy{})})
 			drain(t, strict)
 			var got struct {
 				Data []struct {
@@ -687,13 +693,13 @@ func TestWebhookInFlightRetriedAfterAMinute(t *testing.T) {
 			ep := b.createEndpoint(t, b.tourist, srv.URL)
 
 			queue := store.NewJobs(b.db, b.clock)
-			dying := &jobs.Runner{Jobs: queue, Clock: b.clock, PollInterval: time.Hour,
-				Webhooks: &jobs.Webhooks{Store: b.hooks, Client: changes.NewClient(changes.Policy{AllowHosts: []string{"127.0.0.1"}})}}
-			queue.SetLane(dying)
+			dying := webhookRunner(queue, b.clock, &jobs.Webhooks{Store: b.hooks, Client: changes.NewClient(changes.Policy{AllowHosts: []string{"127.0.0.1"}})})
+			dying.PollInterval = time.Hour
+			queue.SetHandoff(dying.Handoff())
 			ctx, stop := context.WithCancel(context.Background())
 			var wg sync.WaitGroup
 			wg.Go(func() { dying.Run(ctx) })
-			t.Cleanup(func() { stop(); wg.Wait(); queue.SetLane(nil) })
+			t.Cleanup(func() { stop(); wg.Wait(); queue.SetHandoff(store.Handoff{}) })
 			b.Do("POST", "/api/v1/webhooks/"+ep.ID+"/test", nil, bearer(b.tourist.token)...).Expect(202)
 			waitFor(t, "the first attempt", func() bool { return calls.Load() == 1 })
 

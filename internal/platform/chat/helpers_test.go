@@ -22,6 +22,7 @@ import (
 
 	"github.com/wayfarer-asia/platform/internal/guide/guidedb"
 	"github.com/wayfarer-asia/platform/internal/guide/guidehttp"
+	"github.com/wayfarer-asia/platform/internal/guide/guidejobs"
 	"github.com/wayfarer-asia/platform/internal/guide/sample"
 	"github.com/wayfarer-asia/platform/internal/platform/auth"
 	"github.com/wayfarer-asia/platform/internal/platform/chat"
@@ -50,7 +51,7 @@ type node struct {
 	db     *store.DB
 	gs     *guidedb.Guide
 	clock  *clock.Fake
-	creds  *auth.Realtime
+	creds  *chat.Credentials
 	tokens *auth.Tokens
 	engine *chat.Engine
 	runner *jobs.Runner
@@ -76,13 +77,13 @@ func newNode(t *testing.T, engine store.Engine, o nodeOptions) *node {
 		o.clock = clock.NewFake(time.Now().UTC().Truncate(time.Second))
 	}
 	n := &node{t: t, db: o.db, clock: o.clock, gs: guidedb.New(o.db, o.clock)}
-	n.creds = auth.NewRealtime(testAppID, []byte(testSecret), o.clock)
+	n.creds = chat.NewCredentials(testAppID, []byte(testSecret), o.clock)
 	var err error
 	if n.tokens, err = auth.NewTokens([]byte("test-secret-test-secret-test-secret!"), o.clock); err != nil {
 		t.Fatal(err)
 	}
 	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
-	n.engine, err = chat.New(chat.Config{Credentials: n.creds, Directory: n.gs, RedisURL: o.redisURL, RedisPrefix: o.redisPrefix, Logger: logger})
+	n.engine, err = chat.New(chat.Config{Credentials: n.creds, Rules: guidehttp.ChatRules(n.gs), RedisURL: o.redisURL, RedisPrefix: o.redisPrefix, Logger: logger})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -91,8 +92,9 @@ func newNode(t *testing.T, engine store.Engine, o nodeOptions) *node {
 		defer cancel()
 		n.engine.Shutdown(ctx)
 	})
-	n.runner = jobs.NewRunner(store.NewJobs(o.db, o.clock), n.gs, o.clock, nil, nil)
-	n.runner.Realtime, n.runner.PublicURL, n.runner.Logger = n.engine, "https://guide.api.test", logger
+	n.runner = jobs.NewRunner(store.NewJobs(o.db, o.clock), o.clock)
+	n.runner.Logger = logger
+	(&guidejobs.Jobs{Store: n.gs, Chat: n.engine, PublicURL: "https://guide.api.test", Logger: logger}).Register(n.runner)
 	limiter := ratelimit.NewMemory(o.clock)
 	srv := guidehttp.New(guidehttp.Config{
 		PublicURL: "https://guide.api.test", Catalog: n.gs, Accounts: n.gs, Idempotency: store.NewIdempotency(o.db, o.clock, 0),

@@ -1,16 +1,18 @@
-// Package chat is the guide's realtime chat channel: the centrifuge
-// engine (the library behind Centrifugo) with WebSocket, SSE and HTTP
-// streaming transports, authenticated by the credentials GET
-// /api/realtime/token issues, scaled through Redis when REDIS_URL is set.
+// Package chat is a realtime chat channel that knows no product: the
+// centrifuge engine (the library behind Centrifugo) with WebSocket, SSE
+// and HTTP streaming transports, authenticated by the credentials it
+// issues (Credentials), scaled through Redis when REDIS_URL is set. The
+// product decides who may connect and join, and what a draft may hold
+// (Rules), and what its jobs publish (PublishJob).
 //
 // Channels:
 //
-//   - conversation:{id} — the conversation's two participants only
-//     (checked in the database at subscribe time): every recorded message,
-//     read receipts, drafts and typing signals; presence and join/leave
-//     tell who is online; history with recovery lets a client that
-//     reconnects within RecoveryWindow receive what it missed.
-//   - user:{id} — the user's own: the unread count.
+//   - conversation:{id} — the conversation's participants only (Rules,
+//     asked at subscribe time): what the product publishes, drafts and
+//     typing signals; presence and join/leave tell who is online; history
+//     with recovery lets a client that reconnects within RecoveryWindow
+//     receive what it missed.
+//   - user:{id} — the user's own.
 package chat
 
 import (
@@ -22,7 +24,6 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
-	"net/url"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -30,18 +31,22 @@ import (
 	"github.com/centrifugal/centrifuge"
 	"github.com/golang-jwt/jwt/v5"
 
-	"github.com/wayfarer-asia/platform/internal/guide"
 	"github.com/wayfarer-asia/platform/internal/platform/apperr"
-	"github.com/wayfarer-asia/platform/internal/platform/auth"
 	"github.com/wayfarer-asia/platform/internal/platform/httpx"
 	"github.com/wayfarer-asia/platform/internal/platform/store"
 )
 
 // Channel name prefixes.
 const (
-	ConversationPrefix = "conversation:"
-	UserPrefix         = "user:"
+	conversationPrefix = "conversation:"
+	userPrefix         = "user:"
 )
+
+// ConversationChannel is the name of a conversation's channel.
+func ConversationChannel(conversationID string) string { return conversationPrefix + conversationID }
+
+// UserChannel is the name of a user's own channel.
+func UserChannel(userID string) string { return userPrefix + userID }
 
 // RecoveryWindow is how long a channel keeps its publications for clients
 // that reconnect; HistorySize bounds how many it keeps.
@@ -59,18 +64,25 @@ const idempotentResultTTL = time.Hour
 // client must not reconnect.
 var DisconnectAccountClosed = centrifuge.Disconnect{Code: 4501, Reason: "account closed"}
 
-// Directory is what the channel's access rules read (guidedb.Guide).
-type Directory interface {
-	// FindUserByID returns an open account. Errors: apperr.NotFound.
-	FindUserByID(ctx context.Context, id string) (*guide.User, error)
-	// CheckParticipant errors: apperr.NotFound, apperr.Forbidden.
+// Rules are the product's: who may connect, who may join a conversation's
+// channel, and what a draft may hold.
+type Rules interface {
+	// CheckUser checks that the user may connect: an open account.
+	// Errors: apperr.NotFound.
+	CheckUser(ctx context.Context, userID string) error
+	// CheckParticipant checks that the user takes part in the
+	// conversation. Errors: apperr.NotFound, apperr.Forbidden.
 	CheckParticipant(ctx context.Context, userID, conversationID string) error
+	// CheckDraft checks a draft's content and message type (nil: the
+	// product's default) as the product checks a message, and returns
+	// them as the draft is published. Errors: apperr.Validation.
+	CheckDraft(content, messageType *string) (text, kind string, err error)
 }
 
 // Config is what the engine needs.
 type Config struct {
-	Credentials *auth.Realtime // verifies connection tokens
-	Directory   Directory
+	Credentials *Credentials // verifies connection tokens
+	Rules       Rules
 	// RedisURL, when set, makes the engine use Redis as its broker and
 	// presence manager, so that any replica delivers to any client.
 	RedisURL string
@@ -250,7 +262,7 @@ func (e *Engine) connecting(ctx context.Context, ev centrifuge.ConnectEvent) (ce
 
 // checkOpen refuses a closed account.
 func (e *Engine) checkOpen(ctx context.Context, userID string) error {
-	_, err := e.cfg.Directory.FindUserByID(ctx, userID)
+	err := e.cfg.Rules.CheckUser(ctx, userID)
 	if err == nil {
 		return nil
 	}
@@ -306,13 +318,13 @@ func (e *Engine) subscribed(c *centrifuge.Client, channel string) error {
 func (e *Engine) subscribe(c *centrifuge.Client, channel string) (centrifuge.SubscribeReply, error) {
 	recoverable := centrifuge.SubscribeOptions{EnablePositioning: true, EnableRecovery: true}
 	switch {
-	case strings.HasPrefix(channel, UserPrefix):
-		if strings.TrimPrefix(channel, UserPrefix) != c.UserID() {
+	case strings.HasPrefix(channel, userPrefix):
+		if strings.TrimPrefix(channel, userPrefix) != c.UserID() {
 			return centrifuge.SubscribeReply{}, centrifuge.ErrorPermissionDenied
 		}
 		return centrifuge.SubscribeReply{Options: recoverable}, nil
-	case strings.HasPrefix(channel, ConversationPrefix):
-		err := e.cfg.Directory.CheckParticipant(c.Context(), c.UserID(), strings.TrimPrefix(channel, ConversationPrefix))
+	case strings.HasPrefix(channel, conversationPrefix):
+		err := e.cfg.Rules.CheckParticipant(c.Context(), c.UserID(), strings.TrimPrefix(channel, conversationPrefix))
 		switch {
 		case err == nil:
 		case apperr.Code(err) == apperr.NotFound, apperr.Code(err) == apperr.Forbidden:
@@ -364,7 +376,7 @@ type Typing struct {
 // message. The engine publishes it itself, so that a draft carries the id
 // the channel gives it.
 func (e *Engine) publish(c *centrifuge.Client, ev centrifuge.PublishEvent) (centrifuge.PublishReply, error) {
-	if !strings.HasPrefix(ev.Channel, ConversationPrefix) || !c.IsSubscribed(ev.Channel) {
+	if !strings.HasPrefix(ev.Channel, conversationPrefix) || !c.IsSubscribed(ev.Channel) {
 		return centrifuge.PublishReply{}, centrifuge.ErrorPermissionDenied
 	}
 	var in ClientPublication
@@ -375,14 +387,14 @@ func (e *Engine) publish(c *centrifuge.Client, ev centrifuge.PublishEvent) (cent
 	if err := json.Unmarshal(ev.Data, &in); err != nil {
 		return centrifuge.PublishReply{}, centrifuge.ErrorBadRequest
 	}
-	conversationID := strings.TrimPrefix(ev.Channel, ConversationPrefix)
+	conversationID := strings.TrimPrefix(ev.Channel, conversationPrefix)
 	var data []byte
 	var opts []centrifuge.PublishOption
 	switch in.Type {
 	case "typing":
 		data, _ = json.Marshal(Typing{Type: "typing", ConversationID: conversationID, UserID: c.UserID()})
 	case "draft":
-		d, err := checkDraft(in)
+		d, err := e.checkDraft(in)
 		if err != nil {
 			return centrifuge.PublishReply{}, centrifuge.ErrorBadRequest
 		}
@@ -400,35 +412,18 @@ func (e *Engine) publish(c *centrifuge.Client, ev centrifuge.PublishEvent) (cent
 	return centrifuge.PublishReply{Result: &res}, nil
 }
 
-// checkDraft checks a draft as POST /api/v1/conversations/{id}/messages
-// checks a message.
-func checkDraft(in ClientPublication) (Draft, error) {
+// checkDraft checks a draft as the product checks a message (Rules), and
+// its ref.
+func (e *Engine) checkDraft(in ClientPublication) (Draft, error) {
 	errs := apperr.FieldErrors{}
-	d := Draft{Type: "draft", MessageType: guide.MessageText, Ref: in.Ref}
-	d.Content = httpx.CheckString(errs, "content", in.Content, true, 1, 5000)
-	if in.Content != nil && strings.TrimSpace(*in.Content) == "" {
-		errs.Add("content", "must not be blank")
+	text, kind, err := e.cfg.Rules.CheckDraft(in.Content, in.MessageType)
+	if err != nil {
+		return Draft{}, err
 	}
-	if in.MessageType != nil {
-		switch *in.MessageType {
-		case guide.MessageText:
-		case guide.MessageImage:
-			if !httpURL(d.Content) {
-				errs.Add("content", "must be the image's http(s) URL for an IMAGE message")
-			}
-		default:
-			errs.Add("messageType", "must be TEXT or IMAGE")
-		}
-		d.MessageType = *in.MessageType
-	}
+	d := Draft{Type: "draft", MessageType: kind, Content: text, Ref: in.Ref}
 	httpx.CheckString(errs, "ref", in.Ref, false, 1, 200)
 	if strings.IndexByte(d.Content, 0) >= 0 || (in.Ref != nil && strings.IndexByte(*in.Ref, 0) >= 0) {
 		errs.Add("content", "must not contain NUL")
 	}
 	return d, errs.Err()
-}
-
-func httpURL(s string) bool {
-	u, err := url.Parse(s)
-	return err == nil && (u.Scheme == "https" || u.Scheme == "http") && u.Host != ""
 }

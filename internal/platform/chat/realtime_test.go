@@ -8,7 +8,7 @@ import (
 
 	"github.com/golang-jwt/jwt/v5"
 
-	"github.com/wayfarer-asia/platform/internal/platform/auth"
+	"github.com/wayfarer-asia/platform/internal/platform/chat"
 	"github.com/wayfarer-asia/platform/internal/platform/clock"
 	"github.com/wayfarer-asia/platform/internal/platform/store"
 	"github.com/wayfarer-asia/platform/internal/platform/store/storetest"
@@ -33,9 +33,9 @@ func TestConnectToken(t *testing.T) {
 	}
 
 	past := clock.NewFake(n.clock.Now().Add(-2 * time.Hour))
-	expired, _, _ := auth.NewRealtime(testAppID, []byte(testSecret), past).Issue(traveller.id)
-	otherSecret, _, _ := auth.NewRealtime(testAppID, []byte("another-secret-another-secret-!!"), n.clock).Issue(traveller.id)
-	otherApp, _, _ := auth.NewRealtime("other-app", []byte(testSecret), n.clock).Issue(traveller.id)
+	expired, _, _ := chat.NewCredentials(testAppID, []byte(testSecret), past).Issue(traveller.id)
+	otherSecret, _, _ := chat.NewCredentials(testAppID, []byte("another-secret-another-secret-!!"), n.clock).Issue(traveller.id)
+	otherApp, _, _ := chat.NewCredentials("other-app", []byte(testSecret), n.clock).Issue(traveller.id)
 	hs512, _ := jwt.NewWithClaims(jwt.SigningMethodHS512, jwt.RegisteredClaims{
 		Subject: traveller.id, Audience: jwt.ClaimStrings{testAppID}, ExpiresAt: jwt.NewNumericDate(n.clock.Now().Add(time.Hour)),
 	}).SignedString([]byte(testSecret))

@@ -5,14 +5,12 @@ import (
 	"sync"
 	"time"
 
-	"github.com/wayfarer-asia/platform/internal/guide/guidedb"
 	"github.com/wayfarer-asia/platform/internal/platform/store"
 )
 
-// The Runner is its process's store.Lane for the realtime publications:
-// they are published as soon as their transaction commits, without a
-// claim, and completed in batches.
-var _ store.Lane = (*Runner)(nil)
+// The lane holds the direct jobs (Kind.Direct) the store handed over as
+// their transactions committed (Runner.Handoff): they are handled without
+// a claim and completed in batches.
 
 const (
 	// laneCapacity bounds the jobs the lane holds; past it a job waits
@@ -33,19 +31,9 @@ type lane struct {
 	full  bool          // jobs were dropped since the lane was last below capacity
 }
 
-// Takes tells whether the runner takes jobs of kind from their
-// transaction: the realtime publications.
-func (r *Runner) Takes(kind string) bool {
-	switch kind {
-	case guidedb.JobRealtimeMessage, guidedb.JobRealtimeRead, guidedb.JobRealtimeConversation:
-		return r.Guide != nil
-	}
-	return false
-}
-
-// Take queues a job handed over by its committed transaction; it never
+// take queues a job handed over by its committed transaction; it never
 // blocks.
-func (r *Runner) Take(j store.Job) {
+func (r *Runner) take(j store.Job) {
 	l := r.laneState()
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -101,7 +89,7 @@ func (r *Runner) laneRound(ctx context.Context) int {
 	}
 	fresh := jobs[:0:0]
 	for _, j := range jobs {
-		if r.now().Sub(j.CreatedAt) <= store.LaneLease-laneTimeout {
+		if r.Now().Sub(j.CreatedAt) <= store.DirectLease-laneTimeout {
 			fresh = append(fresh, j)
 		}
 	}

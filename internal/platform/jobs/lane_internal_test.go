@@ -14,7 +14,7 @@ func TestLaneBounded(t *testing.T) {
 	t.Parallel()
 	r := &Runner{}
 	for i := range laneCapacity + 10 {
-		r.Take(store.Job{ID: strconv.Itoa(i), Kind: "realtime.message"})
+		r.take(store.Job{ID: strconv.Itoa(i), Kind: "realtime.message"})
 	}
 	l := r.laneState()
 	if len(l.jobs) != laneCapacity || !l.full {
@@ -28,7 +28,7 @@ func TestLaneBounded(t *testing.T) {
 	// Too old to run within their leases: the round skips them, and has
 	// nothing to complete (the runner has no queue to reach).
 	for i := range l.jobs {
-		l.jobs[i].CreatedAt = r.now().Add(-store.LaneLease)
+		l.jobs[i].CreatedAt = r.Now().Add(-store.DirectLease)
 	}
 	if n := r.laneRound(t.Context()); n != laneBatch {
 		t.Fatalf("a round took %d jobs; want %d", n, laneBatch)

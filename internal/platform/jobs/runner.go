@@ -11,12 +11,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/wayfarer-asia/platform/internal/guide"
-	"github.com/wayfarer-asia/platform/internal/guide/guidedb"
-	"github.com/wayfarer-asia/platform/internal/platform/ai"
-	"github.com/wayfarer-asia/platform/internal/platform/blob"
 	"github.com/wayfarer-asia/platform/internal/platform/clock"
-	"github.com/wayfarer-asia/platform/internal/platform/push"
 	"github.com/wayfarer-asia/platform/internal/platform/store"
 )
 
@@ -28,20 +23,6 @@ const (
 	DefaultLease         = 5 * time.Minute
 	DefaultShutdownGrace = 10 * time.Second
 	DefaultMaxAttempts   = 8
-	// A webhook attempt waits on someone else's server, one at a time per
-	// endpoint (store.Jobs.Claim): many may hang at once without costing
-	// more than a goroutine and a connection each.
-	DefaultWebhookConcurrency = 64
-	// DefaultWebhookLease is above an attempt's bound (the client's
-	// timeout and the recording of the outcome), so that a delivery whose
-	// runner died is sent again within about a minute.
-	DefaultWebhookLease = time.Minute
-	// An attempt that has not ended after DefaultWebhookSlowAfter leaves
-	// its webhook slot for one of DefaultWebhookSlowSlots, so that
-	// endpoints that hang, however many accounts own them, leave the
-	// slots to the endpoints that answer.
-	DefaultWebhookSlowAfter = time.Second
-	DefaultWebhookSlowSlots = 256
 )
 
 // Backoff after a failed attempt: BackoffBase·2^(attempt-1), at most
@@ -72,138 +53,155 @@ type Queue interface {
 	Fail(ctx context.Context, id string, errText string) error
 }
 
-// Guide is what the guide's jobs read and write (guidedb.Guide).
-type Guide interface {
-	FanOutPushMessage(ctx context.Context, jobID, messageID string) (int, error)
-	PushDelivery(ctx context.Context, messageID, token string) (*guidedb.PushDelivery, error)
-	ActionPushDelivery(ctx context.Context, actionID, token string) (*guidedb.ActionPush, error)
-	DeletePushToken(ctx context.Context, token string) error
-	LoadAIReplyContext(ctx context.Context, conversationID, messageID string) (*guidedb.AIReplyContext, error)
-	PostAIReply(ctx context.Context, conversationID, messageID, text string) (string, error)
-	FindLiveMessage(ctx context.Context, messageID string) (*guidedb.LiveMessage, error)
-	MessageRecipient(ctx context.Context, messageID string) (conversationID, recipientID string, err error)
-	UnreadCountOf(ctx context.Context, userID string) (int, error)
-	FindLiveConversation(ctx context.Context, conversationID, userID string) (*guide.ConversationSummary, error)
+// Handler does the work of one job. It returns nil when the job is done
+// (the runner completes it), ErrFinished when the handler recorded the
+// outcome itself, and otherwise an error: Permanent gives the job up,
+// Deferral runs it again later without counting the attempt, RetryAfter
+// bounds the backoff from below, and any other error is retried with
+// Backoff until MaxAttempts.
+type Handler func(ctx context.Context, j store.Job) error
+
+// Kind is a job kind a Runner handles: each product registers its own
+// (Register) when the process is wired.
+type Kind struct {
+	Name   string
+	Handle Handler
+	// Pool holds the slots the kind's jobs run in, shared by the kinds
+	// that name the same Pool; nil: the runner's shared pool, of
+	// Concurrency slots.
+	Pool *Pool
+	// Direct: a due job of this kind enqueued in this process goes to the
+	// runner as its transaction commits, without a claim, and is
+	// completed in a batch with others (store.Handoff.Direct). For quick
+	// work wanted at once.
+	Direct bool
 }
 
-// Runner works through the guide's jobs: push notifications, AI replies
-// and realtime publications. Any number of runners, in one process or many, may share a
-// database: each job is claimed by one of them at a time.
+// Pool is a set of slots that claims and handles the jobs of its kinds on
+// its own, each job in a slot that it frees when it ends: a job never
+// waits for another pool's, nor for the jobs claimed with it.
+type Pool struct {
+	Name    string
+	Slots   int           // 0: the runner's Concurrency
+	Timeout time.Duration // bound of one attempt; 0: the runner's JobTimeout
+	// Lease is how long a claimed job is withheld from other runners; 0:
+	// the runner's Lease, at least Timeout and a minute.
+	Lease time.Duration
+	// A job still running after SlowAfter (0: never) moves to one of
+	// SlowSlots, when one is free, and frees its slot: jobs that hang
+	// leave the slots to those that answer.
+	SlowAfter time.Duration
+	SlowSlots int
+}
+
+// Runner works through the jobs of the kinds registered on it. Any number
+// of runners, in one process or many, may share a database: each job is
+// claimed by one of them at a time.
 type Runner struct {
-	Jobs  Queue
-	Guide Guide
-	Clock clock.Clock // nil: clock.System; give the queue's clock
-	// Push delivers notifications; nil logs them (push.LogSender).
-	Push push.Sender
-	// AI writes the replies of experts with AI auto-reply; nil completes
-	// AI jobs without a reply.
-	AI *ai.Client
-	// Blobs holds files that jobs may remove (a closed account's avatar);
-	// nil leaves blob jobs queued.
-	Blobs blob.Store
-	// Realtime publishes recorded messages, read receipts and unread
-	// counts on the realtime channel, and tells who follows a
-	// conversation live (no push for them); nil completes realtime jobs
-	// without publishing.
-	Realtime Publisher
-	// PublicURL is the guide API's external base URL, for the absolute
-	// image URLs of published messages and the confirmation URL of a
-	// pending action's notification.
-	PublicURL string
-	// Webhooks sends webhook deliveries; nil leaves them queued. Guide nil
-	// makes a runner of webhook deliveries only (the property platform's).
-	Webhooks *Webhooks
-	Logger   *slog.Logger // nil: slog.Default()
+	Jobs   Queue
+	Clock  clock.Clock  // nil: clock.System; give the queue's clock
+	Logger *slog.Logger // nil: slog.Default()
 
 	PollInterval  time.Duration // how long Run waits when no job is due
-	Concurrency   int           // jobs handled at once other than push notifications and webhooks (AI replies, file removals, late publications)
-	JobTimeout    time.Duration // bound of one attempt (webhooks: their client's timeout)
+	Concurrency   int           // slots of the shared pool (Kind.Pool nil), and direct jobs handled at once
+	JobTimeout    time.Duration // bound of one attempt, unless its pool says otherwise
 	Lease         time.Duration // how long a claimed job is withheld from other runners; above JobTimeout
 	ShutdownGrace time.Duration // how long Run lets jobs in flight finish once stopped
 	MaxAttempts   int           // failed attempts after which a job is given up
-	// PushConcurrency bounds the push notifications sent at once (0:
-	// DefaultConcurrency); they have slots of their own, so that a slow AI
-	// model or webhook endpoint never holds them up.
-	PushConcurrency int
-	// WebhookConcurrency bounds the webhook attempts in flight (0:
-	// DefaultWebhookConcurrency), one per endpoint at a time.
-	WebhookConcurrency int
-	// WebhookLease is the lease of a webhook attempt (0:
-	// DefaultWebhookLease), at least its timeout and half a minute.
-	WebhookLease time.Duration
-	// WebhookSlowAfter and WebhookSlowSlots (0: the defaults): an attempt
-	// still running after WebhookSlowAfter moves to one of
-	// WebhookSlowSlots, freeing its slot of WebhookConcurrency.
-	WebhookSlowAfter time.Duration
-	WebhookSlowSlots int
 
+	kinds     map[string]Kind
+	order     []string // kind names in the order registered
 	poolsOnce sync.Once
 	pools     []*pool
 	laneOnce  sync.Once
 	lane      *lane // lane.go
 }
 
-// A pool claims and handles the jobs of some kinds on its own, each job
-// in a slot that it frees when it ends: a job never waits for another
-// pool's, nor for the jobs claimed with it.
+// pool is a Pool at work.
 type pool struct {
 	name    string
 	kinds   []string
 	slots   int
 	timeout time.Duration // of one attempt
 	lease   time.Duration
-	// keyed jobs (store.Jobs.EnqueueKeyed) run one at a time per key: as
-	// one ends, the next of its key may be claimed, so the pool looks
-	// again.
-	keyed bool
-	wake  chan struct{}
+	wake    chan struct{}
 	// saturated: the last claim filled every free slot, so more jobs may
 	// be due when a slot frees.
 	saturated atomic.Bool
-	// A job still running after slowAfter (0: never) moves to one of
-	// slowSlots, when one is free, and frees its slot.
 	slowAfter time.Duration
 	slowSlots int
 }
 
-// NewRunner returns a runner with the default settings. sender nil logs
-// notifications instead of sending them; aiClient nil turns AI replies off.
-func NewRunner(jobs Queue, g Guide, c clock.Clock, sender push.Sender, aiClient *ai.Client) *Runner {
+// NewRunner returns a runner of jobs, with the default settings, that
+// handles no kind until kinds are registered.
+func NewRunner(jobs Queue, c clock.Clock) *Runner {
 	return &Runner{
-		Jobs: jobs, Guide: g, Clock: c, Push: sender, AI: aiClient,
+		Jobs: jobs, Clock: c,
 		PollInterval: DefaultPollInterval, Concurrency: DefaultConcurrency, JobTimeout: DefaultJobTimeout,
 		Lease: DefaultLease, ShutdownGrace: DefaultShutdownGrace, MaxAttempts: DefaultMaxAttempts,
 	}
 }
 
-// poolsOf returns the runner's pools: push notifications, webhook
-// deliveries and the other jobs, each with slots of its own.
+// Register makes the runner handle jobs of the kinds. Register every kind
+// before Run, RunOnce or Handoff; a kind registered twice is a wiring
+// mistake and panics.
+func (r *Runner) Register(kinds ...Kind) {
+	if r.kinds == nil {
+		r.kinds = map[string]Kind{}
+	}
+	for _, k := range kinds {
+		if _, dup := r.kinds[k.Name]; dup || k.Handle == nil {
+			panic("jobs: kind " + k.Name + " registered twice or without a handler")
+		}
+		r.kinds[k.Name] = k
+		r.order = append(r.order, k.Name)
+	}
+}
+
+// Handoff is how this process's store hands the runner the jobs its
+// transactions enqueue (store.Jobs.SetHandoff): direct kinds to the lane,
+// the others wake their pool.
+func (r *Runner) Handoff() store.Handoff {
+	return store.Handoff{Direct: r.direct, Committed: r.committed}
+}
+
+// direct tells whether jobs of kind go to the lane.
+func (r *Runner) direct(kind string) bool { return r.kinds[kind].Direct }
+
+func (r *Runner) committed(j store.Job) {
+	if j.Direct() {
+		r.take(j)
+		return
+	}
+	r.WakeFor(j.Kind)
+}
+
+// poolsOf returns the runner's pools, in the order their first kinds were
+// registered.
 func (r *Runner) poolsOf() []*pool {
 	r.poolsOnce.Do(func() {
-		add := func(p *pool) {
-			if len(p.kinds) > 0 {
-				p.wake = make(chan struct{}, 1)
+		shared := &Pool{Name: "jobs"}
+		byPool := map[*Pool]*pool{}
+		for _, name := range r.order {
+			spec := r.kinds[name].Pool
+			if spec == nil {
+				spec = shared
+			}
+			p := byPool[spec]
+			if p == nil {
+				timeout := orDefault(spec.Timeout, r.jobTimeout())
+				// A lease that ran out while the job is still being
+				// handled would let a second runner take it.
+				lease := spec.Lease
+				if lease <= 0 {
+					lease = max(orDefault(r.Lease, DefaultLease), timeout+time.Minute)
+				}
+				p = &pool{name: spec.Name, slots: orDefault(spec.Slots, r.limit()), timeout: timeout, lease: lease,
+					slowAfter: spec.SlowAfter, slowSlots: spec.SlowSlots, wake: make(chan struct{}, 1)}
+				byPool[spec] = p
 				r.pools = append(r.pools, p)
 			}
-		}
-		other := &pool{name: "jobs", slots: r.limit(), timeout: r.jobTimeout(), lease: r.lease()}
-		if r.Guide != nil {
-			add(&pool{name: "push", kinds: []string{guidedb.JobPushMessage, guidedb.JobPushDevice, guidedb.JobPushAction},
-				slots: orDefault(r.PushConcurrency, DefaultConcurrency), timeout: r.jobTimeout(), lease: r.lease()})
-			other.kinds = append(other.kinds, guidedb.JobAIReply, guidedb.JobRealtimeMessage, guidedb.JobRealtimeRead, guidedb.JobRealtimeConversation)
-		}
-		if r.Blobs != nil {
-			other.kinds = append(other.kinds, guidedb.JobBlobDelete)
-		}
-		add(other)
-		if r.Webhooks != nil {
-			// The attempt is bounded by the client; loading the delivery
-			// comes on top (recording its outcome has a bound of its own).
-			timeout := r.Webhooks.Client.Timeout() + 5*time.Second
-			add(&pool{name: "webhooks", kinds: []string{store.JobWebhookDeliver}, keyed: true,
-				slots: orDefault(r.WebhookConcurrency, DefaultWebhookConcurrency), timeout: timeout,
-				lease:     max(orDefault(r.WebhookLease, DefaultWebhookLease), timeout+30*time.Second),
-				slowAfter: orDefault(r.WebhookSlowAfter, DefaultWebhookSlowAfter), slowSlots: orDefault(r.WebhookSlowSlots, DefaultWebhookSlowSlots)})
+			p.kinds = append(p.kinds, name)
 		}
 	})
 	return r.pools
@@ -216,18 +214,12 @@ func (r *Runner) logger() *slog.Logger {
 	return slog.Default()
 }
 
-func (r *Runner) now() time.Time {
+// Now is the time by the runner's clock, for handlers that schedule.
+func (r *Runner) Now() time.Time {
 	if r.Clock != nil {
 		return r.Clock.Now()
 	}
 	return clock.System{}.Now()
-}
-
-func (r *Runner) sender() push.Sender {
-	if r.Push != nil {
-		return r.Push
-	}
-	return push.LogSender{Logger: r.Logger}
 }
 
 func orDefault[T int | time.Duration](v, def T) T {
@@ -239,14 +231,9 @@ func orDefault[T int | time.Duration](v, def T) T {
 
 func (r *Runner) jobTimeout() time.Duration { return orDefault(r.JobTimeout, DefaultJobTimeout) }
 
-// limit is how many jobs a round claims.
+// limit is how many jobs a round of the shared pool or the lane handles
+// at once.
 func (r *Runner) limit() int { return orDefault(r.Concurrency, DefaultConcurrency) }
-
-func (r *Runner) lease() time.Duration {
-	// A lease that ran out while the job is still being handled would let
-	// a second runner take it.
-	return max(orDefault(r.Lease, DefaultLease), r.jobTimeout()+time.Minute)
-}
 
 // Wake makes a waiting Run look for due jobs now rather than at the end of
 // its poll interval; call it after enqueueing a job in the same process.
@@ -365,7 +352,10 @@ func (r *Runner) start(jobCtx context.Context, p *pool, j store.Job, sem, slow c
 		<-slot
 		slot = nil
 		mu.Unlock()
-		if p.keyed || p.saturated.Load() {
+		// Of the jobs that share a concurrency key one runs at a time
+		// (store.Jobs.EnqueueKeyed): as one ends, the next of its key may
+		// be claimed.
+		if j.Key != "" || p.saturated.Load() {
 			signal(p.wake)
 		}
 	})
@@ -435,31 +425,44 @@ func (r *Runner) work(ctx context.Context, jobs []store.Job, timeout time.Durati
 	return errors.Join(errs...)
 }
 
-// Outcomes of a handler other than success (nil) and a retriable failure.
-var errFinished = errors.New("job finished by its handler")
+// ErrFinished is what a handler returns when it recorded the job's
+// outcome itself (completed it in the transaction of its work, or
+// rescheduled it).
+var ErrFinished = errors.New("job finished by its handler")
 
-type deferral struct{ until time.Time }
+// Deferral is a handler's answer when the job is not due yet for a reason
+// of its own (a device's quiet hours): it runs again at Until, the
+// attempt not counted.
+type Deferral struct{ Until time.Time }
 
-func (d *deferral) Error() string { return "deferred until " + d.until.Format(time.RFC3339) }
+func (d *Deferral) Error() string { return "deferred until " + d.Until.Format(time.RFC3339) }
+
+// Permanent marks err as a failure that no retry mends: the job is given
+// up at once.
+func Permanent(err error) error { return &permanent{err} }
 
 type permanent struct{ err error }
 
 func (p *permanent) Error() string { return p.err.Error() }
 func (p *permanent) Unwrap() error { return p.err }
 
+// RetryAfter marks err as a retriable failure after which the job waits
+// at least after (as the remote service asked), at most BackoffMax.
+func RetryAfter(err error, after time.Duration) error { return &retryLater{err: err, after: after} }
+
 type retryLater struct {
 	err   error
-	after time.Duration // at least this long, as the remote service asked
+	after time.Duration
 }
 
 func (e *retryLater) Error() string { return e.err.Error() }
 func (e *retryLater) Unwrap() error { return e.err }
 
-// decode reads a job's payload; a payload that does not decode is a
-// permanent failure.
-func decode(j store.Job, v any) error {
+// Decode reads a job's payload into v; a payload that does not decode is
+// a permanent failure.
+func Decode(j store.Job, v any) error {
 	if err := json.Unmarshal(j.Payload, v); err != nil {
-		return &permanent{fmt.Errorf("payload: %w", err)}
+		return Permanent(fmt.Errorf("payload: %w", err))
 	}
 	return nil
 }
@@ -472,46 +475,29 @@ func decode(j store.Job, v any) error {
 // sent is not sent again.
 func (r *Runner) handle(ctx, hctx context.Context, j store.Job) (done bool, _ error) {
 	var err error
-	switch j.Kind {
-	case guidedb.JobPushMessage:
-		err = r.fanOut(hctx, j)
-	case guidedb.JobPushDevice:
-		err = r.deliver(hctx, j)
-	case guidedb.JobPushAction:
-		err = r.deliverAction(hctx, j)
-	case guidedb.JobAIReply:
-		err = r.aiReply(hctx, j)
-	case guidedb.JobBlobDelete:
-		err = r.deleteBlob(hctx, j)
-	case guidedb.JobRealtimeMessage:
-		err = r.publishMessage(hctx, j)
-	case guidedb.JobRealtimeRead:
-		err = r.publishRead(hctx, j)
-	case guidedb.JobRealtimeConversation:
-		err = r.publishConversation(hctx, j)
-	case store.JobWebhookDeliver:
-		err = r.deliverWebhook(hctx, j)
-	default:
-		err = &permanent{fmt.Errorf("unknown job kind %q", j.Kind)}
+	if k, ok := r.kinds[j.Kind]; ok {
+		err = k.Handle(hctx, j)
+	} else {
+		err = Permanent(fmt.Errorf("unknown job kind %q", j.Kind))
 	}
 	if err == nil {
 		return true, nil
 	}
-	if errors.Is(err, errFinished) || errors.Is(err, store.ErrJobDone) {
+	if errors.Is(err, ErrFinished) || errors.Is(err, store.ErrJobDone) {
 		return false, nil
 	}
 
 	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 	defer cancel()
 	log := r.logger().With("job", j.ID, "kind", j.Kind, "attempt", j.Attempts)
-	now := r.now()
-	var d *deferral
+	now := r.Now()
+	var d *Deferral
 	var p *permanent
 	var rl *retryLater
 	switch {
 	case errors.As(err, &d):
-		log.DebugContext(rctx, "worker: job deferred", "until", d.until)
-		return false, r.Jobs.Defer(rctx, j.ID, d.until)
+		log.DebugContext(rctx, "worker: job deferred", "until", d.Until)
+		return false, r.Jobs.Defer(rctx, j.ID, d.Until)
 	case ctx.Err() != nil:
 		// Interrupted at shutdown: not the job's failure.
 		log.InfoContext(rctx, "worker: job interrupted; it will run again", "err", err)
@@ -529,15 +515,4 @@ func (r *Runner) handle(ctx, hctx context.Context, j store.Job) (done bool, _ er
 	}
 	log.WarnContext(rctx, "worker: job failed; will retry", "err", err, "in", delay)
 	return false, r.Jobs.Retry(rctx, j.ID, now.Add(delay), err.Error())
-}
-
-// deleteBlob removes a file no longer referenced. A missing file is done.
-func (r *Runner) deleteBlob(ctx context.Context, j store.Job) error {
-	var p struct {
-		Key string `json:"key"`
-	}
-	if err := json.Unmarshal(j.Payload, &p); err != nil || p.Key == "" {
-		return &permanent{fmt.Errorf("blob.delete payload %s: %v", j.Payload, err)}
-	}
-	return r.Blobs.Delete(ctx, p.Key)
 }

@@ -12,55 +12,97 @@ import (
 	"github.com/wayfarer-asia/platform/internal/platform/store"
 )
 
-// Webhooks is what a Runner needs to send webhook deliveries.
+// Defaults of the webhook deliveries' pool.
+const (
+	// A webhook attempt waits on someone else's server, one at a time per
+	// endpoint (store.Jobs.Claim): many may hang at once without costing
+	// more than a goroutine and a connection each.
+	DefaultWebhookConcurrency = 64
+	// DefaultWebhookLease is above an attempt's bound (the client's
+	// timeout and the recording of the outcome), so that a delivery whose
+	// runner died is sent again within about a minute.
+	DefaultWebhookLease = time.Minute
+	// An attempt that has not ended after DefaultWebhookSlowAfter leaves
+	// its webhook slot for one of DefaultWebhookSlowSlots, so that
+	// endpoints that hang, however many accounts own them, leave the
+	// slots to the endpoints that answer.
+	DefaultWebhookSlowAfter = time.Second
+	DefaultWebhookSlowSlots = 256
+)
+
+// Webhooks sends webhook deliveries: Register gives a runner their kind.
 type Webhooks struct {
 	Store  *store.Webhooks
 	Client *changes.Client
+	// Concurrency bounds the attempts in flight (0:
+	// DefaultWebhookConcurrency), one per endpoint at a time.
+	Concurrency int
+	// Lease is the lease of an attempt (0: DefaultWebhookLease), at least
+	// its timeout and half a minute.
+	Lease time.Duration
+	// SlowAfter and SlowSlots (0: the defaults): an attempt still running
+	// after SlowAfter moves to one of SlowSlots, freeing its slot of
+	// Concurrency.
+	SlowAfter time.Duration
+	SlowSlots int
 }
 
-// deliverWebhook sends one attempt of a delivery and records its outcome
+// Register makes r send the deliveries (store.JobWebhookDeliver), in a
+// pool of their own.
+func (w *Webhooks) Register(r *Runner) {
+	// The attempt is bounded by the client; loading the delivery comes on
+	// top (recording its outcome has a bound of its own).
+	timeout := w.Client.Timeout() + 5*time.Second
+	pool := &Pool{Name: "webhooks", Slots: orDefault(w.Concurrency, DefaultWebhookConcurrency), Timeout: timeout,
+		Lease:     max(orDefault(w.Lease, DefaultWebhookLease), timeout+30*time.Second),
+		SlowAfter: orDefault(w.SlowAfter, DefaultWebhookSlowAfter), SlowSlots: orDefault(w.SlowSlots, DefaultWebhookSlowSlots)}
+	r.Register(Kind{Name: store.JobWebhookDeliver, Pool: pool, Handle: func(ctx context.Context, j store.Job) error {
+		return w.deliver(ctx, j, r.Now())
+	}})
+}
+
+// deliver sends one attempt of a delivery at now and records its outcome
 // on the delivery, its endpoint and the job in one transaction: the job
 // runs again on the webhook schedule (webhook.NextDelay), not the runner's.
-func (r *Runner) deliverWebhook(ctx context.Context, j store.Job) error {
+func (w *Webhooks) deliver(ctx context.Context, j store.Job, now time.Time) error {
 	var p struct {
 		DeliveryID string `json:"deliveryId"`
 	}
-	if err := decode(j, &p); err != nil {
+	if err := Decode(j, &p); err != nil {
 		return err
 	}
-	t, err := r.Webhooks.Store.FindDeliveryTask(ctx, p.DeliveryID)
+	t, err := w.Store.FindDeliveryTask(ctx, p.DeliveryID)
 	if apperr.Code(err) == apperr.NotFound {
 		return nil // the endpoint was deleted: nothing to send
 	} else if err != nil {
 		return err
 	}
-	now := r.now()
 	a := store.DeliveryAttempt{At: now}
 	if t.EndpointStatus == store.EndpointDisabled && t.EventType != store.WebhookTest {
 		a.Error = "not sent: the endpoint is disabled"
 	} else {
-		a, err = r.sendWebhook(ctx, t, now)
+		a, err = w.send(ctx, t, now)
 		if err != nil {
 			return err
 		}
 	}
 	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 	defer cancel()
-	if err := r.Webhooks.Store.FinishDeliveryAttempt(rctx, j.ID, t, a); err != nil {
+	if err := w.Store.FinishDeliveryAttempt(rctx, j.ID, t, a); err != nil {
 		return err
 	}
-	return errFinished
+	return ErrFinished
 }
 
-// sendWebhook makes one attempt and judges it; err only when the attempt
-// was interrupted (it is not counted).
-func (r *Runner) sendWebhook(ctx context.Context, t *store.DeliveryTask, now time.Time) (store.DeliveryAttempt, error) {
+// send makes one attempt and judges it; err only when the attempt was
+// interrupted (it is not counted).
+func (w *Webhooks) send(ctx context.Context, t *store.DeliveryTask, now time.Time) (store.DeliveryAttempt, error) {
 	a := store.DeliveryAttempt{At: now}
 	header, err := changes.Headers(t.Secrets, t.EventID, now, t.Payload)
 	if err != nil {
-		return a, &permanent{err}
+		return a, Permanent(err)
 	}
-	resp, sendErr := r.Webhooks.Client.Post(ctx, t.URL, header, t.Payload)
+	resp, sendErr := w.Client.Post(ctx, t.URL, header, t.Payload)
 	if sendErr != nil && ctx.Err() != nil && !errors.Is(ctx.Err(), context.DeadlineExceeded) {
 		return a, sendErr
 	}

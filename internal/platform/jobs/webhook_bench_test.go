@@ -66,9 +66,9 @@ func benchmarkWebhookLatency(b *testing.B, engine store.Engine, hanging int) {
 		}
 	}
 	queue := store.NewJobs(db, clk)
-	runner := &jobs.Runner{Jobs: queue, Clock: clk,
-		Webhooks: &jobs.Webhooks{Store: hooks, Client: changes.NewClient(changes.Policy{AllowHosts: []string{"127.0.0.1"}})}}
-	queue.SetLane(runner)
+	runner := &jobs.Runner{Jobs: queue, Clock: clk}
+	(&jobs.Webhooks{Store: hooks, Client: changes.NewClient(changes.Policy{AllowHosts: []string{"127.0.0.1"}})}).Register(runner)
+	queue.SetHandoff(runner.Handoff())
 	runCtx, stop := context.WithCancel(ctx)
 	var wg sync.WaitGroup
 	wg.Go(func() { runner.Run(runCtx) })

@@ -53,9 +53,9 @@ type DB struct {
 	// empties its page cache: in WAL mode a connection drops every cached
 	// page when it finds that another connection wrote. On PostgreSQL it
 	// is the pool itself.
-	writer *sql.DB
-	hooks  sync.Map                // *sql.Tx → *commitHooks (commit.go)
-	lane   atomic.Pointer[laneRef] // this process's runner of jobs (jobs.go)
+	writer  *sql.DB
+	hooks   sync.Map                // *sql.Tx → *commitHooks (commit.go)
+	handoff atomic.Pointer[Handoff] // to this process's runner of jobs (jobs.go)
 
 	// SQLite's writer goroutine (batch.go).
 	batches                    chan *batchTx

@@ -25,8 +25,8 @@ func NewJobs(db *DB, c clock.Clock) *Jobs { return &Jobs{db: db, clock: c} }
 
 // Enqueue records deferred work in the jobs table, inside the caller's
 // transaction when q is one, so that the work exists if and only if the
-// change that asked for it was committed. When this process has a Lane
-// that takes the kind, the job goes to it once q commits (see Lane).
+// change that asked for it was committed. Once q commits, the job is
+// handed to this process's runner (see Handoff).
 func (s *Jobs) Enqueue(ctx context.Context, q Querier, kind string, payload any, runAt time.Time) error {
 	return s.EnqueueKeyed(ctx, q, kind, "", payload, runAt)
 }
@@ -73,62 +73,53 @@ func (s *Jobs) newJob(kind string, payload any, runAt time.Time) (Job, error) {
 	}
 	now := s.clock.Now()
 	j := Job{ID: NewID(), Kind: kind, Payload: body, RunAt: runAt, CreatedAt: now}
-	if l := s.db.lane.Load(); l != nil && l.Takes(kind) && !runAt.After(now) {
-		// Inserted as claimed by the lane, its first attempt counted: no
-		// runner claims it before its lease runs out.
-		j.Attempts, j.leased = 1, true
+	if h := s.db.handoff.Load(); h != nil && h.Direct != nil && h.Direct(kind) && !runAt.After(now) {
+		// Inserted as claimed by this process, its first attempt counted:
+		// no runner claims it before its lease runs out.
+		j.Attempts, j.direct = 1, true
 	}
 	return j, nil
 }
 
 // Handoff gives j, a job enqueued in q, to this process's runner once q
-// commits: to its lane when j was enqueued for it, otherwise the runner is
-// woken to claim it.
+// commits (see SetHandoff).
 func (s *Jobs) Handoff(q Querier, j Job) {
-	l := s.db.lane.Load()
-	switch {
-	case l == nil:
-	case j.leased:
-		s.db.afterCommit(q, func() { l.Take(j) })
-	default:
-		s.db.afterCommit(q, func() { l.WakeFor(j.Kind) })
+	if h := s.db.handoff.Load(); h != nil && h.Committed != nil {
+		s.db.afterCommit(q, func() { h.Committed(j) })
 	}
 }
 
-// Lane is a runner in this process that takes jobs of some kinds straight
-// from the transaction that enqueued them, without claiming them: such a
-// job is inserted already leased to it for LaneLease, its first attempt
-// counted, and handed to Take once the transaction commits. Should the
-// process die or the lane drop the job, the lease runs out and any runner
-// claims it, as when a worker dies holding a claimed job. For work that is
-// quick and wanted at once (realtime publications): the claim's statement
-// is saved, and the lane completes its jobs in batches.
-type Lane interface {
-	// Takes tells whether the lane takes jobs of kind.
-	Takes(kind string) bool
-	// Take receives a job after its transaction committed. It must not
-	// block; a job it drops runs after its lease.
-	Take(Job)
-	// WakeFor is called after the commit of a transaction that enqueued
-	// a job of kind that the lane does not take: it is due for a claim.
-	WakeFor(kind string)
+// Handoff is how the job runner of this process hears of the jobs its
+// transactions enqueue, so that it need not wait for its next poll. The
+// kernel knows no runner: the wiring gives it these functions
+// (SetHandoff).
+type Handoff struct {
+	// Direct tells whether a due job of kind goes straight to this
+	// process without a claim: it is inserted already leased for
+	// DirectLease, its first attempt counted, and handed to Committed.
+	// Should the process die or drop the job, the lease runs out and any
+	// runner claims it, as when a worker dies holding a claimed job. For
+	// work that is quick and wanted at once (realtime publications). nil:
+	// no kind.
+	Direct func(kind string) bool
+	// Committed receives each job enqueued in a transaction once it
+	// commits (Job.Direct tells which were leased to this process). It
+	// must not block; a direct job it drops runs after its lease.
+	Committed func(Job)
 }
 
-// LaneLease is how long a job enqueued for a Lane is withheld from the
-// other runners.
-const LaneLease = time.Minute
+// DirectLease is how long a job handed straight to this process
+// (Handoff.Direct) is withheld from the other runners.
+const DirectLease = time.Minute
 
-// laneRef boxes a Lane for DB.lane.
-type laneRef struct{ Lane }
-
-// SetLane makes l the lane of this process for the database's jobs (nil:
-// none). Set it before the database takes writes.
-func (s *Jobs) SetLane(l Lane) {
-	if l == nil {
-		s.db.lane.Store(nil)
+// SetHandoff makes h how this process hears of the database's jobs (the
+// zero Handoff: not at all). Set it before the database takes writes.
+func (s *Jobs) SetHandoff(h Handoff) {
+	if h.Direct == nil && h.Committed == nil {
+		s.db.handoff.Store(nil)
 		return
 	}
-	s.db.lane.Store(&laneRef{l})
+	s.db.handoff.Store(&h)
 }
 
 // Job is a claimed row of jobs.
@@ -145,15 +136,19 @@ type Job struct {
 	// Key is the job's concurrency key; "" for none.
 	Key string
 
-	leased bool // enqueued for this process's lane
+	direct bool // inserted leased to this process (Handoff.Direct)
 }
 
-// lockedUntil is the lease a job is inserted with: none, or the lane's.
+// Direct tells whether the job was inserted leased to this process, to
+// be handled without a claim (Handoff.Direct).
+func (j Job) Direct() bool { return j.direct }
+
+// lockedUntil is the lease a job is inserted with: none, or DirectLease.
 func (j Job) lockedUntil() any {
-	if !j.leased {
+	if !j.direct {
 		return nil
 	}
-	return j.CreatedAt.Add(LaneLease)
+	return j.CreatedAt.Add(DirectLease)
 }
 
 const jobColumns = `id, kind, payload, run_at, attempts, last_error, created_at, concurrency_key`

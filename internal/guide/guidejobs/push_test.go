@@ -1,4 +1,4 @@
-package jobs_test
+package guidejobs_test
 
 import (
 	"fmt"
@@ -8,6 +8,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/wayfarer-asia/platform/internal/guide"
 	"github.com/wayfarer-asia/platform/internal/guide/guidedb"
 	"github.com/wayfarer-asia/platform/internal/platform/jobs"
 	"github.com/wayfarer-asia/platform/internal/platform/store"
@@ -150,7 +151,7 @@ func TestPushQuietHours(t *testing.T) {
 			}
 			var attempts int
 			if err := e.db.QueryRowContext(t.Context(), `SELECT attempts FROM jobs WHERE kind = $1 AND done_at IS NOT NULL
-				AND CAST(payload AS TEXT) LIKE '%tok-tokyo%'`, guidedb.JobPushDevice).Scan(&attempts); err != nil {
+				AND CAST(payload AS TEXT) LIKE '%tok-tokyo%'`, guide.JobPushDevice).Scan(&attempts); err != nil {
 				t.Fatal(err)
 			}
 			if attempts != 1 {
@@ -252,7 +253,7 @@ func TestPushRetries(t *testing.T) {
 			var attempts int
 			var lastError string
 			if err := e.db.QueryRowContext(ctx, `SELECT attempts, last_error FROM jobs WHERE kind = $1 AND last_error LIKE '%503%'`,
-				guidedb.JobPushDevice).Scan(&attempts, &lastError); err != nil {
+				guide.JobPushDevice).Scan(&attempts, &lastError); err != nil {
 				t.Fatal(err)
 			}
 			if attempts != 3 {
@@ -292,7 +293,7 @@ func TestPushGivesUp(t *testing.T) {
 			if down != jobs.DefaultMaxAttempts || refused != 1 {
 				t.Errorf("requests: down %d, refused %d; want %d and 1", down, refused, jobs.DefaultMaxAttempts)
 			}
-			rows, err := e.db.QueryContext(ctx, `SELECT attempts, last_error FROM jobs WHERE kind = $1 AND done_at IS NOT NULL ORDER BY attempts`, guidedb.JobPushDevice)
+			rows, err := e.db.QueryContext(ctx, `SELECT attempts, last_error FROM jobs WHERE kind = $1 AND done_at IS NOT NULL ORDER BY attempts`, guide.JobPushDevice)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -336,7 +337,7 @@ func TestPushTwoRunners(t *testing.T) {
 				ids[e.post(c, sender, "TEXT", fmt.Sprintf("message %d", i), false)] = true
 			}
 			second := e.secondHandle()
-			runners := []*jobs.Runner{e.runner(nil), jobs.NewRunner(store.NewJobs(second, e.clk), guidedb.New(second, e.clk), e.clk, e.runner(nil).Push, nil)}
+			runners := []*jobs.Runner{e.runner(nil), e.runnerOn(store.NewJobs(second, e.clk), guidedb.New(second, e.clk), nil)}
 			for _, r := range runners {
 				r.Concurrency = 3
 			}

@@ -1,4 +1,4 @@
-package jobs_test
+package guidejobs_test
 
 import (
 	"context"
@@ -40,9 +40,8 @@ func BenchmarkMessageRealtime(b *testing.B) {
 			c := e.fixture()
 			name := fixtureTouristName
 			tourist := &guide.User{ID: c.touristID, Name: &name}
-			r := e.runner(nil)
 			pub := &signalPublisher{published: make(chan struct{}, 1)}
-			r.Realtime = pub
+			r := e.runner(nil, withChat(pub))
 			runCtx, stop := context.WithCancel(ctx)
 			done := make(chan struct{})
 			go func() { r.Run(runCtx); close(done) }()

@@ -1,11 +1,12 @@
-package jobs_test
+package guidejobs_test
 
 import (
 	"errors"
 	"testing"
 	"time"
 
-	"github.com/wayfarer-asia/platform/internal/guide/guidedb"
+	"github.com/wayfarer-asia/platform/internal/guide"
+	"github.com/wayfarer-asia/platform/internal/guide/guidejobs"
 	"github.com/wayfarer-asia/platform/internal/platform/blob"
 	"github.com/wayfarer-asia/platform/internal/platform/store"
 )
@@ -20,11 +21,10 @@ func TestBlobDelete(t *testing.T) {
 		t.Fatal(err)
 	}
 	now := e.clk.Now()
-	if err := e.q.Enqueue(t.Context(), e.db, guidedb.JobBlobDelete, map[string]string{"key": key}, now); err != nil {
+	if err := e.q.Enqueue(t.Context(), e.db, guide.JobBlobDelete, map[string]string{"key": key}, now); err != nil {
 		t.Fatal(err)
 	}
-	r := e.runner(nil)
-	r.Blobs = files
+	r := e.runner(nil, func(g *guidejobs.Jobs) { g.Blobs = files })
 	if n := drain(t, r); n != 1 {
 		t.Fatalf("handled %d jobs", n)
 	}

@@ -1,4 +1,4 @@
-package jobs
+package guidejobs
 
 import (
 	"context"
@@ -8,8 +8,10 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/wayfarer-asia/platform/internal/guide"
 	"github.com/wayfarer-asia/platform/internal/guide/guidedb"
 	"github.com/wayfarer-asia/platform/internal/platform/ai"
+	"github.com/wayfarer-asia/platform/internal/platform/jobs"
 	"github.com/wayfarer-asia/platform/internal/platform/store"
 )
 
@@ -22,20 +24,20 @@ const (
 // aiReply answers a traveller's message on the expert's behalf when the
 // expert has AI auto-reply on, nobody has answered since and an AI client
 // is configured; otherwise the job is done without a reply.
-func (r *Runner) aiReply(ctx context.Context, j store.Job) error {
+func (g *Jobs) aiReply(ctx context.Context, j store.Job) error {
 	var p struct {
 		ConversationID string `json:"conversationId"`
 		MessageID      string `json:"messageId"`
 	}
-	if err := decode(j, &p); err != nil {
+	if err := jobs.Decode(j, &p); err != nil {
 		return err
 	}
-	log := r.logger().With("conversation", p.ConversationID, "message", p.MessageID)
-	if r.AI == nil {
+	log := g.logger().With("conversation", p.ConversationID, "message", p.MessageID)
+	if g.AI == nil {
 		log.DebugContext(ctx, "worker: AI replies are not configured; no reply")
 		return nil
 	}
-	c, err := r.Guide.LoadAIReplyContext(ctx, p.ConversationID, p.MessageID)
+	c, err := g.Store.LoadAIReplyContext(ctx, p.ConversationID, p.MessageID)
 	if errors.Is(err, guidedb.ErrNoAIReply) {
 		log.InfoContext(ctx, "worker: no AI reply", "reason", err)
 		return nil
@@ -43,14 +45,14 @@ func (r *Runner) aiReply(ctx context.Context, j store.Job) error {
 		return err
 	}
 	system, history := aiPrompt(c)
-	text, err := r.AI.Reply(ctx, system, history)
+	text, err := g.AI.Reply(ctx, system, history)
 	if err != nil {
 		if ai.Retriable(err) {
 			return err
 		}
-		return &permanent{err}
+		return jobs.Permanent(err)
 	}
-	id, err := r.Guide.PostAIReply(ctx, p.ConversationID, p.MessageID, clip(text, aiReplyRunes))
+	id, err := g.Store.PostAIReply(ctx, p.ConversationID, p.MessageID, clip(text, aiReplyRunes))
 	if errors.Is(err, guidedb.ErrNoAIReply) {
 		log.InfoContext(ctx, "worker: AI reply dropped", "reason", err)
 		return nil
@@ -58,7 +60,7 @@ func (r *Runner) aiReply(ctx context.Context, j store.Job) error {
 		return err
 	}
 	log.InfoContext(ctx, "worker: AI reply posted", "reply", id)
-	r.WakeFor(guidedb.JobPushMessage) // its notification is due
+	g.runner.WakeFor(guide.JobPushMessage) // its notification is due
 	return nil
 }
 

@@ -1,4 +1,4 @@
-package jobs_test
+package guidejobs_test
 
 import (
 	"database/sql"
@@ -16,8 +16,10 @@ import (
 
 	"github.com/wayfarer-asia/platform/internal/guide"
 	"github.com/wayfarer-asia/platform/internal/guide/guidedb"
+	"github.com/wayfarer-asia/platform/internal/guide/guidejobs"
 	"github.com/wayfarer-asia/platform/internal/guide/sample"
 	"github.com/wayfarer-asia/platform/internal/platform/ai"
+	"github.com/wayfarer-asia/platform/internal/platform/chat"
 	"github.com/wayfarer-asia/platform/internal/platform/clock"
 	"github.com/wayfarer-asia/platform/internal/platform/jobs"
 	"github.com/wayfarer-asia/platform/internal/platform/push"
@@ -47,8 +49,26 @@ func newEnv(t testing.TB, engine store.Engine, now time.Time) *env {
 	return &env{t: t, db: db, clk: clk, g: guidedb.New(db, clk), q: store.NewJobs(db, clk), gw: gw}
 }
 
-func (e *env) runner(aiClient *ai.Client) *jobs.Runner {
-	return jobs.NewRunner(e.q, e.g, e.clk, &push.HTTPSender{URL: e.gw.srv.URL}, aiClient)
+// runner returns a runner of the guide's jobs on e's queue; each of set
+// adjusts the guide's jobs before they are registered.
+func (e *env) runner(aiClient *ai.Client, set ...func(*guidejobs.Jobs)) *jobs.Runner {
+	return e.runnerOn(e.q, e.g, aiClient, set...)
+}
+
+// runnerOn is runner on another handle of e's database.
+func (e *env) runnerOn(q *store.Jobs, g guidejobs.Store, aiClient *ai.Client, set ...func(*guidejobs.Jobs)) *jobs.Runner {
+	gj := &guidejobs.Jobs{Store: g, Push: &push.HTTPSender{URL: e.gw.srv.URL}, AI: aiClient}
+	for _, f := range set {
+		f(gj)
+	}
+	r := jobs.NewRunner(q, e.clk)
+	gj.Register(r)
+	return r
+}
+
+// withChat makes the runner publish to p.
+func withChat(p chat.Publisher) func(*guidejobs.Jobs) {
+	return func(g *guidejobs.Jobs) { g.Chat = p }
 }
 
 // drain runs r until no job is due and returns how many it handled.
@@ -177,11 +197,11 @@ func (e *env) post(c conversation, senderID, kind, text string, aiJob bool) stri
 			c.id, content, now); err != nil {
 			return err
 		}
-		if err := e.q.Enqueue(ctx, tx, guidedb.JobPushMessage, map[string]string{"messageId": id}, now); err != nil {
+		if err := e.q.Enqueue(ctx, tx, guide.JobPushMessage, map[string]string{"messageId": id}, now); err != nil {
 			return err
 		}
 		if aiJob {
-			return e.q.Enqueue(ctx, tx, guidedb.JobAIReply, map[string]string{"conversationId": c.id, "messageId": id}, now)
+			return e.q.Enqueue(ctx, tx, guide.JobAIReply, map[string]string{"conversationId": c.id, "messageId": id}, now)
 		}
 		return nil
 	})

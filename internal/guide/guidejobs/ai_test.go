@@ -1,4 +1,4 @@
-package jobs_test
+package guidejobs_test
 
 import (
 	"encoding/json"
@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/wayfarer-asia/platform/internal/guide/guidedb"
+	"github.com/wayfarer-asia/platform/internal/guide"
 	"github.com/wayfarer-asia/platform/internal/platform/ai"
 	"github.com/wayfarer-asia/platform/internal/platform/store/storetest"
 )
@@ -196,7 +196,7 @@ func TestAIReply(t *testing.T) {
 			}
 
 			// A second job for the same message writes no second reply.
-			if err := e.q.Enqueue(ctx, e.db, guidedb.JobAIReply, map[string]string{"conversationId": c.id, "messageId": trigger}, e.clk.Now()); err != nil {
+			if err := e.q.Enqueue(ctx, e.db, guide.JobAIReply, map[string]string{"conversationId": c.id, "messageId": trigger}, e.clk.Now()); err != nil {
 				t.Fatal(err)
 			}
 			drain(t, r)

@@ -1,4 +1,4 @@
-package jobs_test
+package guidejobs_test
 
 import (
 	"context"
@@ -11,7 +11,7 @@ import (
 
 	"github.com/wayfarer-asia/platform/internal/guide"
 	"github.com/wayfarer-asia/platform/internal/guide/guidedb"
-	"github.com/wayfarer-asia/platform/internal/platform/jobs"
+	"github.com/wayfarer-asia/platform/internal/guide/guidejobs"
 	"github.com/wayfarer-asia/platform/internal/platform/store/storetest"
 )
 
@@ -52,12 +52,12 @@ func TestRealtimeMessageFromPayload(t *testing.T) {
 			if err != nil || !created {
 				t.Fatal(m, created, err)
 			}
-			if err := e.q.Enqueue(ctx, e.db, guidedb.JobRealtimeMessage, map[string]string{"messageId": m.ID}, e.clk.Now()); err != nil {
+			if err := e.q.Enqueue(ctx, e.db, guide.JobRealtimeMessage, map[string]string{"messageId": m.ID}, e.clk.Now()); err != nil {
 				t.Fatal(err)
 			}
 			var raw []byte
 			if err := e.db.QueryRowContext(ctx, `SELECT payload FROM jobs WHERE kind = $1 ORDER BY created_at, id LIMIT 1`,
-				guidedb.JobRealtimeMessage).Scan(&raw); err != nil {
+				guide.JobRealtimeMessage).Scan(&raw); err != nil {
 				t.Fatal(err)
 			}
 			var payload guidedb.RealtimeMessage
@@ -69,10 +69,9 @@ func TestRealtimeMessageFromPayload(t *testing.T) {
 				t.Fatalf("job payload %+v\nstored %+v (%v)", payload.Live, stored, err)
 			}
 
-			r := e.runner(nil)
 			reads := &countingGuide{Guide: e.g}
 			pub := &publisher{}
-			r.Guide, r.Realtime, r.PublicURL = reads, pub, "https://api.example.com"
+			r := e.runner(nil, func(g *guidejobs.Jobs) { g.Store, g.Chat, g.PublicURL = reads, pub, "https://api.example.com" })
 			if n, err := r.RunOnce(ctx); err != nil || n != 2 {
 				t.Fatalf("RunOnce = %d, %v; want both jobs", n, err)
 			}
@@ -80,7 +79,7 @@ func TestRealtimeMessageFromPayload(t *testing.T) {
 			if len(sent) != 2 || string(sent[0]) != string(sent[1]) {
 				t.Fatalf("published %q; want the same event twice", sent)
 			}
-			var ev jobs.MessageEvent
+			var ev guidejobs.MessageEvent
 			if err := json.Unmarshal(sent[0], &ev); err != nil {
 				t.Fatal(err)
 			}

@@ -1,4 +1,4 @@
-package jobs_test
+package guidejobs_test
 
 import (
 	"context"
@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/wayfarer-asia/platform/internal/guide"
-	"github.com/wayfarer-asia/platform/internal/guide/guidedb"
+	"github.com/wayfarer-asia/platform/internal/guide/guidejobs"
 	"github.com/wayfarer-asia/platform/internal/platform/jobs"
 	"github.com/wayfarer-asia/platform/internal/platform/store"
 	"github.com/wayfarer-asia/platform/internal/platform/store/storetest"
@@ -87,12 +87,12 @@ func TestLaneTakesRealtimeJobs(t *testing.T) {
 			e := newEnv(t, engine, time.Date(2026, 11, 2, 9, 0, 0, 0, time.UTC))
 			c := e.fixture()
 			e.device(c.expertUserID, "tok-expert", "en", "UTC")
-			r := e.runner(nil)
 			pub := &publisher{}
+			r := e.runner(nil, withChat(pub))
 			claims := &claimCounter{Jobs: e.q, claimed: map[string]int{}}
-			r.Jobs, r.Realtime, r.PollInterval = claims, pub, time.Hour // no poll within the test
-			e.q.SetLane(r)
-			t.Cleanup(func() { e.q.SetLane(nil) })
+			r.Jobs, r.PollInterval = claims, time.Hour // no poll within the test
+			e.q.SetHandoff(r.Handoff())
+			t.Cleanup(func() { e.q.SetHandoff(store.Handoff{}) })
 			ctx, stop := context.WithCancel(t.Context())
 			var wg sync.WaitGroup
 			wg.Go(func() { r.Run(ctx) })
@@ -105,7 +105,7 @@ func TestLaneTakesRealtimeJobs(t *testing.T) {
 				t.Fatal(m, created, err)
 			}
 			eventually(t, "the message's publication", func() bool { return pub.count("conversation:"+c.id) == 1 })
-			var ev jobs.MessageEvent
+			var ev guidejobs.MessageEvent
 			pub.mu.Lock()
 			err = json.Unmarshal(pub.sent["conversation:"+c.id][0], &ev)
 			pub.mu.Unlock()
@@ -113,17 +113,17 @@ func TestLaneTakesRealtimeJobs(t *testing.T) {
 				t.Fatalf("published %+v (%v)", ev, err)
 			}
 			eventually(t, "the recipient's unread count", func() bool { return pub.count("user:"+c.expertUserID) == 1 })
-			eventually(t, "the lane's completion", func() bool { return e.job(guidedb.JobRealtimeMessage).done })
-			if j := e.job(guidedb.JobRealtimeMessage); j.attempts != 1 || j.leased || j.err != nil {
+			eventually(t, "the lane's completion", func() bool { return e.job(guide.JobRealtimeMessage).done })
+			if j := e.job(guide.JobRealtimeMessage); j.attempts != 1 || j.leased || j.err != nil {
 				t.Fatalf("realtime job %+v; want done at its first attempt, its lease released", j)
 			}
-			if n := claims.count(guidedb.JobRealtimeMessage); n != 0 {
+			if n := claims.count(guide.JobRealtimeMessage); n != 0 {
 				t.Fatalf("the realtime job was claimed %d times; want none (the lane has it)", n)
 			}
 			// The push job is claimed by the woken runner, and its
 			// delivery job after it.
 			eventually(t, "the push notification", func() bool { return len(e.gw.delivered()["tok-expert"]) == 1 })
-			if j := e.job(guidedb.JobPushMessage); !j.done || j.attempts != 1 || claims.count(guidedb.JobPushMessage) != 1 {
+			if j := e.job(guide.JobPushMessage); !j.done || j.attempts != 1 || claims.count(guide.JobPushMessage) != 1 {
 				t.Fatalf("push job %+v; want done, claimed once", j)
 			}
 			if pub.count("conversation:"+c.id) != 1 {
@@ -135,34 +135,33 @@ func TestLaneTakesRealtimeJobs(t *testing.T) {
 
 // TestLaneLeaseRunsOut: a lane job whose process died before its
 // publication (here: a lane that is never run) is withheld from the other
-// runners for store.LaneLease, then claimed and published as any job.
+// runners for store.DirectLease, then claimed and published as any job.
 func TestLaneLeaseRunsOut(t *testing.T) {
 	for _, engine := range storetest.Engines() {
 		t.Run(string(engine), func(t *testing.T) {
 			e := newEnv(t, engine, time.Date(2026, 11, 2, 9, 0, 0, 0, time.UTC))
 			c := e.fixture()
 			dead := e.runner(nil) // takes the job and never runs
-			e.q.SetLane(dead)
+			e.q.SetHandoff(dead.Handoff())
 			name := fixtureTouristName
 			if _, _, err := e.g.SendMessage(t.Context(), &guide.User{ID: c.touristID, Name: &name}, c.id,
 				guide.NewMessage{Content: "Hello?", MessageType: guide.MessageText}, false); err != nil {
 				t.Fatal(err)
 			}
-			e.q.SetLane(nil)
-			other := e.runner(nil)
+			e.q.SetHandoff(store.Handoff{})
 			pub := &publisher{}
-			other.Realtime = pub
+			other := e.runner(nil, withChat(pub))
 			if n := drain(t, other); n != 0 {
 				t.Fatalf("another runner claimed %d jobs within the lane's lease", n)
 			}
-			e.clk.Advance(store.LaneLease + time.Second)
+			e.clk.Advance(store.DirectLease + time.Second)
 			if n := drain(t, other); n != 1 {
 				t.Fatalf("after the lease, %d jobs claimed; want the realtime job", n)
 			}
 			if pub.count("conversation:"+c.id) != 1 {
 				t.Fatalf("published %v", pub.sent)
 			}
-			if j := e.job(guidedb.JobRealtimeMessage); !j.done || j.attempts != 2 {
+			if j := e.job(guide.JobRealtimeMessage); !j.done || j.attempts != 2 {
 				t.Fatalf("realtime job %+v; want done at its second attempt", j)
 			}
 		})
@@ -184,10 +183,10 @@ func TestLaneFailureRetries(t *testing.T) {
 		t.Run(string(engine), func(t *testing.T) {
 			e := newEnv(t, engine, time.Date(2026, 11, 2, 9, 0, 0, 0, time.UTC))
 			c := e.fixture()
-			r := e.runner(nil)
-			r.Realtime, r.PollInterval = &failingPublisher{}, time.Hour
-			e.q.SetLane(r)
-			t.Cleanup(func() { e.q.SetLane(nil) })
+			r := e.runner(nil, withChat(&failingPublisher{}))
+			r.PollInterval = time.Hour
+			e.q.SetHandoff(r.Handoff())
+			t.Cleanup(func() { e.q.SetHandoff(store.Handoff{}) })
 			ctx, stop := context.WithCancel(t.Context())
 			var wg sync.WaitGroup
 			wg.Go(func() { r.Run(ctx) })
@@ -196,16 +195,15 @@ func TestLaneFailureRetries(t *testing.T) {
 				guide.NewMessage{Content: "Hello?", MessageType: guide.MessageText}, false); err != nil {
 				t.Fatal(err)
 			}
-			eventually(t, "the failed attempt", func() bool { return e.job(guidedb.JobRealtimeMessage).err != nil })
+			eventually(t, "the failed attempt", func() bool { return e.job(guide.JobRealtimeMessage).err != nil })
 			stop()
 			wg.Wait()
-			if j := e.job(guidedb.JobRealtimeMessage); j.done || j.leased || j.attempts != 1 || *j.err != "broker unreachable" {
+			if j := e.job(guide.JobRealtimeMessage); j.done || j.leased || j.attempts != 1 || *j.err != "broker unreachable" {
 				t.Fatalf("realtime job %+v; want released after one failed attempt", j)
 			}
-			e.q.SetLane(nil)
-			other := e.runner(nil)
+			e.q.SetHandoff(store.Handoff{})
 			pub := &publisher{}
-			other.Realtime = pub
+			other := e.runner(nil, withChat(pub))
 			e.clk.Advance(jobs.Backoff(1))
 			if n := drain(t, other); n != 1 || pub.count("conversation:"+c.id) != 1 {
 				t.Fatalf("after the backoff: %d jobs, published %v", n, pub.sent)
