@@ -12,7 +12,7 @@ import (
 )
 
 func (s *Server) handleProfileGet(w http.ResponseWriter, r *http.Request) error {
-	p, err := s.cfg.Profiles.FindProfile(r.Context(), caller(r.Context()).User.ID)
+	p, err := s.svc.Profile(r.Context(), caller(r.Context()))
 	if err != nil {
 		return err
 	}
@@ -31,37 +31,15 @@ func (s *Server) handleProfileUpdate(w http.ResponseWriter, r *http.Request) err
 	if err := httpx.Decode(w, r, &in); err != nil {
 		return err
 	}
-	errs := apperr.FieldErrors{}
-	var u guide.ProfileUpdate
-	for _, f := range []struct {
-		name string
-		in   httpx.Optional[string]
-		max  int
-		out  **guide.Change
-	}{
-		{"name", in.Name, 100, &u.Name},
-		{"nickname", in.Nickname, 50, &u.Nickname},
-		{"bio", in.Bio, 500, &u.Bio},
-		{"bioZh", in.BioZh, 500, &u.BioZh},
-	} {
-		if !f.in.Set {
-			continue
+	// Absent: left as it is; null: cleared.
+	change := func(o httpx.Optional[string]) *guide.Change {
+		if !o.Set {
+			return nil
 		}
-		c := &guide.Change{}
-		if f.in.Value != nil {
-			v := strings.TrimSpace(*f.in.Value)
-			if v == "" {
-				errs.Add(f.name, "must not be blank; send null to clear it")
-			}
-			httpx.CheckString(errs, f.name, &v, false, 1, f.max)
-			c.Value = &v
-		}
-		*f.out = c
+		return &guide.Change{Value: o.Value}
 	}
-	if err := errs.Err(); err != nil {
-		return err
-	}
-	p, err := s.cfg.Profiles.UpdateProfile(r.Context(), caller(r.Context()).User.ID, u)
+	p, err := s.svc.UpdateProfile(r.Context(), caller(r.Context()), guide.ProfileUpdate{
+		Name: change(in.Name), Nickname: change(in.Nickname), Bio: change(in.Bio), BioZh: change(in.BioZh)})
 	if err != nil {
 		return err
 	}
@@ -179,25 +157,11 @@ func (s *Server) handleAvatarUpload(w http.ResponseWriter, r *http.Request) erro
 	if err != nil {
 		return err
 	}
-	u := caller(r.Context()).User
-	key := img.Key("avatars/" + u.ID)
-	if err := s.cfg.Avatars.Put(r.Context(), key, img.Data, img.ContentType); err != nil {
-		return err
-	}
-	// Only the path is stored: the URL is made on the public base URL
-	// whenever the avatar is shown.
-	path := "/media/" + key
-	old, err := s.cfg.Profiles.SetAvatar(r.Context(), u.ID, path, key)
+	path, err := s.svc.SetAvatar(r.Context(), caller(r.Context()), img)
 	if err != nil {
 		return err
 	}
 	s.catalogChanged()
-	if old != "" {
-		if err := s.cfg.Avatars.Delete(r.Context(), old); err != nil {
-			// The new avatar is in place; a leftover file is only litter.
-			s.cfg.Logger.WarnContext(r.Context(), "old avatar not removed", "key", old, "err", err)
-		}
-	}
 	httpx.WriteJSON(w, http.StatusOK, item{struct {
 		URL string `json:"url"`
 	}{httpx.AbsoluteURL(r.Context(), path)}})
