@@ -3,6 +3,7 @@ package guide_test
 import (
 	"context"
 	"encoding/json"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -76,9 +77,19 @@ func TestUpdateAvailabilityRules(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			// As stored: PostgreSQL's jsonb spaces and orders keys its own way.
+			var schedule guide.WeeklySchedule
+			var blocked []guide.BlockedDate
+			if err := json.Unmarshal(a.WeeklySchedule, &schedule); err != nil {
+				t.Fatal(err)
+			}
+			if err := json.Unmarshal(a.BlockedDates, &blocked); err != nil {
+				t.Fatal(err)
+			}
+			reason := "New Year"
 			if a.Timezone != "Asia/Tokyo" ||
-				string(a.WeeklySchedule) != `{"mon":[{"start":"09:00","end":"13:00"},{"start":"13:00","end":"17:00"}],"sun":[]}` ||
-				string(a.BlockedDates) != `[{"date":"2026-11-22","reason":null},{"date":"2026-12-31","reason":"New Year"}]` {
+				!reflect.DeepEqual(schedule, guide.WeeklySchedule{"mon": {{Start: "09:00", End: "13:00"}, {Start: "13:00", End: "17:00"}}, "sun": {}}) ||
+				!reflect.DeepEqual(blocked, []guide.BlockedDate{{Date: "2026-11-22"}, {Date: "2026-12-31", Reason: &reason}}) {
 				t.Errorf("stored %s %s %s", a.Timezone, a.WeeklySchedule, a.BlockedDates)
 			}
 
