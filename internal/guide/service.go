@@ -1,8 +1,11 @@
 package guide
 
 import (
+	"log/slog"
 	"time"
 
+	"github.com/wayfarer-asia/platform/internal/platform/auth"
+	"github.com/wayfarer-asia/platform/internal/platform/blob"
 	"github.com/wayfarer-asia/platform/internal/platform/clock"
 )
 
@@ -23,4 +26,17 @@ type Service struct {
 	Supply        SupplyStore
 	Clock         clock.Clock
 	ActionTTL     time.Duration // lifetime of a pending action
+
+	// Tokens issues the user tokens of a sign-in; IdpA and IdpB verify
+	// the identity tokens of the two providers (nil when not configured).
+	Tokens     *auth.Tokens
+	IdpA, IdpB *auth.IdentityProvider
+	// KeyUsage holds when keys were last used, not yet written to the store.
+	KeyUsage *auth.KeyUsage
+	// Blobs keeps uploaded images: avatars and package images.
+	Blobs blob.Store
+	// PublicURL is the API's external base URL: an image URL on it is one
+	// of this API's own.
+	PublicURL string
+	Logger    *slog.Logger
 }

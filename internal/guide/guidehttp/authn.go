@@ -2,8 +2,6 @@ package guidehttp
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"net/http"
 
 	"github.com/wayfarer-asia/platform/internal/guide"
@@ -123,21 +121,11 @@ func (s *Server) sessionCaller(r *http.Request, value string) (*guide.Caller, er
 	if !httpx.SameOrigin(r) {
 		return nil, apperr.Errorf(apperr.Forbidden, "Cross-site request refused: requests authenticated by the session cookie must come from this site.")
 	}
-	user, err := s.cfg.Accounts.FindSessionUser(r.Context(), hashSession(value))
+	user, err := s.cfg.Accounts.FindSessionUser(r.Context(), guide.HashSession(value))
 	if apperr.Code(err) == apperr.NotFound {
 		return nil, apperr.Errorf(apperr.Unauthorized, "The session has expired or was ended.")
 	} else if err != nil {
 		return nil, err
 	}
 	return &guide.Caller{User: user, Session: true}, nil
-}
-
-func hashSession(v string) string {
-	sum := sha256.Sum256([]byte(v))
-	return hex.EncodeToString(sum[:])
-}
-
-// errNotConfigured reports a provider the server was not set up for.
-func errNotConfigured(name string) error {
-	return apperr.Errorf(apperr.Unauthorized, "Sign-in with %s is not configured on this server.", name)
 }

@@ -21,7 +21,9 @@ import (
 
 // This file is the guide API's MCP door: POST /mcp for agents holding an
 // API key, and the Protected Resource Metadata that describes it. Each
-// tool runs the REST handler of the same operation (mcpx.Door.Call).
+// tool calls the guide.Service method of its operation, as the REST
+// handler does, and answers what that handler would; a tool whose
+// operation has no such method yet runs the REST handler (mcpx.Door.Call).
 
 const mcpInstructions = "Tools of the Wayfarer guide marketplace, acting for the person who owns the API key. " +
 	"Cancelling a booking and closing the account never happen from a tool call: they create a pending action " +
@@ -263,70 +265,102 @@ func (s *Server) mcpTools(d *mcpx.Door) {
 			if id, err := uuid.Parse(in.ID); err == nil {
 				target = id.String() // as the REST path stores it
 			}
-			return s.mcpAsk(ctx, d, req, guide.ActionBookingCancel, target,
-				mcpx.Request{Method: http.MethodPost, Path: "/api/v1/bookings/" + url.PathEscape(in.ID) + "/cancel"})
+			return s.mcpAsk(ctx, req, guide.ActionBookingCancel, target, func(ctx context.Context) (*guide.PendingAction, error) {
+				res, err := d.Call(ctx, req, mcpx.Request{Method: http.MethodPost, Path: "/api/v1/bookings/" + url.PathEscape(in.ID) + "/cancel"})
+				if err != nil {
+					return nil, err
+				}
+				var accepted pendingAccepted
+				if err := json.Unmarshal(res.Body, &accepted); err != nil {
+					return nil, err
+				}
+				return &guide.PendingAction{ID: accepted.ActionID}, nil
+			})
 		})
 	mcpx.AddTool(d, &mcp.Tool{Name: "get_my_profile", Title: "Get my profile", Annotations: mcpx.ReadOnly,
 		Description: "Get the profile of the key's owner."},
-		"profile:read", func(ctx context.Context, req *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, data[*guide.Profile], error) {
-			return mcpx.Get[data[*guide.Profile]](ctx, d, req, "/api/v1/profile", nil)
+		"profile:read", func(ctx context.Context, _ *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, data[*guide.Profile], error) {
+			p, err := s.svc.Profile(ctx, mcpCallerFrom(ctx))
+			if err != nil {
+				return nil, data[*guide.Profile]{}, mcpx.ErrorOf(ctx, err)
+			}
+			httpx.ResolveMedia(ctx, p)
+			return nil, data[*guide.Profile]{p}, nil
 		})
 	mcpx.AddTool(d, &mcp.Tool{Name: "update_my_profile", Title: "Update my profile", Annotations: mcpx.Overwrites,
 		Description: "Change fields of the profile of the key's owner; fields left out keep their value."},
-		"profile:write", func(ctx context.Context, req *mcp.CallToolRequest, in profileUpdateIn) (*mcp.CallToolResult, data[*guide.Profile], error) {
-			return mcpx.Send[data[*guide.Profile]](ctx, d, req, mcpx.Request{Method: http.MethodPut, Path: "/api/v1/profile", Body: in})
+		"profile:write", func(ctx context.Context, _ *mcp.CallToolRequest, in profileUpdateIn) (*mcp.CallToolResult, data[*guide.Profile], error) {
+			// A field left out stays as it is; a tool cannot clear one.
+			change := func(v *string) *guide.Change {
+				if v == nil {
+					return nil
+				}
+				return &guide.Change{Value: v}
+			}
+			p, err := s.svc.UpdateProfile(ctx, mcpCallerFrom(ctx), guide.ProfileUpdate{
+				Name: change(in.Name), Nickname: change(in.Nickname), Bio: change(in.Bio), BioZh: change(in.BioZh)})
+			if err != nil {
+				return nil, data[*guide.Profile]{}, mcpx.ErrorOf(ctx, err)
+			}
+			s.catalogChanged()
+			httpx.ResolveMedia(ctx, p)
+			return nil, data[*guide.Profile]{p}, nil
 		})
 	mcpx.AddTool(d, &mcp.Tool{Name: "close_account", Title: "Ask to close my account", Annotations: mcpx.Destructive,
 		Description: "Ask to close the account of the key's owner. Nothing is closed by this call: it creates a pending " +
 			"action that the owner must confirm themselves before it expires. Refused while a booking is active."},
 		"profile:write", func(ctx context.Context, req *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, pendingActionOut, error) {
-			return s.mcpAsk(ctx, d, req, guide.ActionAccountDelete, mcpCallerFrom(ctx).User.ID,
-				mcpx.Request{Method: http.MethodPost, Path: "/api/v1/profile/delete", Body: map[string]string{"confirmation": "DELETE"}})
+			return s.mcpAsk(ctx, req, guide.ActionAccountDelete, mcpCallerFrom(ctx).User.ID, func(ctx context.Context) (*guide.PendingAction, error) {
+				confirmation := "DELETE"
+				out, err := s.svc.CloseAccount(ctx, mcpCallerFrom(ctx), &confirmation)
+				if err != nil {
+					return nil, err
+				}
+				return out.Asked.Action, nil
+			})
 		})
 	mcpx.AddTool(d, &mcp.Tool{Name: "get_pending_action", Title: "Get a pending action", Annotations: mcpx.ReadOnly,
 		Description: "Get a pending action this key asked for (a cancellation or an account closure): pending, confirmed " +
 			"by the owner (with its result) or expired."},
-		"", func(ctx context.Context, req *mcp.CallToolRequest, in mcpx.ByID) (*mcp.CallToolResult, pendingActionOut, error) {
-			a, err := s.mcpReadAction(ctx, d, req, in.ID)
+		"", func(ctx context.Context, _ *mcp.CallToolRequest, in mcpx.ByID) (*mcp.CallToolResult, pendingActionOut, error) {
+			a, err := s.svc.PendingAction(ctx, mcpCallerFrom(ctx), in.ID)
 			if err != nil {
-				return nil, pendingActionOut{}, err
+				return nil, pendingActionOut{}, mcpx.ErrorOf(ctx, err)
 			}
 			out, err := actionOut(ctx, a)
 			return nil, out, err
 		})
 }
 
-// mcpAsk asks for a pending action through its REST operation (call),
-// or, where the client can take it, asks the client to send the person to
-// the confirmation page (askPerson). A key that asks again while its
-// person-only action for the same operation and target is still pending
-// gets that action back (never one asked over REST, which the key might
-// confirm itself): an agent's retry neither makes a second action nor
-// notifies the person twice. The call that follows askPerson is answered
-// by mcpAsked.
-func (s *Server) mcpAsk(ctx context.Context, d *mcpx.Door, req *mcp.CallToolRequest, action, target string, call mcpx.Request) (*mcp.CallToolResult, pendingActionOut, error) {
+// mcpAsk asks for a pending action (ask, which answers the action it
+// stored), or, where the client can take it, asks the client to send the
+// person to the confirmation page (askPerson). A key that asks again while
+// its person-only action for the same operation and target is still
+// pending gets that action back (never one asked over REST, which the key
+// might confirm itself): an agent's retry neither makes a second action
+// nor notifies the person twice. The call that follows askPerson is
+// answered by mcpAsked. ask's errors are returned as they are when they
+// are refusals of the REST API (*mcpx.CallError), else rendered as the
+// API's error.
+func (s *Server) mcpAsk(ctx context.Context, req *mcp.CallToolRequest, action, target string, ask func(context.Context) (*guide.PendingAction, error)) (*mcp.CallToolResult, pendingActionOut, error) {
 	if req.Params.RequestState != "" {
-		return s.mcpAsked(ctx, d, req, action, target)
+		return s.mcpAsked(ctx, req, action, target)
 	}
-	a, err := s.cfg.Actions.FindPendingAction(ctx, mcpCallerFrom(ctx), action, target)
+	c := mcpCallerFrom(ctx)
+	a, err := s.svc.OpenAction(ctx, c, action, target)
 	again := err == nil
 	switch {
 	case again:
-		// Read through REST, as get_pending_action does: counted against
-		// the key like every call.
-		if a, err = s.mcpReadAction(ctx, d, req, a.ID); err != nil {
-			return nil, pendingActionOut{}, err
-		}
 	case apperr.Code(err) == apperr.NotFound:
-		res, err := d.Call(ctx, req, call)
+		asked, err := ask(ctx)
 		if err != nil {
-			return nil, pendingActionOut{}, err
+			if _, refused := err.(*mcpx.CallError); refused {
+				return nil, pendingActionOut{}, err
+			}
+			return nil, pendingActionOut{}, mcpx.ErrorOf(ctx, err)
 		}
-		var accepted pendingAccepted
-		if err := json.Unmarshal(res.Body, &accepted); err != nil {
-			return nil, pendingActionOut{}, err
-		}
-		if a, err = s.cfg.Actions.FindActionByID(ctx, mcpCallerFrom(ctx), accepted.ActionID); err != nil {
+		// Read back as get_pending_action shows it.
+		if a, err = s.svc.PendingAction(ctx, c, asked.ID); err != nil {
 			return nil, pendingActionOut{}, mcpx.ErrorOf(ctx, err)
 		}
 	default:
@@ -380,16 +414,16 @@ func askPerson(req *mcp.CallToolRequest, out pendingActionOut) *mcp.CallToolResu
 // the request state, which must be of this key and for this operation and
 // target, as it stands now. The client's state is never trusted further:
 // nothing is created or confirmed here.
-func (s *Server) mcpAsked(ctx context.Context, d *mcpx.Door, req *mcp.CallToolRequest, action, target string) (*mcp.CallToolResult, pendingActionOut, error) {
+func (s *Server) mcpAsked(ctx context.Context, req *mcp.CallToolRequest, action, target string) (*mcp.CallToolResult, pendingActionOut, error) {
 	bad := mcpx.ErrorOf(ctx, apperr.Field("requestState", "is not a pending action this call asked for"))
 	id := req.Params.RequestState
 	if _, err := uuid.Parse(id); err != nil || len(id) != 36 {
 		return nil, pendingActionOut{}, bad
 	}
 	// NOT_FOUND for an action of another key.
-	a, err := s.mcpReadAction(ctx, d, req, id)
+	a, err := s.svc.PendingAction(ctx, mcpCallerFrom(ctx), id)
 	if err != nil {
-		return nil, pendingActionOut{}, err
+		return nil, pendingActionOut{}, mcpx.ErrorOf(ctx, err)
 	}
 	if a.Action != action || !strings.EqualFold(a.TargetID, target) {
 		return nil, pendingActionOut{}, bad
@@ -403,20 +437,6 @@ func (s *Server) mcpAsked(ctx context.Context, d *mcpx.Door, req *mcp.CallToolRe
 			out.ExpiresAt.Format(time.RFC3339) + " in case they confirm it in the app."
 	}
 	return nil, out, nil
-}
-
-// mcpReadAction reads a pending action of the calling key: through REST,
-// which checks the id and counts the call against the key, then from the
-// store, for what the REST answer leaves out (the result).
-func (s *Server) mcpReadAction(ctx context.Context, d *mcpx.Door, req *mcp.CallToolRequest, id string) (*guide.PendingAction, error) {
-	if _, err := d.Call(ctx, req, mcpx.Request{Method: http.MethodGet, Path: "/api/v1/actions/" + url.PathEscape(id)}); err != nil {
-		return nil, err
-	}
-	a, err := s.cfg.Actions.FindActionByID(ctx, mcpCallerFrom(ctx), id)
-	if err != nil {
-		return nil, mcpx.ErrorOf(ctx, err)
-	}
-	return a, nil
 }
 
 // actionOut is a pending action as the tools show it.

@@ -2,17 +2,13 @@ package guidehttp
 
 import (
 	"net/http"
-	"regexp"
-	"strings"
 
 	"github.com/wayfarer-asia/platform/internal/guide"
-	"github.com/wayfarer-asia/platform/internal/platform/apperr"
-	"github.com/wayfarer-asia/platform/internal/platform/clock"
 	"github.com/wayfarer-asia/platform/internal/platform/httpx"
 )
 
 func (s *Server) handleProfileGet(w http.ResponseWriter, r *http.Request) error {
-	p, err := s.cfg.Profiles.FindProfile(r.Context(), caller(r.Context()).User.ID)
+	p, err := s.svc.Profile(r.Context(), caller(r.Context()))
 	if err != nil {
 		return err
 	}
@@ -31,37 +27,15 @@ func (s *Server) handleProfileUpdate(w http.ResponseWriter, r *http.Request) err
 	if err := httpx.Decode(w, r, &in); err != nil {
 		return err
 	}
-	errs := apperr.FieldErrors{}
-	var u guide.ProfileUpdate
-	for _, f := range []struct {
-		name string
-		in   httpx.Optional[string]
-		max  int
-		out  **guide.Change
-	}{
-		{"name", in.Name, 100, &u.Name},
-		{"nickname", in.Nickname, 50, &u.Nickname},
-		{"bio", in.Bio, 500, &u.Bio},
-		{"bioZh", in.BioZh, 500, &u.BioZh},
-	} {
-		if !f.in.Set {
-			continue
+	// Absent: left as it is; null: cleared.
+	change := func(o httpx.Optional[string]) *guide.Change {
+		if !o.Set {
+			return nil
 		}
-		c := &guide.Change{}
-		if f.in.Value != nil {
-			v := strings.TrimSpace(*f.in.Value)
-			if v == "" {
-				errs.Add(f.name, "must not be blank; send null to clear it")
-			}
-			httpx.CheckString(errs, f.name, &v, false, 1, f.max)
-			c.Value = &v
-		}
-		*f.out = c
+		return &guide.Change{Value: o.Value}
 	}
-	if err := errs.Err(); err != nil {
-		return err
-	}
-	p, err := s.cfg.Profiles.UpdateProfile(r.Context(), caller(r.Context()).User.ID, u)
+	p, err := s.svc.UpdateProfile(r.Context(), caller(r.Context()), guide.ProfileUpdate{
+		Name: change(in.Name), Nickname: change(in.Nickname), Bio: change(in.Bio), BioZh: change(in.BioZh)})
 	if err != nil {
 		return err
 	}
@@ -71,80 +45,18 @@ func (s *Server) handleProfileUpdate(w http.ResponseWriter, r *http.Request) err
 	return nil
 }
 
-var languageTag = regexp.MustCompile(`^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8}){0,3}$`)
-
 func (s *Server) handlePushRegister(w http.ResponseWriter, r *http.Request) error {
-	var in struct {
-		Token        *string `json:"token"`
-		Device       *string `json:"device"`
-		Platform     *string `json:"platform"`
-		AppVersion   *string `json:"appVersion"`
-		BuildNumber  *int    `json:"buildNumber"`
-		DeviceLocale *string `json:"deviceLocale"`
-		Timezone     *string `json:"timezone"`
-	}
+	var in guide.PushRegistration
 	if err := httpx.Decode(w, r, &in); err != nil {
 		return err
 	}
-	c := caller(r.Context())
-	errs := apperr.FieldErrors{}
-	t := guide.PushToken{UserID: c.User.ID, Device: in.Device, AppVersion: in.AppVersion, BuildNumber: in.BuildNumber,
-		DeviceLocale: in.DeviceLocale, Timezone: in.Timezone}
-	t.Token = httpx.CheckString(errs, "token", in.Token, true, 1, 4096)
-	if in.Token != nil && t.Token == "" {
-		errs.Add("token", "must not be blank")
-	}
-	httpx.CheckString(errs, "device", in.Device, false, 1, 200)
-	httpx.CheckString(errs, "appVersion", in.AppVersion, false, 1, 50)
-	if in.BuildNumber != nil && *in.BuildNumber < 0 {
-		errs.Add("buildNumber", "must not be negative")
-	}
-	if in.DeviceLocale != nil && !languageTag.MatchString(*in.DeviceLocale) {
-		errs.Add("deviceLocale", "must be a language tag such as en-GB or zh-Hant-TW")
-	}
-	if in.Timezone != nil {
-		if _, err := clock.LoadLocation(*in.Timezone); err != nil || *in.Timezone == "" || *in.Timezone == "Local" {
-			errs.Add("timezone", "must be an IANA time zone such as Asia/Tokyo")
-		}
-	}
-	switch {
-	case in.Platform != nil:
-		if p := *in.Platform; p != "WEB" && p != "ANDROID" && p != "IOS" {
-			errs.Add("platform", "must be WEB, ANDROID or IOS")
-		}
-		t.Platform = *in.Platform
-	case c.Session:
-		t.Platform = "WEB"
-	default:
-		// A bearer token means a native app; its user agent tells which.
-		if t.Platform = nativePlatform(r.UserAgent()); t.Platform == "" {
-			errs.Add("platform", "is required: the user agent does not tell whether this is an iOS or Android app")
-		}
-	}
-	if err := errs.Err(); err != nil {
+	in.UserAgent = r.UserAgent()
+	out, err := s.svc.RegisterPushToken(r.Context(), caller(r.Context()), in)
+	if err != nil {
 		return err
 	}
-	if err := s.cfg.Profiles.RegisterPushToken(r.Context(), t); err != nil {
-		return err
-	}
-	httpx.WriteJSON(w, http.StatusOK, item{struct {
-		Token      string `json:"token"`
-		Platform   string `json:"platform"`
-		Registered bool   `json:"registered"`
-	}{t.Token, t.Platform, true}})
+	httpx.WriteJSON(w, http.StatusOK, item{out})
 	return nil
-}
-
-func nativePlatform(ua string) string {
-	ua = strings.ToLower(ua)
-	switch {
-	case strings.Contains(ua, "android") || strings.Contains(ua, "okhttp"):
-		return "ANDROID"
-	case strings.Contains(ua, "iphone") || strings.Contains(ua, "ipad") || strings.Contains(ua, "ios") ||
-		strings.Contains(ua, "cfnetwork") || strings.Contains(ua, "darwin"):
-		return "IOS"
-	}
-	return ""
 }
 
 func (s *Server) handlePushUnregister(w http.ResponseWriter, r *http.Request) error {
@@ -154,19 +66,11 @@ func (s *Server) handlePushUnregister(w http.ResponseWriter, r *http.Request) er
 	if err := httpx.Decode(w, r, &in); err != nil {
 		return err
 	}
-	errs := apperr.FieldErrors{}
-	token := httpx.CheckString(errs, "token", in.Token, true, 1, 4096)
-	if err := errs.Err(); err != nil {
-		return err
-	}
-	removed, err := s.cfg.Profiles.UnregisterPushToken(r.Context(), caller(r.Context()).User.ID, token)
+	out, err := s.svc.UnregisterPushToken(r.Context(), caller(r.Context()), in.Token)
 	if err != nil {
 		return err
 	}
-	httpx.WriteJSON(w, http.StatusOK, item{struct {
-		Token   string `json:"token"`
-		Removed bool   `json:"removed"`
-	}{token, removed}})
+	httpx.WriteJSON(w, http.StatusOK, item{out})
 	return nil
 }
 
@@ -179,25 +83,11 @@ func (s *Server) handleAvatarUpload(w http.ResponseWriter, r *http.Request) erro
 	if err != nil {
 		return err
 	}
-	u := caller(r.Context()).User
-	key := img.Key("avatars/" + u.ID)
-	if err := s.cfg.Avatars.Put(r.Context(), key, img.Data, img.ContentType); err != nil {
-		return err
-	}
-	// Only the path is stored: the URL is made on the public base URL
-	// whenever the avatar is shown.
-	path := "/media/" + key
-	old, err := s.cfg.Profiles.SetAvatar(r.Context(), u.ID, path, key)
+	path, err := s.svc.SetAvatar(r.Context(), caller(r.Context()), img)
 	if err != nil {
 		return err
 	}
 	s.catalogChanged()
-	if old != "" {
-		if err := s.cfg.Avatars.Delete(r.Context(), old); err != nil {
-			// The new avatar is in place; a leftover file is only litter.
-			s.cfg.Logger.WarnContext(r.Context(), "old avatar not removed", "key", old, "err", err)
-		}
-	}
 	httpx.WriteJSON(w, http.StatusOK, item{struct {
 		URL string `json:"url"`
 	}{httpx.AbsoluteURL(r.Context(), path)}})

@@ -89,6 +89,7 @@ type Config struct {
 // Server is the guide API's HTTP handler.
 type Server struct {
 	cfg     Config
+	svc     *guide.Service // the operations the routes and tools call
 	router  *httpx.Router
 	handler http.Handler
 	cache   *pageCache // nil when CatalogCacheTTL is 0
@@ -114,6 +115,12 @@ func New(cfg Config) *Server {
 		cfg.ImageLimit = ratelimit.Limit{Rate: 30, Period: time.Hour}
 	}
 	s := &Server{cfg: cfg, router: httpx.NewRouter(), publicReads: map[string]bool{"GET /api/v1/openapi.json": true}}
+	s.svc = &guide.Service{
+		Catalog: cfg.Catalog, Accounts: cfg.Accounts, Profiles: cfg.Profiles, Bookings: cfg.Bookings, Actions: cfg.Actions,
+		Closure: cfg.Closure, Conversations: cfg.Conversations, Supply: cfg.Supply, Clock: cfg.Clock, ActionTTL: cfg.ActionTTL,
+		Tokens: cfg.Tokens, IdpA: cfg.IdpA, IdpB: cfg.IdpB, KeyUsage: cfg.KeyUsage, Blobs: cfg.Avatars, PublicURL: cfg.PublicURL,
+		Logger: cfg.Logger,
+	}
 	s.idem = &httpx.Idempotency{Store: cfg.Idempotency, Account: idempotencyAccount, Render: renderItem, Logger: cfg.Logger}
 	if cfg.CatalogCacheTTL > 0 {
 		s.cache = newPageCache(cfg.CatalogCacheTTL, 10000)
