@@ -167,9 +167,10 @@ func (a *app) close() {
 	}
 }
 
-// openDB opens and migrates the database of a service; a failure names
-// setting, the variable that pointed at the database.
-func (a *app) openDB(ctx context.Context, setting, url, service string) (*store.DB, error) {
+// openDB opens the database of a service and migrates it to schema; a
+// failure names setting, the variable that pointed at the database.
+func (a *app) openDB(ctx context.Context, setting, url string, schema store.Schema) (*store.DB, error) {
+	service := schema.Name
 	db, err := store.Open(ctx, url)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", setting, err)
@@ -178,7 +179,7 @@ func (a *app) openDB(ctx context.Context, setting, url, service string) (*store.
 	if a.cfg.DatabaseMaxConns > 0 {
 		db.SetPool(a.cfg.DatabaseMaxConns)
 	}
-	if err := db.Migrate(ctx, service); err != nil {
+	if err := db.Migrate(ctx, schema); err != nil {
 		return nil, fmt.Errorf("%s: %w", setting, err)
 	}
 	a.registry.MustRegister(collectors.NewDBStatsCollector(db.DB, service))
@@ -213,7 +214,7 @@ func (a *app) readyChecks(db *store.DB) []httpx.Check {
 // guide wires the guide marketplace API.
 func (a *app) guide(ctx context.Context) (http.Handler, error) {
 	cfg, clk, logger := a.cfg, a.clock, a.logger
-	db, err := a.openDB(ctx, "GUIDE_DATABASE_URL", cfg.GuideDatabaseURL, "guide")
+	db, err := a.openDB(ctx, "GUIDE_DATABASE_URL", cfg.GuideDatabaseURL, guidedb.Schema)
 	if err != nil {
 		return nil, err
 	}
@@ -348,7 +349,7 @@ func (a *app) guide(ctx context.Context) (http.Handler, error) {
 // property wires the property platform API.
 func (a *app) property(ctx context.Context) (http.Handler, error) {
 	cfg, clk, logger := a.cfg, a.clock, a.logger
-	db, err := a.openDB(ctx, "PROPERTY_DATABASE_URL", cfg.PropertyDatabaseURL, "property")
+	db, err := a.openDB(ctx, "PROPERTY_DATABASE_URL", cfg.PropertyDatabaseURL, propertydb.Schema)
 	if err != nil {
 		return nil, err
 	}

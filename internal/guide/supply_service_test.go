@@ -22,7 +22,7 @@ import (
 // Pacific/Kiritimati (UTC+14), still the 22nd in Asia/Tokyo.
 func newService(t *testing.T, engine store.Engine) *guide.Service {
 	t.Helper()
-	db := storetest.MustOpenSample(t, engine, "guide", func(ctx context.Context, db *store.DB) error {
+	db := storetest.MustOpenSample(t, engine, guidedb.Schema, func(ctx context.Context, db *store.DB) error {
 		return guidedb.LoadSample(ctx, db, sample.Generate())
 	})
 	clk := clock.NewFake(time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC))

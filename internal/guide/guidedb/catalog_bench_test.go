@@ -21,7 +21,7 @@ import (
 
 func sampleGuide(b *testing.B, engine store.Engine) *guidedb.Guide {
 	b.Helper()
-	db := storetest.MustOpenDB(b, engine, "guide")
+	db := storetest.MustOpenDB(b, engine, guidedb.Schema)
 	if err := guidedb.LoadSample(b.Context(), db, sample.Generate()); err != nil {
 		b.Fatal(err)
 	}

@@ -63,7 +63,7 @@ func TestListedFollowsWrites(t *testing.T) {
 		t.Run(string(engine), func(t *testing.T) {
 			t.Parallel()
 			ctx := t.Context()
-			db := storetest.MustOpenSample(t, engine, "guide", func(ctx context.Context, db *store.DB) error {
+			db := storetest.MustOpenSample(t, engine, guidedb.Schema, func(ctx context.Context, db *store.DB) error {
 				return guidedb.LoadSample(ctx, db, sample.Generate())
 			})
 			g := guidedb.New(db, clock.NewFake(time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC)))
@@ -193,7 +193,7 @@ func TestCountsUnderConcurrentWrites(t *testing.T) {
 		t.Run(string(engine), func(t *testing.T) {
 			t.Parallel()
 			ctx := t.Context()
-			db := storetest.MustOpenSample(t, engine, "guide", func(ctx context.Context, db *store.DB) error {
+			db := storetest.MustOpenSample(t, engine, guidedb.Schema, func(ctx context.Context, db *store.DB) error {
 				return guidedb.LoadSample(ctx, db, sample.Generate())
 			})
 			rows, err := db.QueryContext(ctx, `SELECT id FROM experts WHERE listed = TRUE ORDER BY id LIMIT 8`)

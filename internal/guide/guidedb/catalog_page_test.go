@@ -26,7 +26,7 @@ func TestCatalogPagePastTheEnd(t *testing.T) {
 		t.Run(string(engine), func(t *testing.T) {
 			t.Parallel()
 			ctx := t.Context()
-			db := storetest.MustOpenSample(t, engine, "guide", func(ctx context.Context, db *store.DB) error {
+			db := storetest.MustOpenSample(t, engine, guidedb.Schema, func(ctx context.Context, db *store.DB) error {
 				return guidedb.LoadSample(ctx, db, sample.Generate())
 			})
 			g := guidedb.New(db, clock.NewFake(time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC)))
@@ -97,7 +97,7 @@ func TestExpertTagsInPositionOrder(t *testing.T) {
 			t.Parallel()
 			ctx := t.Context()
 			ds := sample.Generate()
-			db := storetest.MustOpenSample(t, engine, "guide", func(ctx context.Context, db *store.DB) error {
+			db := storetest.MustOpenSample(t, engine, guidedb.Schema, func(ctx context.Context, db *store.DB) error {
 				return guidedb.LoadSample(ctx, db, ds)
 			})
 			// One expert's positions reversed, so that position order is

@@ -105,7 +105,7 @@ func TestCatalogPlans(t *testing.T) {
 	for _, engine := range storetest.Engines() {
 		t.Run(string(engine), func(t *testing.T) {
 			t.Parallel()
-			db := storetest.MustOpenDB(t, engine, "guide")
+			db := storetest.MustOpenDB(t, engine, Schema)
 			if err := LoadSampleScaled(t.Context(), db, ds, planScale[engine]); err != nil {
 				t.Fatal(err)
 			}

@@ -90,7 +90,7 @@ func BenchmarkCatalogScale(b *testing.B) {
 			var g *Guide
 			b.Run(string(engine)+"/x"+strconv.Itoa(scale), func(b *testing.B) {
 				if g == nil {
-					db := storetest.MustOpenDB(b, engine, "guide")
+					db := storetest.MustOpenDB(b, engine, Schema)
 					if err := LoadSampleScaled(b.Context(), db, ds, scale); err != nil {
 						b.Fatal(err)
 					}

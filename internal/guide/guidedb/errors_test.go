@@ -15,7 +15,7 @@ import (
 // which key failed; a domain error keeps its code and message as they are.
 func TestErrorsNameTheOperation(t *testing.T) {
 	t.Parallel()
-	db := storetest.MustOpenDB(t, store.SQLite, "guide")
+	db := storetest.MustOpenDB(t, store.SQLite, guidedb.Schema)
 	g := guidedb.New(db, clock.System{})
 	_, err := g.FindPackageByID(t.Context(), "p-missing", "en")
 	if apperr.Code(err) != apperr.NotFound || strings.HasPrefix(err.Error(), "find package") {

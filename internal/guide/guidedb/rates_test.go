@@ -22,7 +22,7 @@ func TestPackagesSortByConvertedPrice(t *testing.T) {
 	for _, engine := range storetest.Engines() {
 		t.Run(string(engine), func(t *testing.T) {
 			ctx := t.Context()
-			db := storetest.MustOpenSample(t, engine, "guide", func(ctx context.Context, db *store.DB) error {
+			db := storetest.MustOpenSample(t, engine, guidedb.Schema, func(ctx context.Context, db *store.DB) error {
 				return guidedb.LoadSample(ctx, db, sample.Generate())
 			})
 			g := guidedb.New(db, clock.NewFake(time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC)))
@@ -75,7 +75,7 @@ func TestUSDPriceFollowsWrites(t *testing.T) {
 	for _, engine := range storetest.Engines() {
 		t.Run(string(engine), func(t *testing.T) {
 			ctx := t.Context()
-			db := storetest.MustOpenSample(t, engine, "guide", func(ctx context.Context, db *store.DB) error {
+			db := storetest.MustOpenSample(t, engine, guidedb.Schema, func(ctx context.Context, db *store.DB) error {
 				return guidedb.LoadSample(ctx, db, sample.Generate())
 			})
 			g := guidedb.New(db, clock.NewFake(time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC)))

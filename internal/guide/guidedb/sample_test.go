@@ -46,7 +46,7 @@ func TestLoadGuideSample(t *testing.T) {
 	ds := sample.Generate()
 	for _, engine := range storetest.Engines() {
 		t.Run(string(engine), func(t *testing.T) {
-			db := storetest.MustOpenDB(t, engine, "guide")
+			db := storetest.MustOpenDB(t, engine, guidedb.Schema)
 			ctx := t.Context()
 			if empty, err := guidedb.IsEmpty(ctx, db); err != nil || !empty {
 				t.Fatalf("IsEmpty before loading = %v, %v; want true", empty, err)
@@ -85,7 +85,7 @@ func TestLoadGuideSampleIsAtomic(t *testing.T) {
 	ds := sample.Generate()
 	for _, engine := range storetest.Engines() {
 		t.Run(string(engine), func(t *testing.T) {
-			db := storetest.MustOpenDB(t, engine, "guide")
+			db := storetest.MustOpenDB(t, engine, guidedb.Schema)
 			ctx := t.Context()
 			bad := *ds
 			bad.Messages = append(slices.Clone(ds.Messages), ds.Messages[0]) // a duplicate key in the last table
@@ -112,7 +112,7 @@ func BenchmarkLoadGuideSample(b *testing.B) {
 		b.Run(string(engine), func(b *testing.B) {
 			for b.Loop() {
 				b.StopTimer()
-				db := storetest.MustOpenDB(b, engine, "guide")
+				db := storetest.MustOpenDB(b, engine, guidedb.Schema)
 				b.StartTimer()
 				if err := guidedb.LoadSample(b.Context(), db, ds); err != nil {
 					b.Fatal(err)

@@ -54,7 +54,7 @@ func TestLoadSampleScaled(t *testing.T) {
 	for _, engine := range storetest.Engines() {
 		t.Run(string(engine), func(t *testing.T) {
 			t.Parallel()
-			db := storetest.MustOpenDB(t, engine, "guide")
+			db := storetest.MustOpenDB(t, engine, guidedb.Schema)
 			if err := guidedb.LoadSampleScaled(t.Context(), db, ds, 3); err != nil {
 				t.Fatal(err)
 			}
@@ -85,7 +85,7 @@ func TestCatalogTotalsFollowWrites(t *testing.T) {
 	for _, engine := range storetest.Engines() {
 		t.Run(string(engine), func(t *testing.T) {
 			t.Parallel()
-			db := storetest.MustOpenDB(t, engine, "guide")
+			db := storetest.MustOpenDB(t, engine, guidedb.Schema)
 			if err := guidedb.LoadSample(t.Context(), db, ds); err != nil {
 				t.Fatal(err)
 			}

@@ -19,7 +19,7 @@ func BenchmarkUnreadCount(b *testing.B) {
 	for _, engine := range storetest.Engines() {
 		for _, backlog := range []int{10, 100, 1000} {
 			b.Run(fmt.Sprintf("%s/backlog=%d", engine, backlog), func(b *testing.B) {
-				db := storetest.MustOpenDB(b, engine, "guide")
+				db := storetest.MustOpenDB(b, engine, guidedb.Schema)
 				if err := guidedb.LoadSample(b.Context(), db, sample.Generate()); err != nil {
 					b.Fatal(err)
 				}

@@ -16,7 +16,7 @@ func TestUnreadCountPlan(t *testing.T) {
 	for _, engine := range storetest.Engines() {
 		t.Run(string(engine), func(t *testing.T) {
 			t.Parallel()
-			db := storetest.MustOpenDB(t, engine, "guide")
+			db := storetest.MustOpenDB(t, engine, Schema)
 			tx, err := db.BeginTx(t.Context(), nil)
 			if err != nil {
 				t.Fatal(err)

@@ -26,7 +26,7 @@ func TestUnreadCountsFollowMessages(t *testing.T) {
 		t.Run(string(engine), func(t *testing.T) {
 			t.Parallel()
 			ctx := t.Context()
-			db := storetest.MustOpenDB(t, engine, "guide")
+			db := storetest.MustOpenDB(t, engine, guidedb.Schema)
 			if err := guidedb.LoadSample(ctx, db, ds); err != nil {
 				t.Fatal(err)
 			}

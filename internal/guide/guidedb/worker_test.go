@@ -19,7 +19,7 @@ func TestFanOutPushMessageOnce(t *testing.T) {
 	for _, engine := range storetest.Engines() {
 		t.Run(string(engine), func(t *testing.T) {
 			ctx := t.Context()
-			db := storetest.MustOpenDB(t, engine, "guide")
+			db := storetest.MustOpenDB(t, engine, guidedb.Schema)
 			clk := clock.NewFake(time.Date(2026, 11, 2, 9, 0, 0, 0, time.UTC))
 			g := guidedb.New(db, clk)
 			queue := store.NewJobs(db, clk)

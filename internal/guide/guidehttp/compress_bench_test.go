@@ -21,7 +21,7 @@ import (
 // cache (hit) and rendered afresh (miss: no cache), with and without
 // Accept-Encoding: gzip. BENCHMARKS.md quotes it.
 func BenchmarkCatalogList(b *testing.B) {
-	db := storetest.MustOpenSample(b, store.SQLite, "guide", loadSample)
+	db := storetest.MustOpenSample(b, store.SQLite, guidedb.Schema, loadSample)
 	clk := clock.NewFake(time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC))
 	for _, c := range []struct {
 		name string

@@ -76,9 +76,9 @@ func newEnv(t testing.TB, opts options, engine ...store.Engine) *env {
 	var db *store.DB
 	switch {
 	case opts.noSample:
-		db = storetest.MustOpenDB(t, eng, "guide")
+		db = storetest.MustOpenDB(t, eng, guidedb.Schema)
 	case opts.scale > 1:
-		db = storetest.MustOpenDB(t, eng, "guide")
+		db = storetest.MustOpenDB(t, eng, guidedb.Schema)
 		if err := guidedb.LoadSampleScaled(t.Context(), db, sample.Generate(), opts.scale); err != nil {
 			t.Fatal(err)
 		}
@@ -90,7 +90,7 @@ func newEnv(t testing.TB, opts options, engine ...store.Engine) *env {
 			}
 		}
 	default:
-		db = storetest.MustOpenSample(t, eng, "guide", loadSample)
+		db = storetest.MustOpenSample(t, eng, guidedb.Schema, loadSample)
 	}
 	if opts.publicLimit == 0 {
 		opts.publicLimit = 1000

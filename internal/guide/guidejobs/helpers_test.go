@@ -43,7 +43,7 @@ type env struct {
 // newEnv returns an empty database; see withSample and fixture.
 func newEnv(t testing.TB, engine store.Engine, now time.Time) *env {
 	t.Helper()
-	db := storetest.MustOpenDB(t, engine, "guide")
+	db := storetest.MustOpenDB(t, engine, guidedb.Schema)
 	clk := clock.NewFake(now)
 	gw := newGateway(t)
 	return &env{t: t, db: db, clk: clk, g: guidedb.New(db, clk), q: store.NewJobs(db, clk), gw: gw}

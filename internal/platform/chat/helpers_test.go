@@ -67,7 +67,7 @@ type nodeOptions struct {
 func newNode(t *testing.T, engine store.Engine, o nodeOptions) *node {
 	t.Helper()
 	if o.db == nil {
-		o.db = storetest.MustOpenSample(t, engine, "guide", func(ctx context.Context, db *store.DB) error {
+		o.db = storetest.MustOpenSample(t, engine, guidedb.Schema, func(ctx context.Context, db *store.DB) error {
 			return guidedb.LoadSample(ctx, db, sample.Generate())
 		})
 	}

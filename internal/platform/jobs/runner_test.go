@@ -12,6 +12,7 @@ import (
 	"github.com/wayfarer-asia/platform/internal/platform/jobs"
 	"github.com/wayfarer-asia/platform/internal/platform/store"
 	"github.com/wayfarer-asia/platform/internal/platform/store/storetest"
+	"github.com/wayfarer-asia/platform/internal/property/propertydb"
 )
 
 func TestBackoff(t *testing.T) {
@@ -35,7 +36,7 @@ func TestRegisteredKinds(t *testing.T) {
 	for _, engine := range storetest.Engines() {
 		t.Run(string(engine), func(t *testing.T) {
 			t.Parallel()
-			db := storetest.MustOpenDB(t, engine, "property")
+			db := storetest.MustOpenDB(t, engine, propertydb.Schema)
 			clk := clock.System{}
 			q := store.NewJobs(db, clk)
 			r := jobs.NewRunner(q, clk)

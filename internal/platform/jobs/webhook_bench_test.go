@@ -16,6 +16,7 @@ import (
 	"github.com/wayfarer-asia/platform/internal/platform/jobs"
 	"github.com/wayfarer-asia/platform/internal/platform/store"
 	"github.com/wayfarer-asia/platform/internal/platform/store/storetest"
+	"github.com/wayfarer-asia/platform/internal/property/propertydb"
 )
 
 // BenchmarkWebhookLatency measures the time from the commit of a change
@@ -35,7 +36,7 @@ func BenchmarkWebhookLatency(b *testing.B) {
 }
 
 func benchmarkWebhookLatency(b *testing.B, engine store.Engine, hanging int) {
-	db := storetest.MustOpenDB(b, engine, "property")
+	db := storetest.MustOpenDB(b, engine, propertydb.Schema)
 	clk := clock.System{}
 	events, hooks := store.NewEvents(db, clk), store.NewWebhooks(db, clk)
 	arrived := make(chan time.Time, 1)

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/wayfarer-asia/platform/internal/guide/guidedb"
 	"github.com/wayfarer-asia/platform/internal/platform/store"
 	"github.com/wayfarer-asia/platform/internal/platform/store/storetest"
 )
@@ -20,7 +21,7 @@ func TestInTxConcurrentOutcomes(t *testing.T) {
 	for _, engine := range storetest.Engines() {
 		t.Run(string(engine), func(t *testing.T) {
 			t.Parallel()
-			db := storetest.MustOpenDB(t, engine, "guide")
+			db := storetest.MustOpenDB(t, engine, guidedb.Schema)
 			ctx := t.Context()
 			if _, err := db.ExecContext(ctx, `CREATE TABLE batch_probe (id INTEGER PRIMARY KEY, v TEXT NOT NULL UNIQUE, twin INTEGER)`); err != nil {
 				t.Fatal(err)
@@ -91,7 +92,7 @@ func TestInTxCancelledWhileQueued(t *testing.T) {
 	for _, engine := range storetest.Engines() {
 		t.Run(string(engine), func(t *testing.T) {
 			t.Parallel()
-			db := storetest.MustOpenDB(t, engine, "guide")
+			db := storetest.MustOpenDB(t, engine, guidedb.Schema)
 			ctx, cancel := context.WithCancel(t.Context())
 			cancel()
 			ran := false

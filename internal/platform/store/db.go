@@ -1,6 +1,6 @@
 // Package store is the persistence kernel both products build on: it opens
-// SQLite or PostgreSQL through database/sql, migrates each product's schema,
-// and holds what both products' stores share (query helpers, ids, the
+// SQLite or PostgreSQL through database/sql, migrates the schema a product
+// hands it (Schema), and holds what both products' stores share (query helpers, ids, the
 // Idempotency-Key records, the job queue). Each product's persistence lives
 // in its own package: guidedb and propertydb. SQL is written once with $N
 // placeholders, which both engines accept; the few statements that differ
@@ -10,7 +10,6 @@ package store
 import (
 	"context"
 	"database/sql"
-	"embed"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -38,9 +37,6 @@ const (
 	SQLite   Engine = dburl.SQLite
 	Postgres Engine = dburl.Postgres
 )
-
-//go:embed migrations
-var migrations embed.FS
 
 // DB is a database handle that knows its engine.
 type DB struct {
@@ -202,22 +198,31 @@ func parseDSN(dsn string) (Engine, string, error) {
 	return SQLite, "file:" + path + "?" + q.Encode(), nil
 }
 
-// Migrate brings the schema of the named service ("guide" or "property") to
-// the newest version. Each service keeps its own version table, so both may
-// share one PostgreSQL database.
-func (db *DB) Migrate(ctx context.Context, service string) error {
-	p, err := db.migrations(service)
+// Schema is a product's database schema: goose SQL migrations in one
+// folder per engine, migrations/sqlite and migrations/postgres (what a
+// product's "//go:embed migrations" holds), and the name whose version
+// table, goose_<Name>, records which have run. Each product keeps its own
+// version table, so that two products may share one PostgreSQL database;
+// renaming one would run every migration again on an existing database.
+type Schema struct {
+	Name       string
+	Migrations fs.FS
+}
+
+// Migrate brings schema s to its newest version.
+func (db *DB) Migrate(ctx context.Context, s Schema) error {
+	p, err := db.migrations(s)
 	if err != nil {
-		return fmt.Errorf("migrations of %s: %w", service, err)
+		return fmt.Errorf("migrations of %s: %w", s.Name, err)
 	}
 	if _, err := p.Up(ctx); err != nil {
-		return fmt.Errorf("migrate %s: %w", service, err)
+		return fmt.Errorf("migrate %s: %w", s.Name, err)
 	}
 	return nil
 }
 
-func (db *DB) migrations(service string) (*goose.Provider, error) {
-	dir, err := fs.Sub(migrations, "migrations/"+service+"/"+string(db.Engine))
+func (db *DB) migrations(s Schema) (*goose.Provider, error) {
+	dir, err := fs.Sub(s.Migrations, "migrations/"+string(db.Engine))
 	if err != nil {
 		return nil, err
 	}
@@ -225,9 +230,9 @@ func (db *DB) migrations(service string) (*goose.Provider, error) {
 	if db.Engine == Postgres {
 		dialect = database.DialectPostgres
 	}
-	versions, err := database.NewStore(dialect, "goose_"+service)
+	versions, err := database.NewStore(dialect, "goose_"+s.Name)
 	if err != nil {
-		return nil, fmt.Errorf("migration versions of %s: %w", service, err)
+		return nil, fmt.Errorf("migration versions of %s: %w", s.Name, err)
 	}
 	p, err := goose.NewProvider("", db.DB, dir, goose.WithStore(versions), goose.WithDisableGlobalRegistry(true))
 	if err != nil {

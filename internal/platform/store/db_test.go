@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/wayfarer-asia/platform/internal/guide/guidedb"
 	"github.com/wayfarer-asia/platform/internal/platform/store"
 	"github.com/wayfarer-asia/platform/internal/platform/store/storetest"
 )
@@ -15,8 +16,8 @@ import (
 func TestMigrateTwice(t *testing.T) {
 	for _, engine := range storetest.Engines() {
 		t.Run(string(engine), func(t *testing.T) {
-			db := storetest.MustOpenDB(t, engine, "guide")
-			if err := db.Migrate(t.Context(), "guide"); err != nil {
+			db := storetest.MustOpenDB(t, engine, guidedb.Schema)
+			if err := db.Migrate(t.Context(), guidedb.Schema); err != nil {
 				t.Fatalf("second migrate: %v", err)
 			}
 			var n int
@@ -33,8 +34,8 @@ func TestMigrateTwice(t *testing.T) {
 func TestMigrateAvatarPaths(t *testing.T) {
 	for _, engine := range storetest.Engines() {
 		t.Run(string(engine), func(t *testing.T) {
-			db := storetest.MustOpenEmpty(t, engine, "guide")
-			if err := db.MigrateTo(t.Context(), "guide", 3); err != nil {
+			db := storetest.MustOpenEmpty(t, engine, guidedb.Schema)
+			if err := db.MigrateTo(t.Context(), guidedb.Schema, 3); err != nil {
 				t.Fatal(err)
 			}
 			rows := []struct {
@@ -54,7 +55,7 @@ func TestMigrateAvatarPaths(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			if err := db.Migrate(t.Context(), "guide"); err != nil {
+			if err := db.Migrate(t.Context(), guidedb.Schema); err != nil {
 				t.Fatal(err)
 			}
 			for _, r := range rows {
@@ -74,7 +75,7 @@ func TestMigrateAvatarPaths(t *testing.T) {
 // hold on the writer's connection (where the commits and their checkpoints
 // run) and on the readers'.
 func TestSQLiteSettings(t *testing.T) {
-	db := storetest.MustOpenDB(t, store.SQLite, "guide")
+	db := storetest.MustOpenDB(t, store.SQLite, guidedb.Schema)
 	for name, conn := range map[string]interface {
 		QueryRow(string, ...any) *sql.Row
 	}{"reader": db, "writer": db.Writer()} {
@@ -109,7 +110,7 @@ func TestCheckpointBesideWriter(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	if err := db.Migrate(t.Context(), "guide"); err != nil {
+	if err := db.Migrate(t.Context(), guidedb.Schema); err != nil {
 		t.Fatal(err)
 	}
 	before, err := os.Stat(path)
@@ -143,8 +144,8 @@ func TestCheckpointBesideWriter(t *testing.T) {
 func TestMigrateRealtimeIDPerSender(t *testing.T) {
 	for _, engine := range storetest.Engines() {
 		t.Run(string(engine), func(t *testing.T) {
-			db := storetest.MustOpenEmpty(t, engine, "guide")
-			if err := db.MigrateTo(t.Context(), "guide", 15); err != nil {
+			db := storetest.MustOpenEmpty(t, engine, guidedb.Schema)
+			if err := db.MigrateTo(t.Context(), guidedb.Schema, 15); err != nil {
 				t.Fatal(err)
 			}
 			now := time.Now().UTC()
@@ -159,7 +160,7 @@ func TestMigrateRealtimeIDPerSender(t *testing.T) {
 					t.Fatalf("%s: %v", q, err)
 				}
 			}
-			if err := db.Migrate(t.Context(), "guide"); err != nil {
+			if err := db.Migrate(t.Context(), guidedb.Schema); err != nil {
 				t.Fatal(err)
 			}
 			var n int

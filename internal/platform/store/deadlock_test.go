@@ -6,6 +6,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/wayfarer-asia/platform/internal/guide/guidedb"
 	"github.com/wayfarer-asia/platform/internal/platform/store"
 	"github.com/wayfarer-asia/platform/internal/platform/store/storetest"
 )
@@ -18,7 +19,7 @@ func TestInTxRetriesDeadlock(t *testing.T) {
 	if !slices.Contains(storetest.Engines(), store.Postgres) {
 		t.Skip("PostgreSQL only (TEST_POSTGRES_URL): SQLite runs one writer at a time")
 	}
-	db := storetest.MustOpenDB(t, store.Postgres, "guide")
+	db := storetest.MustOpenDB(t, store.Postgres, guidedb.Schema)
 	ctx := t.Context()
 	if _, err := db.ExecContext(ctx, `CREATE TABLE deadlock_probe (id INTEGER PRIMARY KEY, n INTEGER NOT NULL)`); err != nil {
 		t.Fatal(err)

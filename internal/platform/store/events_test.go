@@ -10,10 +10,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/wayfarer-asia/platform/internal/guide/guidedb"
 	"github.com/wayfarer-asia/platform/internal/platform/apperr"
 	"github.com/wayfarer-asia/platform/internal/platform/clock"
 	"github.com/wayfarer-asia/platform/internal/platform/store"
 	"github.com/wayfarer-asia/platform/internal/platform/store/storetest"
+	"github.com/wayfarer-asia/platform/internal/property/propertydb"
 )
 
 // TestEvents: an event is seen by its audience only, in order, paged by
@@ -21,10 +23,10 @@ import (
 // forgets old events. Concurrent writers' events are each read once.
 func TestEvents(t *testing.T) {
 	for _, engine := range storetest.Engines() {
-		for _, service := range []string{"guide", "property"} {
-			t.Run(string(engine)+"/"+service, func(t *testing.T) {
+		for _, schema := range []store.Schema{guidedb.Schema, propertydb.Schema} {
+			t.Run(string(engine)+"/"+schema.Name, func(t *testing.T) {
 				t.Parallel()
-				db := storetest.MustOpenDB(t, engine, service)
+				db := storetest.MustOpenDB(t, engine, schema)
 				clk := clock.NewFake(time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC))
 				s := store.NewEvents(db, clk)
 				ctx := context.Background()
@@ -128,7 +130,7 @@ func TestEventsReaderRacesWriters(t *testing.T) {
 	for _, engine := range storetest.Engines() {
 		t.Run(string(engine), func(t *testing.T) {
 			t.Parallel()
-			db := storetest.MustOpenDB(t, engine, "guide")
+			db := storetest.MustOpenDB(t, engine, guidedb.Schema)
 			s := store.NewEvents(db, clock.System{})
 			ctx := context.Background()
 			hold := `SELECT $1`
@@ -211,7 +213,7 @@ func TestEventsLateCommit(t *testing.T) {
 	if os.Getenv("TEST_POSTGRES_URL") == "" {
 		t.Skip("PostgreSQL only: SQLite's writers commit one at a time")
 	}
-	db := storetest.MustOpenDB(t, store.Postgres, "guide")
+	db := storetest.MustOpenDB(t, store.Postgres, guidedb.Schema)
 	s := store.NewEvents(db, clock.System{})
 	ctx := context.Background()
 	slow, err := db.BeginTx(ctx, nil)

@@ -5,21 +5,23 @@ import (
 	"testing"
 	"time"
 
+	"github.com/wayfarer-asia/platform/internal/guide/guidedb"
 	"github.com/wayfarer-asia/platform/internal/platform/apperr"
 	"github.com/wayfarer-asia/platform/internal/platform/clock"
 	"github.com/wayfarer-asia/platform/internal/platform/idempotency"
 	"github.com/wayfarer-asia/platform/internal/platform/store"
 	"github.com/wayfarer-asia/platform/internal/platform/store/storetest"
+	"github.com/wayfarer-asia/platform/internal/property/propertydb"
 )
 
 // TestIdempotencyKeys: claim, in progress, reuse, replay, takeover after
 // the lock time, and expiry, on both products' databases and every engine.
 func TestIdempotencyKeys(t *testing.T) {
 	for _, engine := range storetest.Engines() {
-		for _, service := range []string{"guide", "property"} {
-			t.Run(string(engine)+"/"+service, func(t *testing.T) {
+		for _, schema := range []store.Schema{guidedb.Schema, propertydb.Schema} {
+			t.Run(string(engine)+"/"+schema.Name, func(t *testing.T) {
 				t.Parallel()
-				db := storetest.MustOpenDB(t, engine, service)
+				db := storetest.MustOpenDB(t, engine, schema)
 				clk := clock.NewFake(time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC))
 				s := store.NewIdempotency(db, clk, time.Minute)
 				ctx := context.Background()

@@ -8,9 +8,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/wayfarer-asia/platform/internal/guide/guidedb"
 	"github.com/wayfarer-asia/platform/internal/platform/clock"
 	"github.com/wayfarer-asia/platform/internal/platform/store"
 	"github.com/wayfarer-asia/platform/internal/platform/store/storetest"
+	"github.com/wayfarer-asia/platform/internal/property/propertydb"
 )
 
 var jobsEpoch = time.Date(2026, 11, 2, 9, 0, 0, 0, time.UTC)
@@ -89,10 +91,10 @@ func readJob(t *testing.T, db *store.DB, id string) jobRow {
 // jobs table.
 func TestClaimJobsLifecycle(t *testing.T) {
 	for _, engine := range storetest.Engines() {
-		for _, service := range []string{"guide", "property"} {
-			t.Run(string(engine)+"/"+service, func(t *testing.T) {
+		for _, schema := range []store.Schema{guidedb.Schema, propertydb.Schema} {
+			t.Run(string(engine)+"/"+schema.Name, func(t *testing.T) {
 				ctx := t.Context()
-				db := storetest.MustOpenDB(t, engine, service)
+				db := storetest.MustOpenDB(t, engine, schema)
 				clk := clock.NewFake(jobsEpoch)
 				g := store.NewJobs(db, clk)
 				now := clk.Now()
@@ -206,7 +208,7 @@ func TestClaimJobsRace(t *testing.T) {
 	for _, engine := range storetest.Engines() {
 		t.Run(string(engine), func(t *testing.T) {
 			ctx := t.Context()
-			db := storetest.MustOpenDB(t, engine, "guide")
+			db := storetest.MustOpenDB(t, engine, guidedb.Schema)
 			clk := clock.NewFake(jobsEpoch)
 			now := clk.Now()
 			const total = 200
@@ -293,7 +295,7 @@ func TestCompleteJobsBatch(t *testing.T) {
 	for _, engine := range storetest.Engines() {
 		t.Run(string(engine), func(t *testing.T) {
 			ctx := t.Context()
-			db := storetest.MustOpenDB(t, engine, "guide")
+			db := storetest.MustOpenDB(t, engine, guidedb.Schema)
 			clk := clock.NewFake(jobsEpoch)
 			for i := range 4 {
 				enqueue(t, db, jobPush, map[string]int{"n": i}, clk.Now(), clk.Now())
@@ -340,7 +342,7 @@ func TestCompleteJobsAsyncCommitIsLocal(t *testing.T) {
 		t.Skip("PostgreSQL only; set TEST_POSTGRES_URL")
 	}
 	ctx := t.Context()
-	db := storetest.MustOpenDB(t, store.Postgres, "guide")
+	db := storetest.MustOpenDB(t, store.Postgres, guidedb.Schema)
 	db.SetMaxOpenConns(1) // the completion's connection is the one asked next
 	clk := clock.NewFake(jobsEpoch)
 	enqueue(t, db, jobPush, nil, clk.Now(), clk.Now())
@@ -369,7 +371,7 @@ func TestClaimOnePerKey(t *testing.T) {
 	for _, engine := range storetest.Engines() {
 		t.Run(string(engine), func(t *testing.T) {
 			ctx := t.Context()
-			db := storetest.MustOpenDB(t, engine, "property")
+			db := storetest.MustOpenDB(t, engine, propertydb.Schema)
 			clk := clock.NewFake(jobsEpoch)
 			q := store.NewJobs(db, clk)
 			for i, key := range []string{"webhook:a", "webhook:a", "webhook:a", "webhook:b", "", ""} {

@@ -33,7 +33,7 @@ type propertyFixture struct {
 
 func newPropertyFixture(t *testing.T, engine store.Engine) *propertyFixture {
 	t.Helper()
-	db := storetest.MustOpenDB(t, engine, "property")
+	db := storetest.MustOpenDB(t, engine, propertydb.Schema)
 	if err := propertydb.LoadSample(t.Context(), db, sample.GenerateDays(propertySampleStart, 40)); err != nil {
 		t.Fatal(err)
 	}
@@ -307,7 +307,7 @@ func TestPropertyKeysAndUsage(t *testing.T) {
 	t.Parallel()
 	for _, engine := range storetest.Engines() {
 		t.Run(string(engine), func(t *testing.T) {
-			db := storetest.MustOpenDB(t, engine, "property")
+			db := storetest.MustOpenDB(t, engine, propertydb.Schema)
 			clk := propertyClock()
 			s := propertydb.New(db, clk)
 			ctx := context.Background()

@@ -130,7 +130,7 @@ func TestLoadPropertySample(t *testing.T) {
 	ds := sample.Generate(propertySampleStart)
 	for _, engine := range storetest.Engines() {
 		t.Run(string(engine), func(t *testing.T) {
-			db := storetest.MustOpenDB(t, engine, "property")
+			db := storetest.MustOpenDB(t, engine, propertydb.Schema)
 			ctx := t.Context()
 			if empty, err := propertydb.IsEmpty(ctx, db); err != nil || !empty {
 				t.Fatalf("IsEmpty before loading = %v, %v", empty, err)

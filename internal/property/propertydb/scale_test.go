@@ -16,7 +16,7 @@ func TestLoadSampleScaled(t *testing.T) {
 	for _, engine := range storetest.Engines() {
 		t.Run(string(engine), func(t *testing.T) {
 			t.Parallel()
-			db := storetest.MustOpenDB(t, engine, "property")
+			db := storetest.MustOpenDB(t, engine, propertydb.Schema)
 			if err := propertydb.LoadSampleScaled(t.Context(), db, ds, 3); err != nil {
 				t.Fatal(err)
 			}

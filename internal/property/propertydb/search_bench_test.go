@@ -29,7 +29,7 @@ func BenchmarkPropertyDateSearch(b *testing.B) {
 	ds := sample.GenerateDays(propertySampleStart, days)
 	for _, engine := range storetest.Engines() {
 		b.Run(string(engine)+"/x"+strconv.Itoa(scale), func(b *testing.B) {
-			db := storetest.MustOpenDB(b, engine, "property")
+			db := storetest.MustOpenDB(b, engine, propertydb.Schema)
 			if err := propertydb.LoadSampleScaled(b.Context(), db, ds, scale); err != nil {
 				b.Fatal(err)
 			}

@@ -54,7 +54,7 @@ func TestDateSearchPlan(t *testing.T) {
 	for _, engine := range storetest.Engines() {
 		t.Run(string(engine), func(t *testing.T) {
 			t.Parallel()
-			db := storetest.MustOpenDB(t, engine, "property")
+			db := storetest.MustOpenDB(t, engine, Schema)
 			// SQLite plans without statistics, so size does not change
 			// its plans; PostgreSQL needs enough properties (1,260 at
 			// ×20) to weigh the indexes as at scale, and the statistics

@@ -19,7 +19,7 @@ import (
 func BenchmarkCalendarPush(b *testing.B) {
 	ctx := context.Background()
 	clk := clock.NewFake(time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC))
-	db := storetest.MustOpenDB(b, store.SQLite, "property")
+	db := storetest.MustOpenDB(b, store.SQLite, propertydb.Schema)
 	ps := propertydb.New(db, clk)
 	dev, err := ps.CreateDeveloper(ctx, property.NewDeveloper{Email: "host@example.com", Name: "Host"})
 	if err != nil {

@@ -67,7 +67,7 @@ func newEnv(t testing.TB, opts options, engine ...store.Engine) *env {
 		eng = engine[0]
 	}
 	clk := clock.NewFake(start)
-	db := storetest.MustOpenSample(t, eng, "property", loadSample)
+	db := storetest.MustOpenSample(t, eng, propertydb.Schema, loadSample)
 	if opts.keyLimit == 0 {
 		opts.keyLimit = 1000
 	}

@@ -28,13 +28,13 @@ func Engines() []store.Engine {
 	return engines
 }
 
-// MustOpenDB returns a new empty database of the given engine with the
-// named service's schema, removed when the test ends. On PostgreSQL each
+// MustOpenDB returns a new empty database of the given engine with
+// schema s, removed when the test ends. On PostgreSQL each
 // call gets a schema of its own.
-func MustOpenDB(tb testing.TB, engine store.Engine, service string) *store.DB {
+func MustOpenDB(tb testing.TB, engine store.Engine, s store.Schema) *store.DB {
 	tb.Helper()
-	db := MustOpenEmpty(tb, engine, service)
-	if err := db.Migrate(context.Background(), service); err != nil {
+	db := MustOpenEmpty(tb, engine, s)
+	if err := db.Migrate(context.Background(), s); err != nil {
 		tb.Fatalf("migrate: %v", err)
 	}
 	return db
@@ -42,13 +42,13 @@ func MustOpenDB(tb testing.TB, engine store.Engine, service string) *store.DB {
 
 // MustOpenEmpty is MustOpenDB without the schema, for tests of the
 // migrations themselves.
-func MustOpenEmpty(tb testing.TB, engine store.Engine, service string) *store.DB {
+func MustOpenEmpty(tb testing.TB, engine store.Engine, s store.Schema) *store.DB {
 	tb.Helper()
 	ctx := context.Background()
 	var dsn string
 	switch engine {
 	case store.SQLite:
-		dsn = filepath.Join(tb.TempDir(), service+".db")
+		dsn = filepath.Join(tb.TempDir(), s.Name+".db")
 	case store.Postgres:
 		dsn = freshSchema(tb)
 	}
@@ -94,10 +94,10 @@ func freshSchema(tb testing.TB) string {
 }
 
 // templates are the sample databases built once per test process, per
-// service, and copied for each test that asks for one.
+// schema, and copied for each test that asks for one.
 var templates struct {
 	sync.Mutex
-	byService map[string]*template
+	byName map[string]*template
 }
 
 type template struct {
@@ -106,46 +106,46 @@ type template struct {
 	err  error
 }
 
-// MustOpenSample returns a new database of the given engine with the
-// named service's schema and the data load puts in it, removed when the
+// MustOpenSample returns a new database of the given engine with schema s
+// and the data load puts in it, removed when the
 // test ends. On SQLite the data is loaded once per test process into a
 // template file that each call copies (one file copy instead of a load per
 // test); on PostgreSQL each call loads it into a schema of its own. Every
-// call of one process must pass the same load for a service.
-func MustOpenSample(tb testing.TB, engine store.Engine, service string, load func(context.Context, *store.DB) error) *store.DB {
+// call of one process must pass the same load for a schema.
+func MustOpenSample(tb testing.TB, engine store.Engine, s store.Schema, load func(context.Context, *store.DB) error) *store.DB {
 	tb.Helper()
 	if engine != store.SQLite {
-		db := MustOpenDB(tb, engine, service)
+		db := MustOpenDB(tb, engine, s)
 		if err := load(context.Background(), db); err != nil {
-			tb.Fatalf("load %s sample: %v", service, err)
+			tb.Fatalf("load %s sample: %v", s.Name, err)
 		}
 		return db
 	}
 	templates.Lock()
-	if templates.byService == nil {
-		templates.byService = map[string]*template{}
+	if templates.byName == nil {
+		templates.byName = map[string]*template{}
 	}
-	tpl := templates.byService[service]
+	tpl := templates.byName[s.Name]
 	if tpl == nil {
 		tpl = &template{}
-		templates.byService[service] = tpl
+		templates.byName[s.Name] = tpl
 	}
 	templates.Unlock()
-	tpl.once.Do(func() { tpl.path, tpl.err = buildTemplate(service, load) })
+	tpl.once.Do(func() { tpl.path, tpl.err = buildTemplate(s, load) })
 	if tpl.err != nil {
-		tb.Fatalf("%s sample template: %v", service, tpl.err)
+		tb.Fatalf("%s sample template: %v", s.Name, tpl.err)
 	}
 	b, err := os.ReadFile(tpl.path)
 	if err != nil {
 		tb.Fatal(err)
 	}
-	path := filepath.Join(tb.TempDir(), service+".db")
+	path := filepath.Join(tb.TempDir(), s.Name+".db")
 	if err := os.WriteFile(path, b, 0o600); err != nil {
 		tb.Fatal(err)
 	}
 	db, err := store.Open(context.Background(), path)
 	if err != nil {
-		tb.Fatalf("open %s copy: %v", service, err)
+		tb.Fatalf("open %s copy: %v", s.Name, err)
 	}
 	tb.Cleanup(func() { db.Close() })
 	return db
@@ -154,19 +154,19 @@ func MustOpenSample(tb testing.TB, engine store.Engine, service string, load fun
 // buildTemplate loads the sample into a SQLite file whose whole content is
 // in the main file (WAL checkpointed), ready to be copied. The file lives
 // in the OS temporary folder for the life of the process.
-func buildTemplate(service string, load func(context.Context, *store.DB) error) (string, error) {
-	dir, err := os.MkdirTemp("", "storetest-"+service+"-")
+func buildTemplate(s store.Schema, load func(context.Context, *store.DB) error) (string, error) {
+	dir, err := os.MkdirTemp("", "storetest-"+s.Name+"-")
 	if err != nil {
 		return "", err
 	}
-	path := filepath.Join(dir, service+".db")
+	path := filepath.Join(dir, s.Name+".db")
 	ctx := context.Background()
 	db, err := store.Open(ctx, path)
 	if err != nil {
 		return "", err
 	}
 	defer db.Close()
-	if err := db.Migrate(ctx, service); err != nil {
+	if err := db.Migrate(ctx, s); err != nil {
 		return "", err
 	}
 	if err := load(ctx, db); err != nil {
