@@ -1,0 +1,45 @@
+package platform_test
+
+import (
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+// TestPlatformImportsNoProduct: no package under internal/platform imports
+// a product (internal/guide, internal/property), directly or through
+// another package, outside its tests. The platform is the kernel both
+// products build on; a product's rules and schema live in the product.
+func TestPlatformImportsNoProduct(t *testing.T) {
+	module := goList(t, "-m")
+	products := []string{module + "/internal/guide", module + "/internal/property"}
+	out := goList(t, "-f", `{{.ImportPath}}{{range .Deps}} {{.}}{{end}}`, "./...")
+	for line := range strings.SplitSeq(out, "\n") {
+		pkg, deps, _ := strings.Cut(line, " ")
+		var offenders []string
+		for dep := range strings.FieldsSeq(deps) {
+			for _, p := range products {
+				if dep == p || strings.HasPrefix(dep, p+"/") {
+					offenders = append(offenders, dep)
+				}
+			}
+		}
+		if len(offenders) > 0 {
+			t.Errorf("%s imports %s", pkg, strings.Join(offenders, ", "))
+		}
+	}
+}
+
+// goList runs go list in this folder and returns its output, trimmed.
+func goList(t *testing.T, args ...string) string {
+	t.Helper()
+	out, err := exec.Command("go", append([]string{"list"}, args...)...).Output()
+	if err != nil {
+		var stderr []byte
+		if ee, ok := err.(*exec.ExitError); ok {
+			stderr = ee.Stderr
+		}
+		t.Fatalf("go list %s: %v\n%s", strings.Join(args, " "), err, stderr)
+	}
+	return strings.TrimSpace(string(out))
+}
