@@ -118,7 +118,7 @@ func New(cfg Config) *Server {
 		Catalog: cfg.Catalog, Accounts: cfg.Accounts, Profiles: cfg.Profiles, Bookings: cfg.Bookings, Actions: cfg.Actions,
 		Closure: cfg.Closure, Conversations: cfg.Conversations, Supply: cfg.Supply, Clock: cfg.Clock, ActionTTL: cfg.ActionTTL,
 		Tokens: cfg.Tokens, IdpA: cfg.IdpA, IdpB: cfg.IdpB, KeyUsage: cfg.KeyUsage, Blobs: cfg.Avatars, PublicURL: cfg.PublicURL,
-		Logger: cfg.Logger,
+		Logger: cfg.Logger, AIReplies: cfg.AIReplies, Realtime: cfg.Realtime,
 	}
 	s.idem = &httpx.Idempotency{Store: cfg.Idempotency, Account: idempotencyAccount, Render: renderItem, Logger: cfg.Logger}
 	if cfg.CatalogCacheTTL > 0 {
@@ -175,9 +175,9 @@ func (s *Server) routes() {
 	s.authed("GET /api/v1/bookings", keyOr("bookings:read"), s.handleBookingList)
 	s.authed("POST /api/v1/bookings", keyOr("bookings:write"), s.idem.Wrap(http.StatusCreated, nil, s.handleBookingCreate))
 	s.authed("GET /api/v1/bookings/{id}", keyOr("bookings:read"), s.handleBookingGet)
-	s.authed("POST /api/v1/bookings/{id}/accept", keyOr("bookings:write"), s.handleTransition(guide.Accept))
-	s.authed("POST /api/v1/bookings/{id}/start", keyOr("bookings:write"), s.handleTransition(guide.Start))
-	s.authed("POST /api/v1/bookings/{id}/complete", keyOr("bookings:write"), s.handleTransition(guide.Complete))
+	s.authed("POST /api/v1/bookings/{id}/accept", keyOr("bookings:write"), s.handleMove(s.svc.AcceptBooking))
+	s.authed("POST /api/v1/bookings/{id}/start", keyOr("bookings:write"), s.handleMove(s.svc.StartBooking))
+	s.authed("POST /api/v1/bookings/{id}/complete", keyOr("bookings:write"), s.handleMove(s.svc.CompleteBooking))
 	s.authed("POST /api/v1/bookings/{id}/cancel", keyOr("bookings:write"), s.handleBookingCancel)
 	s.authed("POST /api/v1/bookings/{id}/review", keyOr("bookings:write"), s.idem.Wrap(http.StatusCreated, nil, s.handleBookingReview))
 	s.authed("GET /api/v1/actions/{id}", anyKey, s.handleActionGet)
