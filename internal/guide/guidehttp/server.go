@@ -17,7 +17,6 @@ import (
 	"github.com/wayfarer-asia/platform/internal/platform/clock"
 	"github.com/wayfarer-asia/platform/internal/platform/httpx"
 	"github.com/wayfarer-asia/platform/internal/platform/idempotency"
-	"github.com/wayfarer-asia/platform/internal/platform/mcpx"
 	"github.com/wayfarer-asia/platform/internal/platform/paging"
 	"github.com/wayfarer-asia/platform/internal/platform/ratelimit"
 	"github.com/wayfarer-asia/platform/internal/platform/store"
@@ -140,16 +139,7 @@ func (s *Server) Routes() []string { return s.router.Patterns() }
 func (s *Server) routes() {
 	public := func(pattern string, h httpx.HandlerFunc) {
 		s.publicReads[pattern] = true
-		cached := s.cached(h)
-		limited := httpx.RateLimitCounted(s.cfg.Metrics, s.cfg.ReadLimiter, s.publicKey, cached)
-		s.router.Handle(pattern, httpx.Adapt(func(w http.ResponseWriter, r *http.Request) error {
-			// A catalogue tool's read was metered against the key with its
-			// MCP message; the client's public budget is not spent again.
-			if mcpx.Metered(r.Context()) {
-				return cached(w, r)
-			}
-			return limited(w, r)
-		}))
+		s.router.Handle(pattern, httpx.Adapt(httpx.RateLimitCounted(s.cfg.Metrics, s.cfg.ReadLimiter, s.publicKey, s.cached(h))))
 	}
 	public("GET /api/v1/experts", s.handleExpertList)
 	public("GET /api/v1/experts/{handle}", s.handleExpertGet)
@@ -269,10 +259,16 @@ type item struct {
 // renderItem renders a result as the API sends it: {"data": result}.
 func renderItem(result any) ([]byte, error) { return json.Marshal(item{result}) }
 
-// idempotencyAccount: Idempotency-Keys belong to the user, whichever
-// credentials carry the request.
+// idempotencyAccount is the key space and mode of a REST request
+// (idempotencyScope).
 func idempotencyAccount(r *http.Request) (string, string) {
-	return caller(r.Context()).User.ID, ""
+	return idempotencyScope(caller(r.Context()))
+}
+
+// idempotencyScope: Idempotency-Keys belong to the user, whichever
+// credentials and door carry the request.
+func idempotencyScope(c *guide.Caller) (account, mode string) {
+	return c.User.ID, ""
 }
 
 // publicRead reports whether method on path is a public catalogue read.
