@@ -39,4 +39,9 @@ type Service struct {
 	// of this API's own.
 	PublicURL string
 	Logger    *slog.Logger
+	// AIReplies tells whether an AI model is configured, so that messages
+	// to experts with auto-reply ask it for an answer.
+	AIReplies bool
+	// Realtime issues the tokens of the realtime channel.
+	Realtime *auth.Realtime
 }

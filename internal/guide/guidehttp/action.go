@@ -17,17 +17,6 @@ type pendingAccepted struct {
 	Message    string `json:"message"`
 }
 
-// writePending stores a pending action of the calling key and answers 202
-// (writeAsk).
-func (s *Server) writePending(w http.ResponseWriter, r *http.Request, action, target string, payload any, why string) error {
-	a, created, err := s.cfg.Actions.CreateAction(r.Context(), caller(r.Context()), action, target, payload, s.cfg.ActionTTL)
-	if err != nil {
-		return err
-	}
-	s.writeAsk(w, &guide.ActionAsk{Action: a, Created: created, Why: why})
-	return nil
-}
-
 // writeAsk answers 202 with a pending action a key asked for: the one
 // already open for the same ask, if there was one (the store keeps one).
 func (s *Server) writeAsk(w http.ResponseWriter, ask *guide.ActionAsk) {

@@ -2,165 +2,106 @@ package guidehttp
 
 import (
 	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
 
 	"github.com/wayfarer-asia/platform/internal/guide"
 	"github.com/wayfarer-asia/platform/internal/platform/httpx"
 	"github.com/wayfarer-asia/platform/internal/platform/paging"
 )
 
-// maxPage bounds page so that offsets stay small integers.
-const maxPage = 1_000_000
-
-func pageParams(q *httpx.Query) paging.Page {
-	return paging.Page{
-		Page:     q.Int("page", 1, 1, maxPage),
-		PageSize: q.Int("pageSize", 20, 1, 100),
-		Order:    q.Enum("order", "desc", []string{"asc", "desc"}),
+// queryInt reads a whole-number query parameter: nil when absent or
+// empty, guide.NotANumber when it is not a whole number. The service
+// checks its bounds.
+func queryInt(q url.Values, name string) *int {
+	s := strings.TrimSpace(q.Get(name))
+	if s == "" {
+		return nil
 	}
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		n = guide.NotANumber
+	}
+	return &n
 }
 
-func locale(q *httpx.Query) string { return q.Enum("locale", guide.DefaultLocale, guide.Locales) }
+func pageArgs(q url.Values) guide.PageArgs {
+	return guide.PageArgs{Page: queryInt(q, "page"), PageSize: queryInt(q, "pageSize"), Order: q.Get("order")}
+}
 
-func (s *Server) handleExpertList(w http.ResponseWriter, r *http.Request) error {
-	q := httpx.NewQuery(r.URL.Query())
-	f := guide.ExpertFilter{
-		Page:      pageParams(q),
-		Locale:    locale(q),
-		Sort:      q.Enum("sort", "rating", []string{"rating", "reviewCount", "createdAt"}),
-		City:      q.String("city", 100),
-		Language:  q.String("language", 20),
-		Specialty: q.String("specialty", 50),
-		Country:   q.Enum("country", "", guide.CountryCodes),
-	}
-	if err := q.Err(); err != nil {
-		return err
-	}
-	experts, total, err := s.cfg.Catalog.FindExperts(r.Context(), f)
+// writeList answers a page of a list, its image references absolute.
+func writeList[T httpx.Media](w http.ResponseWriter, r *http.Request, data []T, meta paging.Meta, err error) error {
 	if err != nil {
 		return err
 	}
-	httpx.ResolveMedia(r.Context(), experts...)
-	httpx.WriteJSON(w, http.StatusOK, list[guide.ExpertSummary]{experts, paging.NewMeta(f.Page, total)})
+	httpx.ResolveMedia(r.Context(), data...)
+	httpx.WriteJSON(w, http.StatusOK, list[T]{data, meta})
 	return nil
+}
+
+// writeItem answers one resource, its image references absolute.
+func writeItem[T httpx.Media](w http.ResponseWriter, r *http.Request, status int, v T, err error) error {
+	if err != nil {
+		return err
+	}
+	httpx.ResolveMedia(r.Context(), v)
+	httpx.WriteJSON(w, status, item{v})
+	return nil
+}
+
+func (s *Server) handleExpertList(w http.ResponseWriter, r *http.Request) error {
+	q := r.URL.Query()
+	experts, meta, err := s.svc.Experts(r.Context(), nil, guide.ExpertSearch{PageArgs: pageArgs(q), Locale: q.Get("locale"),
+		Sort: q.Get("sort"), City: q.Get("city"), Language: q.Get("language"), Specialty: q.Get("specialty"), Country: q.Get("country")})
+	return writeList(w, r, experts, meta, err)
 }
 
 func (s *Server) handleExpertGet(w http.ResponseWriter, r *http.Request) error {
-	q := httpx.NewQuery(r.URL.Query())
-	loc := locale(q)
-	if err := q.Err(); err != nil {
-		return err
-	}
-	x, err := s.cfg.Catalog.FindExpertByHandle(r.Context(), r.PathValue("handle"), loc)
-	if err != nil {
-		return err
-	}
-	httpx.ResolveMedia(r.Context(), x)
-	httpx.WriteJSON(w, http.StatusOK, item{x})
-	return nil
+	x, err := s.svc.Expert(r.Context(), nil, guide.ExpertLookup{Handle: r.PathValue("handle"), Locale: r.URL.Query().Get("locale")})
+	return writeItem(w, r, http.StatusOK, x, err)
 }
 
 func (s *Server) handleExpertPackages(w http.ResponseWriter, r *http.Request) error {
-	q := httpx.NewQuery(r.URL.Query())
-	f := guide.PackageFilter{Page: pageParams(q), Locale: locale(q), Sort: "createdAt", ExpertHandle: r.PathValue("handle")}
-	if err := q.Err(); err != nil {
-		return err
-	}
-	return s.writePackages(w, r, f)
+	q := r.URL.Query()
+	packages, meta, err := s.svc.ExpertPackages(r.Context(), nil, guide.ExpertPackageSearch{PageArgs: pageArgs(q),
+		Handle: r.PathValue("handle"), Locale: q.Get("locale")})
+	return writeList(w, r, packages, meta, err)
 }
 
 func (s *Server) handleExpertReviews(w http.ResponseWriter, r *http.Request) error {
-	q := httpx.NewQuery(r.URL.Query())
-	f := guide.ReviewFilter{Page: pageParams(q), Sort: q.Enum("sort", "createdAt", []string{"createdAt", "rating"})}
-	locale(q) // accepted for symmetry; reviews are shown in the language they were written in
-	if err := q.Err(); err != nil {
-		return err
-	}
-	reviews, total, err := s.cfg.Catalog.FindReviews(r.Context(), r.PathValue("handle"), f)
-	if err != nil {
-		return err
-	}
-	httpx.ResolveMedia(r.Context(), reviews...)
-	httpx.WriteJSON(w, http.StatusOK, list[guide.Review]{reviews, paging.NewMeta(f.Page, total)})
-	return nil
+	q := r.URL.Query()
+	reviews, meta, err := s.svc.ExpertReviews(r.Context(), nil, guide.ReviewSearch{PageArgs: pageArgs(q),
+		Handle: r.PathValue("handle"), Sort: q.Get("sort"), Locale: q.Get("locale")})
+	return writeList(w, r, reviews, meta, err)
 }
 
 func (s *Server) handlePackageList(w http.ResponseWriter, r *http.Request) error {
-	q := httpx.NewQuery(r.URL.Query())
-	f := guide.PackageFilter{
-		Page:     pageParams(q),
-		Locale:   locale(q),
-		Sort:     q.Enum("sort", "createdAt", []string{"basePrice", "price", "duration", "createdAt"}),
-		Category: q.String("category", 50),
-		Country:  q.Enum("country", "", guide.CountryCodes),
-	}
-	if err := q.Err(); err != nil {
-		return err
-	}
-	return s.writePackages(w, r, f)
-}
-
-func (s *Server) writePackages(w http.ResponseWriter, r *http.Request, f guide.PackageFilter) error {
-	packages, total, err := s.cfg.Catalog.FindPackages(r.Context(), f)
-	if err != nil {
-		return err
-	}
-	httpx.ResolveMedia(r.Context(), packages...)
-	httpx.WriteJSON(w, http.StatusOK, list[guide.PackageSummary]{packages, paging.NewMeta(f.Page, total)})
-	return nil
+	q := r.URL.Query()
+	packages, meta, err := s.svc.Packages(r.Context(), nil, guide.PackageSearch{PageArgs: pageArgs(q), Locale: q.Get("locale"),
+		Sort: q.Get("sort"), Category: q.Get("category"), Country: q.Get("country")})
+	return writeList(w, r, packages, meta, err)
 }
 
 func (s *Server) handlePackageGet(w http.ResponseWriter, r *http.Request) error {
-	q := httpx.NewQuery(r.URL.Query())
-	loc := locale(q)
-	if err := q.Err(); err != nil {
-		return err
-	}
-	p, err := s.cfg.Catalog.FindPackageByID(r.Context(), r.PathValue("id"), loc)
-	if err != nil {
-		return err
-	}
-	httpx.ResolveMedia(r.Context(), p)
-	httpx.WriteJSON(w, http.StatusOK, item{p})
-	return nil
+	p, err := s.svc.Package(r.Context(), nil, guide.PackageLookup{ID: r.PathValue("id"), Locale: r.URL.Query().Get("locale")})
+	return writeItem(w, r, http.StatusOK, p, err)
 }
 
 func (s *Server) handleTravelogueList(w http.ResponseWriter, r *http.Request) error {
-	q := httpx.NewQuery(r.URL.Query())
-	f := guide.TravelogueFilter{
-		Page:     pageParams(q),
-		Locale:   locale(q),
-		Sort:     q.Enum("sort", "hotScore", []string{"hotScore", "score", "viewCount", "createdAt", "publishedAt"}),
-		Category: q.String("category", 50),
-	}
-	if err := q.Err(); err != nil {
-		return err
-	}
-	travelogues, total, err := s.cfg.Catalog.FindTravelogues(r.Context(), f)
-	if err != nil {
-		return err
-	}
-	httpx.ResolveMedia(r.Context(), travelogues...)
-	httpx.WriteJSON(w, http.StatusOK, list[guide.TravelogueSummary]{travelogues, paging.NewMeta(f.Page, total)})
-	return nil
+	q := r.URL.Query()
+	travelogues, meta, err := s.svc.Travelogues(r.Context(), nil, guide.TravelogueSearch{PageArgs: pageArgs(q),
+		Locale: q.Get("locale"), Sort: q.Get("sort"), Category: q.Get("category")})
+	return writeList(w, r, travelogues, meta, err)
 }
 
 func (s *Server) handleTravelogueGet(w http.ResponseWriter, r *http.Request) error {
-	q := httpx.NewQuery(r.URL.Query())
-	loc := locale(q)
-	if err := q.Err(); err != nil {
-		return err
-	}
-	t, err := s.cfg.Catalog.FindTravelogueBySlug(r.Context(), r.PathValue("slug"), loc)
-	if err != nil {
-		return err
-	}
-	httpx.ResolveMedia(r.Context(), t)
-	httpx.WriteJSON(w, http.StatusOK, item{t})
-	return nil
+	t, err := s.svc.Travelogue(r.Context(), nil, guide.TravelogueLookup{Slug: r.PathValue("slug"), Locale: r.URL.Query().Get("locale")})
+	return writeItem(w, r, http.StatusOK, t, err)
 }
 
 func (s *Server) handleCities(w http.ResponseWriter, r *http.Request) error {
-	cities, err := s.cfg.Catalog.FindCities(r.Context())
+	cities, err := s.svc.Cities(r.Context(), nil)
 	if err != nil {
 		return err
 	}
@@ -169,7 +110,7 @@ func (s *Server) handleCities(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (s *Server) handleSpecialties(w http.ResponseWriter, r *http.Request) error {
-	specialties, err := s.cfg.Catalog.FindSpecialties(r.Context())
+	specialties, err := s.svc.Specialties(r.Context(), nil)
 	if err != nil {
 		return err
 	}

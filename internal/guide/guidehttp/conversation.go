@@ -2,17 +2,13 @@ package guidehttp
 
 import (
 	"net/http"
-	"net/url"
-	"strings"
-	"time"
 
 	"github.com/wayfarer-asia/platform/internal/guide"
-	"github.com/wayfarer-asia/platform/internal/platform/apperr"
 	"github.com/wayfarer-asia/platform/internal/platform/httpx"
 )
 
 func (s *Server) handleConversationList(w http.ResponseWriter, r *http.Request) error {
-	cs, err := s.cfg.Conversations.FindConversations(r.Context(), caller(r.Context()).User)
+	cs, err := s.svc.ListConversations(r.Context(), caller(r.Context()))
 	if err != nil {
 		return err
 	}
@@ -21,105 +17,46 @@ func (s *Server) handleConversationList(w http.ResponseWriter, r *http.Request) 
 	return nil
 }
 
-func (s *Server) handleConversationOpen(w http.ResponseWriter, r *http.Request) error {
-	var in struct {
-		ExpertHandle *string `json:"expertHandle"`
+// createdOr is 201 for what a request created, 200 for what it found.
+func createdOr(created bool) int {
+	if created {
+		return http.StatusCreated
 	}
+	return http.StatusOK
+}
+
+func (s *Server) handleConversationOpen(w http.ResponseWriter, r *http.Request) error {
+	var in guide.ConversationRequest
 	if err := httpx.Decode(w, r, &in); err != nil {
 		return err
 	}
-	errs := apperr.FieldErrors{}
-	handle := httpx.CheckString(errs, "expertHandle", in.ExpertHandle, true, 1, 100)
-	if err := errs.Err(); err != nil {
-		return err
-	}
-	c, created, err := s.cfg.Conversations.OpenConversation(r.Context(), caller(r.Context()).User, handle)
-	if err != nil {
-		return err
-	}
-	status := http.StatusOK
-	if created {
-		status = http.StatusCreated
-	}
-	httpx.ResolveMedia(r.Context(), c)
-	httpx.WriteJSON(w, status, item{c})
-	return nil
+	c, created, err := s.svc.OpenConversation(r.Context(), caller(r.Context()), in)
+	return writeItem(w, r, createdOr(created), c, err)
 }
 
 func (s *Server) handleMessageList(w http.ResponseWriter, r *http.Request) error {
-	id, err := httpx.PathID(r, "conversation")
-	if err != nil {
-		return err
-	}
-	q := httpx.NewQuery(r.URL.Query())
-	limit := q.Int("limit", 50, 1, 100)
-	cursor := q.String("cursor", 64)
-	if err := q.Err(); err != nil {
-		return err
-	}
-	page, err := s.cfg.Conversations.FindMessages(r.Context(), caller(r.Context()).User, id, cursor, limit)
-	if err != nil {
-		return err
-	}
-	httpx.ResolveMedia(r.Context(), page)
-	httpx.WriteJSON(w, http.StatusOK, item{page})
-	return nil
+	q := r.URL.Query()
+	page, err := s.svc.Messages(r.Context(), caller(r.Context()), guide.MessageSearch{ConversationID: r.PathValue("id"),
+		Limit: queryInt(q, "limit"), Cursor: q.Get("cursor")})
+	return writeItem(w, r, http.StatusOK, page, err)
 }
 
 func (s *Server) handleMessageSend(w http.ResponseWriter, r *http.Request) error {
+	// An id that names no conversation is answered before the body is read.
 	id, err := httpx.PathID(r, "conversation")
 	if err != nil {
 		return err
 	}
-	var in struct {
-		Content           *string `json:"content"`
-		MessageType       *string `json:"messageType"`
-		RealtimeMessageID *string `json:"realtimeMessageId"`
-	}
+	var in guide.MessageRequest
 	if err := httpx.Decode(w, r, &in); err != nil {
 		return err
 	}
-	errs := apperr.FieldErrors{}
-	m := guide.NewMessage{MessageType: guide.MessageText, RealtimeMessageID: in.RealtimeMessageID}
-	m.Content = httpx.CheckString(errs, "content", in.Content, true, 1, 5000)
-	if in.Content != nil && strings.TrimSpace(*in.Content) == "" {
-		errs.Add("content", "must not be blank")
-	}
-	if in.MessageType != nil {
-		switch *in.MessageType {
-		case guide.MessageText:
-		case guide.MessageImage:
-			if u, err := url.Parse(m.Content); err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
-				errs.Add("content", "must be the image's http(s) URL for an IMAGE message")
-			}
-		default:
-			errs.Add("messageType", "must be TEXT or IMAGE")
-		}
-		m.MessageType = *in.MessageType
-	}
-	httpx.CheckString(errs, "realtimeMessageId", in.RealtimeMessageID, false, 1, 200)
-	if err := errs.Err(); err != nil {
-		return err
-	}
-	msg, created, err := s.cfg.Conversations.SendMessage(r.Context(), caller(r.Context()).User, id, m, s.cfg.AIReplies)
-	if err != nil {
-		return err
-	}
-	status := http.StatusOK
-	if created {
-		status = http.StatusCreated
-	}
-	httpx.ResolveMedia(r.Context(), msg)
-	httpx.WriteJSON(w, status, item{msg})
-	return nil
+	msg, created, err := s.svc.SendMessage(r.Context(), caller(r.Context()), id, in)
+	return writeItem(w, r, createdOr(created), msg, err)
 }
 
 func (s *Server) handleConversationRead(w http.ResponseWriter, r *http.Request) error {
-	id, err := httpx.PathID(r, "conversation")
-	if err != nil {
-		return err
-	}
-	n, err := s.cfg.Conversations.MarkRead(r.Context(), caller(r.Context()).User, id)
+	n, err := s.svc.MarkRead(r.Context(), caller(r.Context()), r.PathValue("id"))
 	if err != nil {
 		return err
 	}
@@ -130,7 +67,7 @@ func (s *Server) handleConversationRead(w http.ResponseWriter, r *http.Request) 
 }
 
 func (s *Server) handleUnreadCount(w http.ResponseWriter, r *http.Request) error {
-	n, err := s.cfg.Conversations.UnreadCount(r.Context(), caller(r.Context()).User)
+	n, err := s.svc.UnreadCount(r.Context(), caller(r.Context()))
 	if err != nil {
 		return err
 	}
@@ -141,22 +78,16 @@ func (s *Server) handleUnreadCount(w http.ResponseWriter, r *http.Request) error
 }
 
 func (s *Server) handleRealtimeToken(w http.ResponseWriter, r *http.Request) error {
-	u := caller(r.Context()).User
-	token, exp, err := s.cfg.Realtime.Issue(u.ID)
+	t, err := s.svc.RealtimeToken(r.Context(), caller(r.Context()))
 	if err != nil {
 		return err
 	}
-	httpx.WriteJSON(w, http.StatusOK, struct {
-		AppID     string    `json:"appId"`
-		UserID    string    `json:"userId"`
-		Token     string    `json:"token"`
-		ExpiresAt time.Time `json:"expiresAt"`
-	}{s.cfg.Realtime.AppID, u.ID, token, exp})
+	httpx.WriteJSON(w, http.StatusOK, t)
 	return nil
 }
 
 func (s *Server) handleAvailability(w http.ResponseWriter, r *http.Request) error {
-	a, err := s.cfg.Conversations.FindAvailability(r.Context(), caller(r.Context()).User)
+	a, err := s.svc.Availability(r.Context(), caller(r.Context()))
 	if err != nil {
 		return err
 	}

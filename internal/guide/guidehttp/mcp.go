@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
-	"net/url"
 	"strings"
 	"time"
 
@@ -16,14 +15,14 @@ import (
 	"github.com/wayfarer-asia/platform/internal/platform/auth"
 	"github.com/wayfarer-asia/platform/internal/platform/httpx"
 	"github.com/wayfarer-asia/platform/internal/platform/mcpx"
+	"github.com/wayfarer-asia/platform/internal/platform/paging"
 	"github.com/wayfarer-asia/platform/internal/platform/ratelimit"
 )
 
 // This file is the guide API's MCP door: POST /mcp for agents holding an
 // API key, and the Protected Resource Metadata that describes it. Each
 // tool calls the guide.Service method of its operation, as the REST
-// handler does, and answers what that handler would; a tool whose
-// operation has no such method yet runs the REST handler (mcpx.Door.Call).
+// handler does, and answers what that handler would.
 
 const mcpInstructions = "Tools of the Wayfarer guide marketplace, acting for the person who owns the API key. " +
 	"Cancelling a booking and closing the account never happen from a tool call: they create a pending action " +
@@ -178,83 +177,116 @@ type pendingActionOut struct {
 	Message     string     `json:"message"`
 }
 
-// anonymous is the REST request of a catalogue read: public over REST,
-// so it carries no credentials (the door has metered the key).
-var anonymous = &mcp.CallToolRequest{Extra: &mcp.RequestExtra{}}
+// intArg is a tool's whole-number argument: 0, its zero value, is absent.
+func intArg(v int) *int {
+	if v == 0 {
+		return nil
+	}
+	return &v
+}
 
-// mcpCatalog runs a public catalogue read for a tool.
-func mcpCatalog[Out any](ctx context.Context, d *mcpx.Door, path string, q url.Values) (*mcp.CallToolResult, Out, error) {
-	return mcpx.Get[Out](ctx, d, anonymous, path, q)
+// mcpPage is a list tool's page selection.
+func mcpPage(p mcpx.Paging, order string) guide.PageArgs {
+	return guide.PageArgs{Page: intArg(p.Page), PageSize: intArg(p.PageSize), Order: order}
+}
+
+// mcpList answers a page of a list as the REST route does: its image
+// references absolute.
+func mcpList[T httpx.Media](ctx context.Context, items []T, meta paging.Meta, err error) (*mcp.CallToolResult, list[T], error) {
+	if err != nil {
+		return nil, list[T]{}, mcpx.ErrorOf(ctx, err)
+	}
+	httpx.ResolveMedia(ctx, items...)
+	return nil, list[T]{items, meta}, nil
+}
+
+// mcpItem answers one resource as the REST route does.
+func mcpItem[T httpx.Media](ctx context.Context, v T, err error) (*mcp.CallToolResult, data[T], error) {
+	if err != nil {
+		return nil, data[T]{}, mcpx.ErrorOf(ctx, err)
+	}
+	httpx.ResolveMedia(ctx, v)
+	return nil, data[T]{v}, nil
 }
 
 func (s *Server) mcpTools(d *mcpx.Door) {
 	mcpx.AddTool(d, &mcp.Tool{Name: "search_experts", Title: "Search experts", Annotations: mcpx.ReadOnly,
 		Description: "Search the verified local experts (guides), filtered by city, language, specialty or country, with paging."},
 		"experts:read", func(ctx context.Context, _ *mcp.CallToolRequest, in expertSearchIn) (*mcp.CallToolResult, list[guide.ExpertSummary], error) {
-			return mcpCatalog[list[guide.ExpertSummary]](ctx, d, "/api/v1/experts", mcpx.Query("locale", in.Locale, "page", in.Page,
-				"pageSize", in.PageSize, "order", in.Order, "sort", in.Sort, "city", in.City, "language", in.Language,
-				"specialty", in.Specialty, "country", in.Country))
+			experts, meta, err := s.svc.Experts(ctx, mcpCallerFrom(ctx), guide.ExpertSearch{PageArgs: mcpPage(in.Paging, in.Order),
+				Locale: in.Locale, Sort: in.Sort, City: in.City, Language: in.Language, Specialty: in.Specialty, Country: in.Country})
+			return mcpList(ctx, experts, meta, err)
 		})
 	mcpx.AddTool(d, &mcp.Tool{Name: "get_expert", Title: "Get an expert", Annotations: mcpx.ReadOnly,
 		Description: "Get one expert's profile by handle, with the newest reviews travellers wrote."},
 		"experts:read", func(ctx context.Context, _ *mcp.CallToolRequest, in expertGetIn) (*mcp.CallToolResult, expertWithReviews, error) {
-			var out expertWithReviews
-			path := "/api/v1/experts/" + url.PathEscape(in.Handle)
-			_, x, err := mcpCatalog[data[*guide.ExpertDetail]](ctx, d, path, mcpx.Query("locale", in.Locale))
+			c := mcpCallerFrom(ctx)
+			x, err := s.svc.Expert(ctx, c, guide.ExpertLookup{Handle: in.Handle, Locale: in.Locale})
 			if err != nil {
-				return nil, out, err
+				return nil, expertWithReviews{}, mcpx.ErrorOf(ctx, err)
 			}
-			out.Expert = x.Data
-			_, out.Reviews, err = mcpx.Get[list[guide.Review]](ctx, d, anonymous, path+"/reviews", nil)
-			return nil, out, err
+			httpx.ResolveMedia(ctx, x)
+			reviews, meta, err := s.svc.ExpertReviews(ctx, c, guide.ReviewSearch{Handle: in.Handle})
+			_, page, err := mcpList(ctx, reviews, meta, err)
+			if err != nil {
+				return nil, expertWithReviews{}, err
+			}
+			return nil, expertWithReviews{Expert: x, Reviews: page}, nil
 		})
 	mcpx.AddTool(d, &mcp.Tool{Name: "search_packages", Title: "Search tour packages", Annotations: mcpx.ReadOnly,
 		Description: "Search the active tour packages, filtered by category or country, or those of one expert, with paging."},
 		"packages:read", func(ctx context.Context, _ *mcp.CallToolRequest, in packageSearchIn) (*mcp.CallToolResult, list[guide.PackageSummary], error) {
-			q := mcpx.Query("locale", in.Locale, "page", in.Page, "pageSize", in.PageSize, "order", in.Order,
-				"sort", in.Sort, "category", in.Category, "country", in.Country)
-			path := "/api/v1/packages"
+			page := mcpPage(in.Paging, in.Order)
 			if in.ExpertHandle != "" {
-				path = "/api/v1/experts/" + url.PathEscape(in.ExpertHandle) + "/packages"
-				q = mcpx.Query("locale", in.Locale, "page", in.Page, "pageSize", in.PageSize, "order", in.Order)
+				packages, meta, err := s.svc.ExpertPackages(ctx, mcpCallerFrom(ctx), guide.ExpertPackageSearch{PageArgs: page,
+					Handle: in.ExpertHandle, Locale: in.Locale})
+				return mcpList(ctx, packages, meta, err)
 			}
-			return mcpCatalog[list[guide.PackageSummary]](ctx, d, path, q)
+			packages, meta, err := s.svc.Packages(ctx, mcpCallerFrom(ctx), guide.PackageSearch{PageArgs: page, Locale: in.Locale,
+				Sort: in.Sort, Category: in.Category, Country: in.Country})
+			return mcpList(ctx, packages, meta, err)
 		})
 	mcpx.AddTool(d, &mcp.Tool{Name: "get_package", Title: "Get a tour package", Annotations: mcpx.ReadOnly,
 		Description: "Get one tour package by id: itinerary, price, duration and its expert."},
 		"packages:read", func(ctx context.Context, _ *mcp.CallToolRequest, in idLocaleIn) (*mcp.CallToolResult, data[*guide.PackageDetail], error) {
-			return mcpCatalog[data[*guide.PackageDetail]](ctx, d, "/api/v1/packages/"+url.PathEscape(in.ID), mcpx.Query("locale", in.Locale))
+			p, err := s.svc.Package(ctx, mcpCallerFrom(ctx), guide.PackageLookup{ID: in.ID, Locale: in.Locale})
+			return mcpItem(ctx, p, err)
 		})
 	mcpx.AddTool(d, &mcp.Tool{Name: "list_travelogues", Title: "List travelogues", Annotations: mcpx.ReadOnly,
 		Description: "List published travelogues (travel stories), by category, with paging."},
 		"travelogues:read", func(ctx context.Context, _ *mcp.CallToolRequest, in travelogueListIn) (*mcp.CallToolResult, list[guide.TravelogueSummary], error) {
-			return mcpCatalog[list[guide.TravelogueSummary]](ctx, d, "/api/v1/travelogues", mcpx.Query("locale", in.Locale, "page", in.Page,
-				"pageSize", in.PageSize, "order", in.Order, "sort", in.Sort, "category", in.Category))
+			travelogues, meta, err := s.svc.Travelogues(ctx, mcpCallerFrom(ctx), guide.TravelogueSearch{PageArgs: mcpPage(in.Paging, in.Order),
+				Locale: in.Locale, Sort: in.Sort, Category: in.Category})
+			return mcpList(ctx, travelogues, meta, err)
 		})
 	mcpx.AddTool(d, &mcp.Tool{Name: "get_travelogue", Title: "Get a travelogue", Annotations: mcpx.ReadOnly,
 		Description: "Get one published travelogue by slug, with its full text."},
 		"travelogues:read", func(ctx context.Context, _ *mcp.CallToolRequest, in travelogueGetIn) (*mcp.CallToolResult, data[*guide.TravelogueDetail], error) {
-			return mcpCatalog[data[*guide.TravelogueDetail]](ctx, d, "/api/v1/travelogues/"+url.PathEscape(in.Slug), mcpx.Query("locale", in.Locale))
+			t, err := s.svc.Travelogue(ctx, mcpCallerFrom(ctx), guide.TravelogueLookup{Slug: in.Slug, Locale: in.Locale})
+			return mcpItem(ctx, t, err)
 		})
 
 	mcpx.AddTool(d, &mcp.Tool{Name: "list_my_bookings", Title: "List my bookings", Annotations: mcpx.ReadOnly,
 		Description: "List the bookings of the key's owner (as traveller, and as expert), with paging."},
-		"bookings:read", func(ctx context.Context, req *mcp.CallToolRequest, in bookingListIn) (*mcp.CallToolResult, list[guide.BookingSummary], error) {
-			return mcpx.Get[list[guide.BookingSummary]](ctx, d, req, "/api/v1/bookings", mcpx.Query("page", in.Page, "pageSize", in.PageSize,
-				"order", in.Order, "sort", in.Sort, "status", in.Status))
+		"bookings:read", func(ctx context.Context, _ *mcp.CallToolRequest, in bookingListIn) (*mcp.CallToolResult, list[guide.BookingSummary], error) {
+			bookings, meta, err := s.svc.ListBookings(ctx, mcpCallerFrom(ctx), guide.BookingSearch{PageArgs: mcpPage(in.Paging, in.Order),
+				Sort: in.Sort, Status: in.Status})
+			if err != nil {
+				return nil, list[guide.BookingSummary]{}, mcpx.ErrorOf(ctx, err)
+			}
+			return nil, list[guide.BookingSummary]{bookings, meta}, nil
 		})
 	mcpx.AddTool(d, &mcp.Tool{Name: "get_booking", Title: "Get a booking", Annotations: mcpx.ReadOnly,
 		Description: "Get one booking of the key's owner by id."},
-		"bookings:read", func(ctx context.Context, req *mcp.CallToolRequest, in mcpx.ByID) (*mcp.CallToolResult, data[*guide.BookingDetail], error) {
-			return mcpx.Get[data[*guide.BookingDetail]](ctx, d, req, "/api/v1/bookings/"+url.PathEscape(in.ID), nil)
+		"bookings:read", func(ctx context.Context, _ *mcp.CallToolRequest, in mcpx.ByID) (*mcp.CallToolResult, data[*guide.BookingDetail], error) {
+			b, err := s.svc.Booking(ctx, mcpCallerFrom(ctx), in.ID)
+			return mcpItem(ctx, b, err)
 		})
 	mcpx.AddTool(d, &mcp.Tool{Name: "create_booking", Title: "Book an expert or a package", Annotations: mcpx.Creates,
 		Description: "Request a booking of an expert or a tour package for the key's owner; the expert then accepts it. " +
 			"Pass an idempotencyKey so that a retry cannot book twice."},
-		"bookings:write", func(ctx context.Context, req *mcp.CallToolRequest, in bookingCreateIn) (*mcp.CallToolResult, data[guide.CreatedBooking], error) {
-			key := in.IdempotencyKey
-			in.IdempotencyKey = "" // not part of the REST body
-			return mcpx.Send[data[guide.CreatedBooking]](ctx, d, req, mcpx.Request{Method: http.MethodPost, Path: "/api/v1/bookings", Body: in, IdempotencyKey: key})
+		"bookings:write", func(ctx context.Context, _ *mcp.CallToolRequest, in bookingCreateIn) (*mcp.CallToolResult, data[guide.CreatedBooking], error) {
+			return s.mcpCreateBooking(ctx, in)
 		})
 	mcpx.AddTool(d, &mcp.Tool{Name: "cancel_booking", Title: "Ask to cancel a booking", Annotations: mcpx.Destructive,
 		Description: "Ask to cancel a booking. Nothing is cancelled by this call: it creates a pending action that the " +
@@ -263,18 +295,15 @@ func (s *Server) mcpTools(d *mcpx.Door) {
 		"bookings:write", func(ctx context.Context, req *mcp.CallToolRequest, in mcpx.ByID) (*mcp.CallToolResult, pendingActionOut, error) {
 			target := in.ID
 			if id, err := uuid.Parse(in.ID); err == nil {
-				target = id.String() // as the REST path stores it
+				target = id.String() // as the service stores it
 			}
 			return s.mcpAsk(ctx, req, guide.ActionBookingCancel, target, func(ctx context.Context) (*guide.PendingAction, error) {
-				res, err := d.Call(ctx, req, mcpx.Request{Method: http.MethodPost, Path: "/api/v1/bookings/" + url.PathEscape(in.ID) + "/cancel"})
+				// The caller is a key: cancelling only asks.
+				out, err := s.svc.CancelBooking(ctx, mcpCallerFrom(ctx), in.ID)
 				if err != nil {
 					return nil, err
 				}
-				var accepted pendingAccepted
-				if err := json.Unmarshal(res.Body, &accepted); err != nil {
-					return nil, err
-				}
-				return &guide.PendingAction{ID: accepted.ActionID}, nil
+				return out.Asked.Action, nil
 			})
 		})
 	mcpx.AddTool(d, &mcp.Tool{Name: "get_my_profile", Title: "Get my profile", Annotations: mcpx.ReadOnly,

@@ -18,7 +18,6 @@ import (
 	"github.com/wayfarer-asia/platform/internal/platform/clock"
 	"github.com/wayfarer-asia/platform/internal/platform/httpx"
 	"github.com/wayfarer-asia/platform/internal/platform/idempotency"
-	"github.com/wayfarer-asia/platform/internal/platform/mcpx"
 	"github.com/wayfarer-asia/platform/internal/platform/paging"
 	"github.com/wayfarer-asia/platform/internal/platform/ratelimit"
 	"github.com/wayfarer-asia/platform/internal/platform/store"
@@ -119,7 +118,7 @@ func New(cfg Config) *Server {
 		Catalog: cfg.Catalog, Accounts: cfg.Accounts, Profiles: cfg.Profiles, Bookings: cfg.Bookings, Actions: cfg.Actions,
 		Closure: cfg.Closure, Conversations: cfg.Conversations, Supply: cfg.Supply, Clock: cfg.Clock, ActionTTL: cfg.ActionTTL,
 		Tokens: cfg.Tokens, IdpA: cfg.IdpA, IdpB: cfg.IdpB, KeyUsage: cfg.KeyUsage, Blobs: cfg.Avatars, PublicURL: cfg.PublicURL,
-		Logger: cfg.Logger,
+		Logger: cfg.Logger, AIReplies: cfg.AIReplies, Realtime: cfg.Realtime,
 	}
 	s.idem = &httpx.Idempotency{Store: cfg.Idempotency, Account: idempotencyAccount, Render: renderItem, Logger: cfg.Logger}
 	if cfg.CatalogCacheTTL > 0 {
@@ -141,16 +140,7 @@ func (s *Server) Routes() []string { return s.router.Patterns() }
 func (s *Server) routes() {
 	public := func(pattern string, h httpx.HandlerFunc) {
 		s.publicReads[pattern] = true
-		cached := s.cached(h)
-		limited := httpx.RateLimitCounted(s.cfg.Metrics, s.cfg.ReadLimiter, s.publicKey, cached)
-		s.router.Handle(pattern, httpx.Adapt(func(w http.ResponseWriter, r *http.Request) error {
-			// A catalogue tool's read was metered against the key with its
-			// MCP message; the client's public budget is not spent again.
-			if mcpx.Metered(r.Context()) {
-				return cached(w, r)
-			}
-			return limited(w, r)
-		}))
+		s.router.Handle(pattern, httpx.Adapt(httpx.RateLimitCounted(s.cfg.Metrics, s.cfg.ReadLimiter, s.publicKey, s.cached(h))))
 	}
 	public("GET /api/v1/experts", s.handleExpertList)
 	public("GET /api/v1/experts/{handle}", s.handleExpertGet)
@@ -176,9 +166,9 @@ func (s *Server) routes() {
 	s.authed("GET /api/v1/bookings", keyOr("bookings:read"), s.handleBookingList)
 	s.authed("POST /api/v1/bookings", keyOr("bookings:write"), s.idem.Wrap(http.StatusCreated, nil, s.handleBookingCreate))
 	s.authed("GET /api/v1/bookings/{id}", keyOr("bookings:read"), s.handleBookingGet)
-	s.authed("POST /api/v1/bookings/{id}/accept", keyOr("bookings:write"), s.handleTransition(guide.Accept))
-	s.authed("POST /api/v1/bookings/{id}/start", keyOr("bookings:write"), s.handleTransition(guide.Start))
-	s.authed("POST /api/v1/bookings/{id}/complete", keyOr("bookings:write"), s.handleTransition(guide.Complete))
+	s.authed("POST /api/v1/bookings/{id}/accept", keyOr("bookings:write"), s.handleMove(s.svc.AcceptBooking))
+	s.authed("POST /api/v1/bookings/{id}/start", keyOr("bookings:write"), s.handleMove(s.svc.StartBooking))
+	s.authed("POST /api/v1/bookings/{id}/complete", keyOr("bookings:write"), s.handleMove(s.svc.CompleteBooking))
 	s.authed("POST /api/v1/bookings/{id}/cancel", keyOr("bookings:write"), s.handleBookingCancel)
 	s.authed("POST /api/v1/bookings/{id}/review", keyOr("bookings:write"), s.idem.Wrap(http.StatusCreated, nil, s.handleBookingReview))
 	s.authed("GET /api/v1/actions/{id}", anyKey, s.handleActionGet)
@@ -270,10 +260,16 @@ type item struct {
 // renderItem renders a result as the API sends it: {"data": result}.
 func renderItem(result any) ([]byte, error) { return json.Marshal(item{result}) }
 
-// idempotencyAccount: Idempotency-Keys belong to the user, whichever
-// credentials carry the request.
+// idempotencyAccount is the key space and mode of a REST request
+// (idempotencyScope).
 func idempotencyAccount(r *http.Request) (string, string) {
-	return caller(r.Context()).User.ID, ""
+	return idempotencyScope(caller(r.Context()))
+}
+
+// idempotencyScope: Idempotency-Keys belong to the user, whichever
+// credentials and door carry the request.
+func idempotencyScope(c *guide.Caller) (account, mode string) {
+	return c.User.ID, ""
 }
 
 // publicRead reports whether method on path is a public catalogue read.

@@ -3,9 +3,6 @@ package httpx
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"io"
 	"log/slog"
@@ -14,9 +11,6 @@ import (
 	"github.com/wayfarer-asia/platform/internal/platform/apperr"
 	"github.com/wayfarer-asia/platform/internal/platform/idempotency"
 )
-
-// maxIdempotencyKey bounds the Idempotency-Key header.
-const maxIdempotencyKey = 255
 
 // Idempotency makes POST handlers honour the Idempotency-Key header, the
 // same way on both APIs.
@@ -50,8 +44,8 @@ func (m *Idempotency) Wrap(status int, render func(any) ([]byte, error), h Handl
 		if key == "" {
 			return h(w, r)
 		}
-		if len(key) > maxIdempotencyKey || !printableASCII(key) {
-			return apperr.Field("Idempotency-Key", "must be 1 to 255 printable ASCII characters, such as a UUID")
+		if err := idempotency.CheckKey(key); err != nil {
+			return err
 		}
 		body, err := readJSONBody(w, r, routeLimit(r))
 		if err != nil {
@@ -63,15 +57,7 @@ func (m *Idempotency) Wrap(status int, render func(any) ([]byte, error), h Handl
 		}
 		r.Body = io.NopCloser(bytes.NewReader(body))
 		account, mode := m.Account(r)
-		sum := sha256.New()
-		io.WriteString(sum, r.Method+"\n"+r.URL.Path+"\n"+mode+"\n")
-		var compact bytes.Buffer
-		if json.Compact(&compact, body) == nil {
-			sum.Write(compact.Bytes())
-		} else {
-			sum.Write(body)
-		}
-		token, stored, err := m.Store.Begin(r.Context(), account, key, hex.EncodeToString(sum.Sum(nil)))
+		token, stored, err := m.Store.Begin(r.Context(), account, key, idempotency.Fingerprint(r.Method, r.URL.Path, mode, body))
 		if err != nil {
 			return err
 		}
@@ -120,15 +106,6 @@ func (m *Idempotency) Wrap(status int, render func(any) ([]byte, error), h Handl
 		}
 		return nil
 	}
-}
-
-func printableASCII(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] < 0x21 || s[i] > 0x7e {
-			return false
-		}
-	}
-	return true
 }
 
 // recordingWriter passes a response through and keeps a copy of it.

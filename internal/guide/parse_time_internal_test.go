@@ -1,4 +1,4 @@
-package guidehttp
+package guide
 
 import (
 	"testing"
