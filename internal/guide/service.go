@@ -6,6 +6,7 @@ import (
 
 	"github.com/wayfarer-asia/platform/internal/platform/auth"
 	"github.com/wayfarer-asia/platform/internal/platform/blob"
+	"github.com/wayfarer-asia/platform/internal/platform/chat"
 	"github.com/wayfarer-asia/platform/internal/platform/clock"
 )
 
@@ -43,5 +44,5 @@ type Service struct {
 	// to experts with auto-reply ask it for an answer.
 	AIReplies bool
 	// Realtime issues the tokens of the realtime channel.
-	Realtime *auth.Realtime
+	Realtime *chat.Credentials
 }
