@@ -356,8 +356,7 @@ func (s *Service) DeleteRoomType(ctx context.Context, c *Caller, propertyID, roo
 	if err != nil {
 		return err
 	}
-	_, _, err = s.ownedProperty(ctx, c, id)
-	if err != nil {
+	if _, _, err := s.ownedProperty(ctx, c, id); err != nil {
 		return err
 	}
 	return s.Supply.DeleteRoomType(ctx, c.Account(), id, rtID)
