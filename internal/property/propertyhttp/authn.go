@@ -8,7 +8,6 @@ import (
 	"github.com/wayfarer-asia/platform/internal/platform/apperr"
 	"github.com/wayfarer-asia/platform/internal/platform/auth"
 	"github.com/wayfarer-asia/platform/internal/platform/httpx"
-	"github.com/wayfarer-asia/platform/internal/platform/mcpx"
 	"github.com/wayfarer-asia/platform/internal/platform/ratelimit"
 	"github.com/wayfarer-asia/platform/internal/property"
 )
@@ -17,18 +16,13 @@ import (
 // portal token, the same as a bearer token; the portal's web pages set it.
 const SessionCookie = "pp_session"
 
-type keyCtx struct{}
+type callerCtx struct{}
 
-// callerKey returns the API key of a request the key rule admitted.
-func callerKey(ctx context.Context) *property.Key {
-	k, _ := ctx.Value(keyCtx{}).(*property.Key)
-	return k
-}
-
-// account returns whose inventory and bookings the request acts on.
-func account(ctx context.Context) property.Account {
-	k := callerKey(ctx)
-	return property.Account{DeveloperID: k.DeveloperID, Test: k.Test()}
+// caller returns who a request of the open API (or of the portal's
+// Properties page, asHost) acts for.
+func caller(ctx context.Context) *property.Caller {
+	c, _ := ctx.Value(callerCtx{}).(*property.Caller)
+	return c
 }
 
 // keyed returns the rule of the open API, for a key holding scope (any
@@ -53,11 +47,7 @@ func (s *Server) keyed(scope string) func(httpx.HandlerFunc) httpx.HandlerFunc {
 					e.Details = map[string]any{"requiredScope": scope}
 					return e
 				}
-				return h(w, r.WithContext(context.WithValue(r.Context(), keyCtx{}, key)))
-			}
-			if mcpx.Metered(r.Context()) {
-				// A tool's REST request was metered with its MCP message.
-				return scoped(w, r)
+				return h(w, r.WithContext(context.WithValue(r.Context(), callerCtx{}, key.Caller())))
 			}
 			return s.meterKey(w, r, key, scoped)
 		}
@@ -125,6 +115,12 @@ type developerCtx struct{}
 func developer(ctx context.Context) *property.Developer {
 	d, _ := ctx.Value(developerCtx{}).(*property.Developer)
 	return d
+}
+
+// portalCaller returns the developer of a portal request as the caller of
+// the account's operations.
+func portalCaller(ctx context.Context) *property.Caller {
+	return &property.Caller{DeveloperID: developer(ctx).ID}
 }
 
 // portalLimited is the rule of the portal API: every request is counted

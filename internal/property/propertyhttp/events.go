@@ -11,8 +11,8 @@ import (
 // endpoints (the portal).
 func (s *Server) eventRoutes() {
 	feed := &httpx.Feed{Events: s.cfg.Events, Types: property.EventTypes, Audience: func(r *http.Request) []string {
-		k := callerKey(r.Context())
-		return []string{property.Audience(k.DeveloperID, k.Mode == property.ModeTest)}
+		c := caller(r.Context())
+		return []string{property.Audience(c.DeveloperID, c.Mode == property.ModeTest)}
 	}}
 	s.open("GET /api/v1/events", property.ScopeEventsRead, feed.Handle)
 

@@ -2,23 +2,30 @@ package propertyhttp
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"io"
 	"net/http"
-	"net/url"
 	"reflect"
+	"strconv"
 	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/wayfarer-asia/platform/internal/platform/apperr"
 	"github.com/wayfarer-asia/platform/internal/platform/httpx"
+	"github.com/wayfarer-asia/platform/internal/platform/idempotency"
 	"github.com/wayfarer-asia/platform/internal/platform/mcpx"
 	"github.com/wayfarer-asia/platform/internal/property"
 )
 
 // This file is the property API's MCP door: POST /mcp for integrators'
 // agents, authenticated by API key (X-API-KEY or Bearer), and the
-// Protected Resource Metadata that describes it. Each tool runs the REST
-// handler of the same operation (mcpx.Door.Call); every JSON-RPC message
+// Protected Resource Metadata that describes it. Each tool calls the
+// property.Service operation of its REST route; every JSON-RPC message
 // is counted against the key's rate limit and usage as a REST request is.
 
 const mcpInstructions = "Tools of the Wayfarer property platform: search properties for a stay, read availability, " +
@@ -58,13 +65,20 @@ func (s *Server) mcpPrincipal(r *http.Request) (*mcpx.Principal, error) {
 	return &mcpx.Principal{KeyID: key.ID, Scopes: key.Scopes, Value: key}, nil
 }
 
+// mcpCaller returns who a tool call acts for: the key the MCP request was
+// authenticated with.
+func mcpCaller(ctx context.Context) *property.Caller {
+	return mcpx.PrincipalFrom(ctx).Value.(*property.Key).Caller()
+}
+
 // mcpMeter counts one MCP message against the key's rate limit and usage,
 // as a REST request of the key is.
 func (s *Server) mcpMeter(w http.ResponseWriter, r *http.Request, p *mcpx.Principal, _ bool) error {
 	return s.meterKey(w, r, p.Value.(*property.Key), func(http.ResponseWriter, *http.Request) error { return nil })
 }
 
-// Tool inputs. Names, bounds and defaults are the REST API's; it checks them.
+// Tool inputs. Names, bounds and defaults are the REST API's; the service
+// checks them.
 
 type propertySearchIn struct {
 	CheckIn   string   `json:"checkIn,omitempty" jsonschema:"arrival date YYYY-MM-DD; with checkOut and guests, only properties that can host the stay"`
@@ -135,51 +149,180 @@ func (s *Server) mcpTools(d *mcpx.Door) {
 	mcpx.AddTool(d, &mcp.Tool{Name: "search_properties", Title: "Search properties", Annotations: mcpx.ReadOnly,
 		Description: "Search active properties by place, type, price and amenities; with checkIn, checkOut and guests, " +
 			"only those that can host the stay, with its price."},
-		property.ScopePropertiesRead, func(ctx context.Context, req *mcp.CallToolRequest, in propertySearchIn) (*mcp.CallToolResult, list[property.PropertySummary], error) {
-			q := mcpx.Query("checkIn", in.CheckIn, "checkOut", in.CheckOut, "guests", in.Guests, "city", in.City, "country", in.Country,
-				"type", in.Type, "currency", in.Currency, "minPrice", in.MinPrice, "maxPrice", in.MaxPrice,
-				"amenities", strings.Join(in.Amenities, ","), "sort", in.Sort, "order", in.Order, "page", in.Page, "pageSize", in.PageSize)
-			return mcpx.Get[list[property.PropertySummary]](ctx, d, req, "/api/v1/properties", q)
+		property.ScopePropertiesRead, func(ctx context.Context, _ *mcp.CallToolRequest, in propertySearchIn) (*mcp.CallToolResult, *property.List[property.PropertySummary], error) {
+			list, err := s.svc.FindProperties(ctx, mcpCaller(ctx), property.PropertyQuery{
+				CheckIn: in.CheckIn, CheckOut: in.CheckOut, Guests: number(in.Guests), City: in.City, Country: in.Country,
+				Type: in.Type, Currency: in.Currency, MinPrice: amount(in.MinPrice), MaxPrice: amount(in.MaxPrice),
+				Amenities: strings.Join(in.Amenities, ","), Sort: in.Sort, Order: in.Order, Page: number(in.Page), PageSize: number(in.PageSize)})
+			if err != nil {
+				return nil, nil, mcpx.ErrorOf(ctx, err)
+			}
+			httpx.ResolveMedia(ctx, list.Data...)
+			return nil, list, nil
 		})
 	mcpx.AddTool(d, &mcp.Tool{Name: "get_property", Title: "Get a property", Annotations: mcpx.ReadOnly,
 		Description: "Get one property by id: description, room types, amenities, policies and pictures."},
-		property.ScopePropertiesRead, func(ctx context.Context, req *mcp.CallToolRequest, in mcpx.ByID) (*mcp.CallToolResult, *property.Property, error) {
-			return mcpx.Get[*property.Property](ctx, d, req, "/api/v1/properties/"+url.PathEscape(in.ID), nil)
+		property.ScopePropertiesRead, func(ctx context.Context, _ *mcp.CallToolRequest, in mcpx.ByID) (*mcp.CallToolResult, *property.Property, error) {
+			p, err := s.svc.FindProperty(ctx, mcpCaller(ctx), in.ID)
+			if err != nil {
+				return nil, nil, mcpx.ErrorOf(ctx, err)
+			}
+			httpx.ResolveMedia(ctx, p)
+			return nil, p, nil
 		})
 	mcpx.AddTool(d, &mcp.Tool{Name: "get_availability", Title: "Get availability", Annotations: mcpx.ReadOnly,
 		Description: "Get a property's availability calendar: units left, price and restrictions per night and room type."},
-		property.ScopePropertiesRead, func(ctx context.Context, req *mcp.CallToolRequest, in availabilityIn) (*mcp.CallToolResult, *property.Availability, error) {
-			return mcpx.Get[*property.Availability](ctx, d, req, "/api/v1/properties/"+url.PathEscape(in.ID)+"/availability",
-				mcpx.Query("from", in.From, "to", in.To, "roomTypeId", in.RoomTypeID))
+		property.ScopePropertiesRead, func(ctx context.Context, _ *mcp.CallToolRequest, in availabilityIn) (*mcp.CallToolResult, *property.Availability, error) {
+			a, err := s.svc.FindAvailability(ctx, mcpCaller(ctx), property.AvailabilityQuery{PropertyID: in.ID, From: in.From, To: in.To, RoomTypeID: in.RoomTypeID})
+			if err != nil {
+				return nil, nil, mcpx.ErrorOf(ctx, err)
+			}
+			return nil, a, nil
 		})
 	mcpx.AddTool(d, &mcp.Tool{Name: "create_quote", Title: "Quote a stay", Annotations: mcpx.Creates,
 		Description: "Price a stay and hold one unit for every night until the quote expires (see expiresAt); book it with book."},
-		property.ScopeBookingsWrite, func(ctx context.Context, req *mcp.CallToolRequest, in quoteIn) (*mcp.CallToolResult, *property.Quote, error) {
-			body := stayFields{PropertyID: &in.PropertyID, RoomTypeID: &in.RoomTypeID, CheckIn: &in.CheckIn, CheckOut: &in.CheckOut, Guests: &in.Guests}
-			return mcpx.Send[*property.Quote](ctx, d, req, mcpx.Request{Method: http.MethodPost, Path: "/api/v1/quotes", Body: body, IdempotencyKey: in.IdempotencyKey})
+		property.ScopeBookingsWrite, func(ctx context.Context, _ *mcp.CallToolRequest, in quoteIn) (*mcp.CallToolResult, *property.Quote, error) {
+			body := property.StayFields{PropertyID: &in.PropertyID, RoomTypeID: &in.RoomTypeID, CheckIn: &in.CheckIn, CheckOut: &in.CheckOut, Guests: &in.Guests}
+			return mcpIdempotent(ctx, s, in.IdempotencyKey, rest{http.MethodPost, "/api/v1/quotes", body, http.StatusCreated},
+				func(ctx context.Context) (*property.Quote, error) {
+					return s.svc.CreateQuote(ctx, mcpCaller(ctx), body)
+				})
 		})
 	mcpx.AddTool(d, &mcp.Tool{Name: "book", Title: "Book a quote", Annotations: mcpx.Creates,
 		Description: "Book a quoted stay for a guest, at the quoted price, before the quote expires."},
-		property.ScopeBookingsWrite, func(ctx context.Context, req *mcp.CallToolRequest, in bookIn) (*mcp.CallToolResult, *property.Booking, error) {
+		property.ScopeBookingsWrite, func(ctx context.Context, _ *mcp.CallToolRequest, in bookIn) (*mcp.CallToolResult, *property.Booking, error) {
 			key := in.IdempotencyKey
 			in.IdempotencyKey = "" // not part of the REST body
-			return mcpx.Send[*property.Booking](ctx, d, req, mcpx.Request{Method: http.MethodPost, Path: "/api/v1/bookings", Body: in, IdempotencyKey: key})
+			g := in.Guest
+			fields := property.BookingFields{QuoteID: &in.QuoteID, SpecialRequests: in.SpecialRequests, ExternalReference: in.ExternalReference,
+				Guest: &property.GuestFields{FirstName: &g.FirstName, LastName: &g.LastName, Email: &g.Email, Phone: g.Phone, Country: g.Country}}
+			return mcpIdempotent(ctx, s, key, rest{http.MethodPost, "/api/v1/bookings", in, http.StatusCreated},
+				func(ctx context.Context) (*property.Booking, error) {
+					return s.svc.CreateBooking(ctx, mcpCaller(ctx), fields)
+				})
 		})
 	mcpx.AddTool(d, &mcp.Tool{Name: "list_bookings", Title: "List bookings", Annotations: mcpx.ReadOnly,
 		Description: "List the bookings of this key's account (test or live), with filters and paging."},
-		property.ScopeBookingsRead, func(ctx context.Context, req *mcp.CallToolRequest, in bookingListIn) (*mcp.CallToolResult, list[property.Booking], error) {
-			return mcpx.Get[list[property.Booking]](ctx, d, req, "/api/v1/bookings", mcpx.Query("status", in.Status,
-				"propertyId", in.PropertyID, "checkInFrom", in.CheckInFrom, "checkInTo", in.CheckInTo, "externalReference", in.ExternalReference,
-				"updatedSince", in.UpdatedSince, "sort", in.Sort, "order", in.Order, "page", in.Page, "pageSize", in.PageSize))
+		property.ScopeBookingsRead, func(ctx context.Context, _ *mcp.CallToolRequest, in bookingListIn) (*mcp.CallToolResult, *property.List[property.Booking], error) {
+			list, err := s.svc.FindBookings(ctx, mcpCaller(ctx), property.BookingQuery{Status: in.Status, PropertyID: in.PropertyID,
+				CheckInFrom: in.CheckInFrom, CheckInTo: in.CheckInTo, ExternalReference: in.ExternalReference, UpdatedSince: in.UpdatedSince,
+				Sort: in.Sort, Order: in.Order, Page: number(in.Page), PageSize: number(in.PageSize)})
+			if err != nil {
+				return nil, nil, mcpx.ErrorOf(ctx, err)
+			}
+			return nil, list, nil
 		})
 	mcpx.AddTool(d, &mcp.Tool{Name: "get_booking", Title: "Get a booking", Annotations: mcpx.ReadOnly,
 		Description: "Get one booking of this key's account by id."},
-		property.ScopeBookingsRead, func(ctx context.Context, req *mcp.CallToolRequest, in mcpx.ByID) (*mcp.CallToolResult, *property.Booking, error) {
-			return mcpx.Get[*property.Booking](ctx, d, req, "/api/v1/bookings/"+url.PathEscape(in.ID), nil)
+		property.ScopeBookingsRead, func(ctx context.Context, _ *mcp.CallToolRequest, in mcpx.ByID) (*mcp.CallToolResult, *property.Booking, error) {
+			b, err := s.svc.FindBooking(ctx, mcpCaller(ctx), in.ID)
+			if err != nil {
+				return nil, nil, mcpx.ErrorOf(ctx, err)
+			}
+			return nil, b, nil
 		})
 	mcpx.AddTool(d, &mcp.Tool{Name: "cancel_booking", Title: "Cancel a booking", Annotations: mcpx.Overwrites,
 		Description: "Cancel a booking of this key's account now, under the property's cancellation policy (a fee may apply; see cancellationFee)."},
-		property.ScopeBookingsWrite, func(ctx context.Context, req *mcp.CallToolRequest, in cancelIn) (*mcp.CallToolResult, *property.Booking, error) {
-			return mcpx.Send[*property.Booking](ctx, d, req, mcpx.Request{Method: http.MethodPost, Path: "/api/v1/bookings/" + url.PathEscape(in.ID) + "/cancel", IdempotencyKey: in.IdempotencyKey})
+		property.ScopeBookingsWrite, func(ctx context.Context, _ *mcp.CallToolRequest, in cancelIn) (*mcp.CallToolResult, *property.Booking, error) {
+			return mcpIdempotent(ctx, s, in.IdempotencyKey, rest{http.MethodPost, "/api/v1/bookings/" + in.ID + "/cancel", nil, http.StatusOK},
+				func(ctx context.Context) (*property.Booking, error) {
+					return s.svc.CancelBooking(ctx, mcpCaller(ctx), in.ID)
+				})
 		})
 }
+
+// number is a tool's whole-number argument as the REST query sends it:
+// 0 is left out, so that the default applies.
+func number(n int) string {
+	if n == 0 {
+		return ""
+	}
+	return strconv.Itoa(n)
+}
+
+// amount is a tool's optional amount as the REST query sends it.
+func amount(v *float64) string {
+	if v == nil {
+		return ""
+	}
+	return strconv.FormatFloat(*v, 'f', -1, 64)
+}
+
+// rest is the REST request a write tool stands for: whose idempotency
+// fingerprint it shares, and the status its success is recorded with.
+type rest struct {
+	Method, Path string
+	Body         any // the JSON body, nil for none
+	Status       int
+}
+
+// mcpIdempotent runs op, at most once for a non-empty key: in the key
+// space, mode and fingerprint of the REST request r made with the same
+// API key (httpx.Idempotency.Wrap), so that a retry through either door
+// replays the first answer. A replayed success is marked in the result's
+// _meta; a replayed refusal is returned as the refusal.
+func mcpIdempotent[Out any](ctx context.Context, s *Server, key string, r rest, op func(context.Context) (Out, error)) (*mcp.CallToolResult, Out, error) {
+	var zero Out
+	if key == "" {
+		out, err := op(ctx)
+		if err != nil {
+			return nil, zero, mcpx.ErrorOf(ctx, err)
+		}
+		return nil, out, nil
+	}
+	if len(key) > maxIdempotencyKey || strings.IndexFunc(key, func(c rune) bool { return c < 0x21 || c > 0x7e }) >= 0 {
+		return nil, zero, mcpx.ErrorOf(ctx, apperr.Field("Idempotency-Key", "must be 1 to 255 printable ASCII characters, such as a UUID"))
+	}
+	var body []byte
+	if r.Body != nil {
+		var err error
+		if body, err = json.Marshal(r.Body); err != nil {
+			return nil, zero, err
+		}
+	}
+	k := mcpx.PrincipalFrom(ctx).Value.(*property.Key)
+	sum := sha256.New()
+	io.WriteString(sum, r.Method+"\n"+r.Path+"\n"+k.Mode+"\n")
+	sum.Write(body)
+	var refusal *mcpx.CallError
+	result, stored, replayed, err := idempotency.Do(ctx, s.cfg.Idempotency, idempotency.Call{
+		Account: k.DeveloperID, Key: key, Fingerprint: hex.EncodeToString(sum.Sum(nil)), Status: r.Status,
+		Render: func(result any) ([]byte, error) {
+			if m, ok := result.(httpx.Media); ok {
+				httpx.ResolveMedia(ctx, m)
+			}
+			return json.Marshal(result)
+		},
+		Refusal: func(err error) (int, []byte, bool) {
+			if !errors.As(mcpx.ErrorOf(ctx, err), &refusal) {
+				return 0, nil, false
+			}
+			return refusal.Status, refusal.Body, refusal.Status < http.StatusInternalServerError
+		},
+	}, func(ctx context.Context) (any, error) { return op(ctx) })
+	switch {
+	case err != nil && refusal != nil:
+		return nil, zero, refusal
+	case err != nil:
+		return nil, zero, mcpx.ErrorOf(ctx, err)
+	case !replayed:
+		return nil, result.(Out), nil
+	case stored.Status >= http.StatusBadRequest:
+		var env struct {
+			Error struct {
+				Code string `json:"code"`
+			} `json:"error"`
+		}
+		json.Unmarshal(stored.Body, &env)
+		return nil, zero, &mcpx.CallError{Status: stored.Status, Code: env.Error.Code, Body: stored.Body}
+	}
+	var out Out
+	if err := json.Unmarshal(stored.Body, &out); err != nil {
+		return nil, zero, err
+	}
+	return &mcp.CallToolResult{Meta: mcp.Meta{"idempotentReplayed": true}}, out, nil
+}
+
+// maxIdempotencyKey bounds an idempotencyKey, as the REST API bounds the
+// Idempotency-Key header.
+const maxIdempotencyKey = 255

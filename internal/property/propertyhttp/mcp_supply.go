@@ -3,7 +3,6 @@ package propertyhttp
 import (
 	"context"
 	"net/http"
-	"net/url"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -11,8 +10,8 @@ import (
 	"github.com/wayfarer-asia/platform/internal/property"
 )
 
-// The supply-side MCP tools: a host's agent pushes its calendar. Like the
-// other tools, each runs the REST handler (PATCH /api/v1/properties/{id}/calendar).
+// The supply-side MCP tools: a host's agent pushes its calendar. It calls the
+// service operation of PATCH /api/v1/properties/{id}/calendar.
 
 type calendarPriceIn struct {
 	Amount   int64  `json:"amount" jsonschema:"nightly price in minor units of the property's currency"`
@@ -42,9 +41,35 @@ func (s *Server) mcpSupplyTools(d *mcpx.Door) {
 	mcpx.AddTool(d, &mcp.Tool{Name: "update_calendar", Title: "Update a calendar", Annotations: mcpx.Sets,
 		Description: "Set units, nightly price and restrictions of a room type over date ranges (optionally on some weekdays only) " +
 			"for a property of this key's account. Units cannot fall below those already sold or held."},
-		property.ScopeCalendarWrite, func(ctx context.Context, req *mcp.CallToolRequest, in calendarIn) (*mcp.CallToolResult, *property.CalendarResult, error) {
-			body := map[string]any{"updates": in.Updates}
-			return mcpx.Send[*property.CalendarResult](ctx, d, req, mcpx.Request{Method: http.MethodPatch,
-				Path: "/api/v1/properties/" + url.PathEscape(in.PropertyID) + "/calendar", Body: body, IdempotencyKey: in.IdempotencyKey})
+		property.ScopeCalendarWrite, func(ctx context.Context, _ *mcp.CallToolRequest, in calendarIn) (*mcp.CallToolResult, *property.CalendarResult, error) {
+			return mcpIdempotent(ctx, s, in.IdempotencyKey, rest{http.MethodPatch, "/api/v1/properties/" + in.PropertyID + "/calendar",
+				map[string]any{"updates": in.Updates}, http.StatusOK},
+				func(ctx context.Context) (*property.CalendarResult, error) {
+					return s.svc.UpdateCalendar(ctx, mcpCaller(ctx), in.PropertyID, calendarFields(in.Updates))
+				})
 		})
+}
+
+// calendarFields are the updates of a tool call as the REST body sends
+// them.
+func calendarFields(in []calendarUpdateIn) property.CalendarFields {
+	if in == nil {
+		return property.CalendarFields{}
+	}
+	updates := make([]property.CalendarUpdateFields, len(in))
+	for i, u := range in {
+		cu := property.CalendarUpdateFields{RoomTypeID: &u.RoomTypeID, From: &u.From, To: &u.To, Units: u.Units,
+			MinStay: u.MinStay, Closed: u.Closed, ClosedToArrival: u.ClosedToArrival, ClosedToDeparture: u.ClosedToDeparture}
+		if u.DaysOfWeek != nil {
+			cu.DaysOfWeek = &u.DaysOfWeek
+		}
+		if u.Price != nil {
+			cu.Price = &property.MoneyFields{Amount: &u.Price.Amount}
+			if u.Price.Currency != "" {
+				cu.Price.Currency = &u.Price.Currency
+			}
+		}
+		updates[i] = cu
+	}
+	return property.CalendarFields{Updates: &updates}
 }

@@ -18,7 +18,6 @@ import (
 	"github.com/wayfarer-asia/platform/internal/platform/clock"
 	"github.com/wayfarer-asia/platform/internal/platform/httpx"
 	"github.com/wayfarer-asia/platform/internal/platform/idempotency"
-	"github.com/wayfarer-asia/platform/internal/platform/paging"
 	"github.com/wayfarer-asia/platform/internal/platform/ratelimit"
 	"github.com/wayfarer-asia/platform/internal/platform/store"
 	"github.com/wayfarer-asia/platform/internal/property"
@@ -76,6 +75,7 @@ type Config struct {
 // Server is the property API's HTTP handler.
 type Server struct {
 	cfg     Config
+	svc     *property.Service
 	router  *httpx.Router
 	handler http.Handler
 	idem    *httpx.Idempotency
@@ -112,6 +112,8 @@ func New(cfg Config) *Server {
 		cfg.Gatherer = prometheus.NewRegistry()
 	}
 	s := &Server{cfg: cfg, router: httpx.NewRouter(), portalAuthPaths: map[string]bool{}}
+	s.svc = &property.Service{Catalog: cfg.Catalog, Bookings: cfg.Bookings, Accounts: cfg.Accounts, Supply: cfg.Supply,
+		Clock: cfg.Clock, Usage: cfg.Usage, QuoteTTL: cfg.QuoteTTL, PublicURL: cfg.PublicURL}
 	s.idem = &httpx.Idempotency{Store: cfg.Idempotency, Account: idempotencyAccount, Render: json.Marshal, Logger: cfg.Logger}
 	s.openAPI = &httpx.Precompressed{Body: cfg.OpenAPI}
 	s.routes()
@@ -173,8 +175,8 @@ func (s *Server) routes() {
 // idempotencyAccount returns whose key space the request uses and the
 // mode that is part of its fingerprint.
 func idempotencyAccount(r *http.Request) (string, string) {
-	if k := callerKey(r.Context()); k != nil {
-		return k.DeveloperID, k.Mode
+	if c := caller(r.Context()); c != nil {
+		return c.DeveloperID, c.Mode
 	}
 	return developer(r.Context()).ID, "portal"
 }
@@ -186,10 +188,4 @@ func (s *Server) handleOpenAPI(w http.ResponseWriter, r *http.Request) error {
 	w.Header().Set("Cache-Control", "public, max-age=300")
 	s.openAPI.Write(w, r)
 	return nil
-}
-
-// list is the envelope of a paginated list.
-type list[T any] struct {
-	Data []T         `json:"data"`
-	Meta paging.Meta `json:"meta"`
 }

@@ -10,21 +10,20 @@ import (
 )
 
 // The portal's Properties page: the signed-in developer's own properties
-// and their calendars, through the same handlers as the open API.
+// and their calendars, through the same service operations as the open
+// API.
 
 func (s *Server) supplyPortalRoutes() {
-	s.portal("GET /portal/api/properties", s.asHost(s.handlePropertyList))
+	s.portal("GET /portal/api/properties", s.asHost(s.handleOwnedProperties))
 	s.portal("GET /portal/api/properties/{id}/availability", s.asHost(s.handleOwnedAvailability))
 	s.portal("PATCH /portal/api/properties/{id}/calendar", s.asHost(s.calendarUpdate()))
 }
 
-// asHost runs h for the signed-in developer as a key of the inventory
-// named by ?mode= (live, the default, or test) would: own properties only
-// (the list is always mine=true).
+// asHost runs h for the signed-in developer on the inventory named by
+// ?mode= (live, the default, or test), as a key of that mode would.
 func (s *Server) asHost(h httpx.HandlerFunc) httpx.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
-		q := r.URL.Query()
-		mode := q.Get("mode")
+		mode := r.URL.Query().Get("mode")
 		switch mode {
 		case "":
 			mode = property.ModeLive
@@ -32,23 +31,21 @@ func (s *Server) asHost(h httpx.HandlerFunc) httpx.HandlerFunc {
 		default:
 			return apperr.Field("mode", "must be live or test")
 		}
-		if r.Method == http.MethodGet && r.URL.Path == "/portal/api/properties" {
-			q.Del("mode")
-			q.Set("mine", "true")
-			r.URL.RawQuery = q.Encode()
-		}
-		k := &property.Key{DeveloperID: developer(r.Context()).ID, Mode: mode, Scopes: property.Scopes}
-		return h(w, r.WithContext(context.WithValue(r.Context(), keyCtx{}, k)))
+		c := &property.Caller{DeveloperID: developer(r.Context()).ID, Mode: mode}
+		return h(w, r.WithContext(context.WithValue(r.Context(), callerCtx{}, c)))
 	}
 }
 
+// handleOwnedProperties lists the developer's own properties, whatever
+// their status.
+func (s *Server) handleOwnedProperties(w http.ResponseWriter, r *http.Request) error {
+	in := propertyQuery(r.URL.Query())
+	in.Mine = "true"
+	return s.writeProperties(w, r, in)
+}
+
 func (s *Server) handleOwnedAvailability(w http.ResponseWriter, r *http.Request) error {
-	id, err := httpx.PathID(r, "property")
-	if err != nil {
-		return err
-	}
-	if _, err := s.ownedProperty(r, id); err != nil {
-		return err
-	}
-	return s.handleAvailability(w, r)
+	in := availabilityQuery(r)
+	in.Owned = true
+	return s.writeAvailability(w, r, in)
 }
