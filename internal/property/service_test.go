@@ -21,7 +21,7 @@ var serviceStart = time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC)
 // sample properties, and a developer account's live caller.
 func newService(t *testing.T, engine store.Engine) (*property.Service, *property.Caller) {
 	t.Helper()
-	db := storetest.MustOpenDB(t, engine, "property")
+	db := storetest.MustOpenDB(t, engine, propertydb.Schema)
 	if err := propertydb.LoadSample(t.Context(), db, sample.GenerateDays(property.DateOf(serviceStart), 30)); err != nil {
 		t.Fatal(err)
 	}
