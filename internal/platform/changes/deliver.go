@@ -18,14 +18,14 @@ const (
 	// endpoint (store.Jobs.Claim): many may hang at once without costing
 	// more than a goroutine and a connection each.
 	DefaultConcurrency = 64
-	// DefaultLease is above an attempt's bound (the client's
-	// timeout and the recording of the outcome), so that a delivery whose
-	// runner died is sent again within about a minute.
+	// DefaultLease is above an attempt's bound (the client's timeout and
+	// the recording of the outcome), so that a delivery whose runner died
+	// is sent again within about a minute.
 	DefaultLease = time.Minute
-	// An attempt that has not ended after DefaultSlowAfter leaves
-	// its webhook slot for one of DefaultSlowSlots, so that
-	// endpoints that hang, however many accounts own them, leave the
-	// slots to the endpoints that answer.
+	// An attempt that has not ended after DefaultSlowAfter leaves its
+	// webhook slot for one of DefaultSlowSlots, so that endpoints that
+	// hang, however many accounts own them, leave the slots to the
+	// endpoints that answer.
 	DefaultSlowAfter = time.Second
 	DefaultSlowSlots = 256
 )
@@ -34,11 +34,11 @@ const (
 type Sender struct {
 	Store  *Endpoints
 	Client *Client
-	// Concurrency bounds the attempts in flight (0:
-	// DefaultConcurrency), one per endpoint at a time.
+	// Concurrency bounds the attempts in flight (0: DefaultConcurrency),
+	// one per endpoint at a time.
 	Concurrency int
-	// Lease is the lease of an attempt (0: DefaultLease), at least
-	// its timeout and half a minute.
+	// Lease is the lease of an attempt (0: DefaultLease), at least its
+	// timeout and half a minute.
 	Lease time.Duration
 	// SlowAfter and SlowSlots (0: the defaults): an attempt still running
 	// after SlowAfter moves to one of SlowSlots, freeing its slot of
@@ -47,8 +47,8 @@ type Sender struct {
 	SlowSlots int
 }
 
-// Register makes r send the deliveries (JobDeliver), in a
-// pool of their own.
+// Register makes r send the deliveries (JobDeliver), in a pool of their
+// own.
 func (w *Sender) Register(r *jobs.Runner) {
 	// The attempt is bounded by the client; loading the delivery comes on
 	// top (recording its outcome has a bound of its own).

@@ -125,9 +125,9 @@ func splitTypes(s string) []string {
 // deliveries one event can cause.
 const MaxEndpoints = 20
 
-// Create stores a new endpoint with its signing secret;
-// ID, Status and the times are set on e. The owner's endpoints are counted
-// in the transaction of the insert, under a lock of the owner (SQLite's
+// Create stores a new endpoint with its signing secret; ID, Status and
+// the times are set on e. The owner's endpoints are counted in the
+// transaction of the insert, under a lock of the owner (SQLite's
 // writer is one at a time; PostgreSQL takes a transaction lock on the
 // owner's name), so that concurrent creations never pass the bound.
 // Errors: apperr.InvalidState when the owner has MaxEndpoints.
@@ -231,9 +231,8 @@ func (s *Endpoints) Update(ctx context.Context, owner, id string, u EndpointUpda
 	return out, err
 }
 
-// Delete removes an endpoint of the owner and its
-// deliveries; their pending jobs find nothing to send.
-// Errors: apperr.NotFound.
+// Delete removes an endpoint of the owner and its deliveries; their
+// pending jobs find nothing to send. Errors: apperr.NotFound.
 func (s *Endpoints) Delete(ctx context.Context, owner, id string) (err error) {
 	defer store.Wrap(&err, "delete webhook endpoint %s", id)
 	return s.db.InTx(ctx, func(tx *sql.Tx) error {
@@ -248,8 +247,8 @@ func (s *Endpoints) Delete(ctx context.Context, owner, id string) (err error) {
 	})
 }
 
-// RotateSecret gives the endpoint a new secret; the current one
-// keeps signing (alongside) for grace. Errors: apperr.NotFound.
+// RotateSecret gives the endpoint a new secret; the current one keeps
+// signing (alongside) for grace. Errors: apperr.NotFound.
 func (s *Endpoints) RotateSecret(ctx context.Context, owner, id, secret string, grace time.Duration) (_ *Endpoint, err error) {
 	defer store.Wrap(&err, "rotate secret of webhook endpoint %s", id)
 	var out *Endpoint
@@ -338,9 +337,9 @@ const (
 	TestPingWindow = time.Minute
 )
 
-// Ping enqueues a ping to an endpoint of the owner, sent
-// even when the endpoint is disabled: {"id", "type": "webhook.test", "createdAt", "data":
-// {"endpointId"}}. At most TestPingLimit pings per endpoint are made
+// Ping enqueues a ping to an endpoint of the owner, sent even when the
+// endpoint is disabled: {"id", "type": "webhook.test", "createdAt",
+// "data": {"endpointId"}}. At most TestPingLimit pings per endpoint are made
 // within TestPingWindow (counted with the endpoint's row locked), so that
 // pings cannot pile up on an endpoint. Errors: apperr.NotFound;
 // apperr.RateLimited, with the seconds until the oldest ping in the window
@@ -542,8 +541,8 @@ type deliveryTask struct {
 	Attempts       int // attempts made before this one
 }
 
-// loadTask loads a delivery for sending. Errors: apperr.NotFound
-// when the delivery (or its endpoint) was deleted.
+// loadTask loads a delivery for sending. Errors: apperr.NotFound when the
+// delivery (or its endpoint) was deleted.
 func (s *Endpoints) loadTask(ctx context.Context, deliveryID string) (_ *deliveryTask, err error) {
 	defer store.Wrap(&err, "load delivery %s", deliveryID)
 	t := &deliveryTask{DeliveryID: deliveryID}
@@ -580,10 +579,10 @@ type outcome struct {
 	EndpointReason string
 }
 
-// finish records an attempt on the delivery (its latest
-// and its history), its endpoint and its job in one transaction: the job
-// runs again at NextAttemptAt, or is done. Errors: store.ErrJobDone when another
-// worker finished the job.
+// finish records an attempt on the delivery (its latest and its history),
+// its endpoint and its job in one transaction: the job runs again at
+// NextAttemptAt, or is done. Errors: store.ErrJobDone when another worker
+// finished the job.
 func (s *Endpoints) finish(ctx context.Context, jobID string, t *deliveryTask, a outcome) (err error) {
 	defer store.Wrap(&err, "finish attempt of delivery %s", t.DeliveryID)
 	return s.db.InTx(ctx, func(tx *sql.Tx) error {
