@@ -436,10 +436,10 @@ func (a *app) property(ctx context.Context) (http.Handler, error) {
 // sends the deliveries (the queue wakes it after each commit that enqueued
 // some: its Handoff), and the feed forgets old events (and finished
 // deliveries) every hour.
-func (a *app) webhooks(db *store.DB, events *store.Events, publicURL string, runner *jobs.Runner) *store.Webhooks {
-	hooks := store.NewWebhooks(db, a.clock)
+func (a *app) webhooks(db *store.DB, events *changes.Feed, publicURL string, runner *jobs.Runner) *changes.Endpoints {
+	hooks := changes.NewEndpoints(db, a.clock)
 	events.PublicURL = publicURL
-	(&jobs.Webhooks{Store: hooks, Client: changes.NewClient(changes.Policy{AllowHosts: a.cfg.WebhookAllowHosts})}).Register(runner)
+	(&changes.Sender{Store: hooks, Client: changes.NewClient(changes.Policy{AllowHosts: a.cfg.WebhookAllowHosts})}).Register(runner)
 	a.jobs = append(a.jobs, job{"purge events and webhook deliveries", time.Hour, func(ctx context.Context) error {
 		_, err1 := events.Purge(ctx)
 		_, err2 := hooks.PurgeDeliveries(ctx)

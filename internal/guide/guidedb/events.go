@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/wayfarer-asia/platform/internal/guide"
+	"github.com/wayfarer-asia/platform/internal/platform/changes"
 	"github.com/wayfarer-asia/platform/internal/platform/store"
 )
 
@@ -16,7 +17,7 @@ var transitionEvents = map[string]string{
 }
 
 // Events returns the guide's change feed.
-func (g *Guide) Events() *store.Events { return g.events }
+func (g *Guide) Events() *changes.Feed { return g.events }
 
 // bookingEvent is a booking as its traveller sees it after a change, with
 // the status it moved from.

@@ -4,6 +4,7 @@ package guidedb
 
 import (
 	"github.com/wayfarer-asia/platform/internal/guide"
+	"github.com/wayfarer-asia/platform/internal/platform/changes"
 	"github.com/wayfarer-asia/platform/internal/platform/clock"
 	"github.com/wayfarer-asia/platform/internal/platform/store"
 )
@@ -17,12 +18,12 @@ type Guide struct {
 	counts *countCache
 	// events records the change events of the experts' supply side, in
 	// the transaction of each change.
-	events *store.Events
+	events *changes.Feed
 }
 
 // New returns the guide services on db.
 func New(db *store.DB, c clock.Clock) *Guide {
-	return &Guide{db: db, clock: c, jobs: store.NewJobs(db, c), counts: &countCache{}, events: store.NewEvents(db, c)}
+	return &Guide{db: db, clock: c, jobs: store.NewJobs(db, c), counts: &countCache{}, events: changes.NewFeed(db, c)}
 }
 
 var _ guide.CatalogStore = (*Guide)(nil)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/wayfarer-asia/platform/internal/guide"
 	"github.com/wayfarer-asia/platform/internal/platform/apperr"
+	"github.com/wayfarer-asia/platform/internal/platform/changes"
 	"github.com/wayfarer-asia/platform/internal/platform/store"
 )
 
@@ -103,7 +104,7 @@ func (g *Guide) packageChanged(ctx context.Context, tx *sql.Tx, id, before strin
 	}
 	audience := []string{"user:" + expertUser}
 	if before == guide.PackageActive || p.Status == guide.PackageActive {
-		audience = append(audience, store.AudienceAll)
+		audience = append(audience, changes.AudienceAll)
 	}
 	if _, err := g.events.Record(ctx, tx, EventPackageUpdated, audience, p); err != nil {
 		return nil, err

@@ -4,7 +4,7 @@ import (
 	"net/http"
 
 	"github.com/wayfarer-asia/platform/internal/guide"
-	"github.com/wayfarer-asia/platform/internal/platform/httpx"
+	"github.com/wayfarer-asia/platform/internal/platform/changes"
 )
 
 // ScopeEventsRead lets an API key read the change feed.
@@ -12,7 +12,7 @@ const ScopeEventsRead = "events:read"
 
 // eventRoutes registers the change feed and the webhook endpoints.
 func (s *Server) eventRoutes() {
-	feed := &httpx.Feed{Events: s.cfg.Events, Types: guide.EventTypes, Audience: func(r *http.Request) []string {
+	feed := &changes.FeedAPI{Feed: s.cfg.Events, Types: guide.EventTypes, Audience: func(r *http.Request) []string {
 		return []string{guide.Audience(caller(r.Context()).User.ID)}
 	}, Withheld: func(r *http.Request) []string {
 		if caller(r.Context()).APIKey != nil {
@@ -22,7 +22,7 @@ func (s *Server) eventRoutes() {
 	}}
 	s.authed("GET /api/v1/events", keyOr(ScopeEventsRead), feed.Handle)
 
-	hooks := &httpx.WebhookAPI{
+	hooks := &changes.EndpointAPI{
 		Store:  s.cfg.Webhooks,
 		Policy: s.cfg.WebhookPolicy,
 		Types:  guide.EventTypes,

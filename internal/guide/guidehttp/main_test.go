@@ -42,7 +42,7 @@ type env struct {
 	keyUsage *auth.KeyUsage
 	idp      *testIdP
 	srv      *guidehttp.Server
-	hooks    *store.Webhooks
+	hooks    *changes.Endpoints
 }
 
 type options struct {
@@ -118,7 +118,7 @@ func newEnv(t testing.TB, opts options, engine ...store.Engine) *env {
 	}
 	gs := guidedb.New(db, clk)
 	gs.Events().PublicURL = publicURL
-	hooks := store.NewWebhooks(db, clk)
+	hooks := changes.NewEndpoints(db, clk)
 	keys := store.NewIdempotency(db, clk, 0)
 	keyUsage := auth.NewKeyUsage()
 	var idp *testIdP

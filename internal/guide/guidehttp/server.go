@@ -20,7 +20,6 @@ import (
 	"github.com/wayfarer-asia/platform/internal/platform/idempotency"
 	"github.com/wayfarer-asia/platform/internal/platform/paging"
 	"github.com/wayfarer-asia/platform/internal/platform/ratelimit"
-	"github.com/wayfarer-asia/platform/internal/platform/store"
 	"github.com/wayfarer-asia/platform/internal/platform/webui"
 )
 
@@ -47,8 +46,8 @@ type Config struct {
 	Live          Live // the realtime channel; nil: its routes answer 503
 	// Events is the change feed; Webhooks the webhook endpoints, whose
 	// URLs WebhookPolicy judges.
-	Events        *store.Events
-	Webhooks      *store.Webhooks
+	Events        *changes.Feed
+	Webhooks      *changes.Endpoints
 	WebhookPolicy changes.Policy
 	// AIReplies tells whether an AI model is configured, so that messages
 	// to experts with auto-reply ask it for an answer.

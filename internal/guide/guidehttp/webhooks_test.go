@@ -45,11 +45,11 @@ type delivery struct {
 // runner returns a runner of webhook deliveries on the env's database: a
 // replica of the server, as many as a test likes.
 func (e *env) runner() *jobs.Runner {
-	return webhookRunner(store.NewJobs(e.db, e.clock), e.clock, &jobs.Webhooks{Store: e.hooks, Client: changes.NewClient(changes.Policy{AllowHosts: []string{"127.0.0.1"}})})
+	return webhookRunner(store.NewJobs(e.db, e.clock), e.clock, &changes.Sender{Store: e.hooks, Client: changes.NewClient(changes.Policy{AllowHosts: []string{"127.0.0.1"}})})
 }
 
 // webhookRunner returns a runner of w's deliveries.
-func webhookRunner(q *store.Jobs, clk clock.Clock, w *jobs.Webhooks) *jobs.Runner {
+func webhookRunner(q *store.Jobs, clk clock.Clock, w *changes.Sender) *jobs.Runner {
 	r := &jobs.Runner{Jobs: q, Clock: clk}
 	w.Register(r)
 	return r
@@ -340,7 +340,7 @@ func TestWebhookSurvivesCrash(t *testing.T) {
 			// Committed while no runner runs: the replica died at once.
 			b.book(t, b.tourist, nil)
 			// Another replica claims it and dies before sending.
-			jobs, err := store.NewJobs(b.db, b.clock).Claim(t.Context(), []string{store.JobWebhookDeliver}, 10, time.Minute)
+			jobs, err := store.NewJobs(b.db, b.clock).Claim(t.Context(), []string{changes.JobDeliver}, 10, time.Minute)
 			if err != nil || len(jobs) != 1 {
 				t.Fatalf("claim: %v, %v", jobs, err)
 			}
@@ -428,11 +428,11 @@ func TestWebhookEndpointCapUnderRace(t *testing.T) {
 			for _, s := range statuses {
 				count[s]++
 			}
-			if count[201] != store.MaxWebhookEndpoints || count[422] != len(statuses)-store.MaxWebhookEndpoints {
+			if count[201] != changes.MaxEndpoints || count[422] != len(statuses)-changes.MaxEndpoints {
 				t.Errorf("statuses: %v", count)
 			}
-			if n := b.count(t, `SELECT COUNT(*) FROM webhook_endpoints WHERE owner = $1`, "user:"+b.tourist.id); n != store.MaxWebhookEndpoints {
-				t.Errorf("%d endpoints stored, want %d", n, store.MaxWebhookEndpoints)
+			if n := b.count(t, `SELECT COUNT(*) FROM webhook_endpoints WHERE owner = $1`, "user:"+b.tourist.id); n != changes.MaxEndpoints {
+				t.Errorf("%d endpoints stored, want %d", n, changes.MaxEndpoints)
 			}
 		})
 	}
@@ -462,8 +462,8 @@ func TestSlowEndpointsDelayNoOtherDelivery(t *testing.T) {
 func testSlowEndpoints(t *testing.T, engine store.Engine, slots int) {
 	b := newBookingEnv(t, engine)
 	var hanging atomic.Int32
-	hits := make([]atomic.Int32, store.MaxWebhookEndpoints)
-	slow := make([]endpoint, store.MaxWebhookEndpoints)
+	hits := make([]atomic.Int32, changes.MaxEndpoints)
+	slow := make([]endpoint, changes.MaxEndpoints)
 	for i := range slow {
 		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			hits[i].Add(1)
@@ -492,7 +492,7 @@ func testSlowEndpoints(t *testing.T, engine store.Engine, slots int) {
 		slowAfter = 10 * time.Millisecond
 	}
 	queue := store.NewJobs(b.db, b.clock)
-	r := webhookRunner(queue, b.clock, &jobs.Webhooks{Store: b.hooks, Client: changes.NewClientTimeout(changes.Policy{AllowHosts: []string{"127.0.0.1"}}, 10*time.Second),
+	r := webhookRunner(queue, b.clock, &changes.Sender{Store: b.hooks, Client: changes.NewClientTimeout(changes.Policy{AllowHosts: []string{"127.0.0.1"}}, 10*time.Second),
 		Concurrency: slots, SlowAfter: slowAfter})
 	r.PollInterval = time.Hour // woken by the commits only
 	queue.SetHandoff(r.Handoff())
@@ -532,7 +532,7 @@ func testSlowEndpoints(t *testing.T, engine store.Engine, slots int) {
 	// A webhook attempt's lease is a minute: should this process
 	// die now, another sends the deliveries a minute later.
 	if n := b.count(t, `SELECT COUNT(*) FROM jobs WHERE kind = $1 AND locked_until = $2`,
-		store.JobWebhookDeliver, b.clock.Now().UTC().Add(time.Minute)); n != len(slow) {
+		changes.JobDeliver, b.clock.Now().UTC().Add(time.Minute)); n != len(slow) {
 		t.Errorf("%d webhook jobs leased for a minute, want %d", n, len(slow))
 	}
 }
@@ -562,7 +562,7 @@ func TestWebhookTestPingsRateLimited(t *testing.T) {
 			ping := func(id string) *apitest.Response {
 				return b.Do("POST", "/api/v1/webhooks/"+id+"/test", nil, bearer(b.tourist.token)...)
 			}
-			for range store.TestPingLimit {
+			for range changes.TestPingLimit {
 				ping(ep.ID).Expect(202)
 				b.clock.Advance(10 * time.Second)
 			}
@@ -570,8 +570,8 @@ func TestWebhookTestPingsRateLimited(t *testing.T) {
 			if res.ErrorCode() != "RATE_LIMITED" || res.Header.Get("Retry-After") != "10" {
 				t.Errorf("sixth ping: Retry-After %q, %s", res.Header.Get("Retry-After"), res.Body)
 			}
-			if n := b.count(t, `SELECT COUNT(*) FROM webhook_deliveries WHERE endpoint_id = $1`, ep.ID); n != store.TestPingLimit {
-				t.Errorf("%d pings stored, want %d", n, store.TestPingLimit)
+			if n := b.count(t, `SELECT COUNT(*) FROM webhook_deliveries WHERE endpoint_id = $1`, ep.ID); n != changes.TestPingLimit {
+				t.Errorf("%d pings stored, want %d", n, changes.TestPingLimit)
 			}
 			ping(other.ID).Expect(202) // another endpoint's budget is its own
 			b.clock.Advance(10 * time.Second)
@@ -645,7 +645,7 @@ func TestWebhookAttemptHistory(t *testing.T) {
 			// not allow it.
 			blocked := b.createEndpoint(t, b.stranger, "https://localhost:1/hooks")
 			b.Do("POST", "/api/v1/webhooks/"+blocked.ID+"/test", nil, bearer(b.stranger.token)...).Expect(202)
-			strict := webhookRunner(store.NewJobs(b.db, b.clock), b.clock, &jobs.Webhooks{Store: b.hooks, Client: changes.NewClient(changes.Policy{})})
+			strict := webhookRunner(store.NewJobs(b.db, b.clock), b.clock, &changes.Sender{Store: b.hooks, Client: changes.NewClient(changes.Policy{})})
 			drain(t, strict)
 			var got struct {
 				Data []struct {
@@ -693,7 +693,7 @@ func TestWebhookInFlightRetriedAfterAMinute(t *testing.T) {
 			ep := b.createEndpoint(t, b.tourist, srv.URL)
 
 			queue := store.NewJobs(b.db, b.clock)
-			dying := webhookRunner(queue, b.clock, &jobs.Webhooks{Store: b.hooks, Client: changes.NewClient(changes.Policy{AllowHosts: []string{"127.0.0.1"}})})
+			dying := webhookRunner(queue, b.clock, &changes.Sender{Store: b.hooks, Client: changes.NewClient(changes.Policy{AllowHosts: []string{"127.0.0.1"}})})
 			dying.PollInterval = time.Hour
 			queue.SetHandoff(dying.Handoff())
 			ctx, stop := context.WithCancel(context.Background())

@@ -124,21 +124,21 @@ func TestPushNotHeldByWebhooks(t *testing.T) {
 				}
 			}))
 			t.Cleanup(srv.Close)
-			hooks := store.NewWebhooks(e.db, e.clk)
+			hooks := changes.NewEndpoints(e.db, e.clk)
 			const slow = 2 * jobs.DefaultConcurrency // more than a round of the old runner took
 			for i := range slow {
 				secret, _ := changes.NewSecret()
-				ep := &store.WebhookEndpoint{Owner: fmt.Sprintf("user:%d", i), Audience: fmt.Sprintf("user:%d", i), URL: srv.URL}
-				if err := hooks.CreateWebhookEndpoint(t.Context(), ep, secret); err != nil {
+				ep := &changes.Endpoint{Owner: fmt.Sprintf("user:%d", i), Audience: fmt.Sprintf("user:%d", i), URL: srv.URL}
+				if err := hooks.Create(t.Context(), ep, secret); err != nil {
 					t.Fatal(err)
 				}
-				if _, err := hooks.CreateTestDelivery(t.Context(), ep.Owner, ep.ID); err != nil {
+				if _, err := hooks.Ping(t.Context(), ep.Owner, ep.ID); err != nil {
 					t.Fatal(err)
 				}
 			}
 			r := e.runner(nil)
 			r.PollInterval = time.Hour
-			(&jobs.Webhooks{Store: hooks, Client: changes.NewClientTimeout(changes.Policy{AllowHosts: []string{"127.0.0.1"}}, 10*time.Second)}).Register(r)
+			(&changes.Sender{Store: hooks, Client: changes.NewClientTimeout(changes.Policy{AllowHosts: []string{"127.0.0.1"}}, 10*time.Second)}).Register(r)
 			ctx, stop := context.WithCancel(context.Background())
 			var wg sync.WaitGroup
 			wg.Go(func() { r.Run(ctx) })

@@ -1,6 +1,3 @@
-// Package changes signs and sends webhook deliveries as the Standard
-// Webhooks specification (https://www.standardwebhooks.com) describes, to
-// addresses that are safe to call from inside the platform.
 package changes
 
 import (

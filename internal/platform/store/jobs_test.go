@@ -375,7 +375,7 @@ func TestClaimOnePerKey(t *testing.T) {
 			clk := clock.NewFake(jobsEpoch)
 			q := store.NewJobs(db, clk)
 			for i, key := range []string{"webhook:a", "webhook:a", "webhook:a", "webhook:b", "", ""} {
-				if err := q.EnqueueKeyed(ctx, db, store.JobWebhookDeliver, key, map[string]int{"n": i}, clk.Now()); err != nil {
+				if err := q.EnqueueKeyed(ctx, db, "webhook.deliver", key, map[string]int{"n": i}, clk.Now()); err != nil {
 					t.Fatal(err)
 				}
 				clk.Advance(time.Millisecond) // claimed in this order

@@ -6,12 +6,13 @@ import (
 	"errors"
 	"time"
 
+	"github.com/wayfarer-asia/platform/internal/platform/changes"
 	"github.com/wayfarer-asia/platform/internal/platform/store"
 	"github.com/wayfarer-asia/platform/internal/property"
 )
 
 // Events returns the property platform's change feed.
-func (s *Property) Events() *store.Events { return s.events }
+func (s *Property) Events() *changes.Feed { return s.events }
 
 // bookingEvent is a booking after a change, with the status it moved from.
 type bookingEvent struct {

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/wayfarer-asia/platform/internal/platform/apperr"
+	"github.com/wayfarer-asia/platform/internal/platform/changes"
 	"github.com/wayfarer-asia/platform/internal/platform/clock"
 	"github.com/wayfarer-asia/platform/internal/platform/store"
 	"github.com/wayfarer-asia/platform/internal/property"
@@ -22,12 +23,12 @@ type Property struct {
 	clock clock.Clock
 	// events records the change events of the supply side, in the
 	// transaction of each change.
-	events *store.Events
+	events *changes.Feed
 }
 
 // New returns the property platform services on db.
 func New(db *store.DB, c clock.Clock) *Property {
-	return &Property{db: db, clock: c, events: store.NewEvents(db, c)}
+	return &Property{db: db, clock: c, events: changes.NewFeed(db, c)}
 }
 
 var (

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/wayfarer-asia/platform/internal/platform/apperr"
+	"github.com/wayfarer-asia/platform/internal/platform/changes"
 	"github.com/wayfarer-asia/platform/internal/platform/store"
 	"github.com/wayfarer-asia/platform/internal/property"
 )
@@ -28,7 +29,7 @@ const (
 func propAudience(acct property.Account, mode string, public bool) []string {
 	out := []string{"account:" + acct.DeveloperID + ":" + mode}
 	if public && mode == property.ModeLive {
-		out = append(out, store.AudienceAll)
+		out = append(out, changes.AudienceAll)
 	}
 	return out
 }

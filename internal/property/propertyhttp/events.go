@@ -3,20 +3,20 @@ package propertyhttp
 import (
 	"net/http"
 
-	"github.com/wayfarer-asia/platform/internal/platform/httpx"
+	"github.com/wayfarer-asia/platform/internal/platform/changes"
 	"github.com/wayfarer-asia/platform/internal/property"
 )
 
 // eventRoutes registers the change feed (API keys) and the webhook
 // endpoints (the portal).
 func (s *Server) eventRoutes() {
-	feed := &httpx.Feed{Events: s.cfg.Events, Types: property.EventTypes, Audience: func(r *http.Request) []string {
+	feed := &changes.FeedAPI{Feed: s.cfg.Events, Types: property.EventTypes, Audience: func(r *http.Request) []string {
 		c := caller(r.Context())
 		return []string{property.Audience(c.DeveloperID, c.Mode == property.ModeTest)}
 	}}
 	s.open("GET /api/v1/events", property.ScopeEventsRead, feed.Handle)
 
-	hooks := &httpx.WebhookAPI{
+	hooks := &changes.EndpointAPI{
 		Store:  s.cfg.Webhooks,
 		Policy: s.cfg.WebhookPolicy,
 		Types:  property.EventTypes,

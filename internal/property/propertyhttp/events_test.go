@@ -141,7 +141,7 @@ func TestPortalWebhooks(t *testing.T) {
 			e.Do("POST", "/api/v1/bookings", map[string]any{"propertyId": r.propertyID, "roomTypeId": r.roomTypeID, "checkIn": day(10).String(),
 				"checkOut": day(12).String(), "guests": 2, "guest": guest}, xkey(live)...).Expect(201).Decode(&b)
 			runner := &jobs.Runner{Jobs: store.NewJobs(e.db, e.clock), Clock: e.clock}
-			(&jobs.Webhooks{Store: e.hooks, Client: changes.NewClient(changes.Policy{AllowHosts: []string{"127.0.0.1"}})}).Register(runner)
+			(&changes.Sender{Store: e.hooks, Client: changes.NewClient(changes.Policy{AllowHosts: []string{"127.0.0.1"}})}).Register(runner)
 			if n, err := runner.RunOnce(t.Context()); err != nil || n != 1 {
 				t.Fatalf("run: %d, %v", n, err)
 			}

@@ -39,7 +39,7 @@ type env struct {
 	usage  *property.Usage
 	tokens *auth.Tokens
 	srv    *propertyhttp.Server
-	hooks  *store.Webhooks
+	hooks  *changes.Endpoints
 }
 
 type options struct {
@@ -91,7 +91,7 @@ func newEnv(t testing.TB, opts options, engine ...store.Engine) *env {
 	}
 	ps := propertydb.New(db, clk)
 	ps.Events().PublicURL = publicURL
-	hooks := store.NewWebhooks(db, clk)
+	hooks := changes.NewEndpoints(db, clk)
 	keys := store.NewIdempotency(db, clk, 0)
 	usage := property.NewUsage()
 	srv := propertyhttp.New(propertyhttp.Config{

@@ -19,7 +19,6 @@ import (
 	"github.com/wayfarer-asia/platform/internal/platform/httpx"
 	"github.com/wayfarer-asia/platform/internal/platform/idempotency"
 	"github.com/wayfarer-asia/platform/internal/platform/ratelimit"
-	"github.com/wayfarer-asia/platform/internal/platform/store"
 	"github.com/wayfarer-asia/platform/internal/property"
 )
 
@@ -37,8 +36,8 @@ type Config struct {
 	Idempotency idempotency.Store
 	// Events is the change feed; Webhooks the portal's webhook endpoints,
 	// whose URLs WebhookPolicy judges.
-	Events        *store.Events
-	Webhooks      *store.Webhooks
+	Events        *changes.Feed
+	Webhooks      *changes.Endpoints
 	WebhookPolicy changes.Policy
 	Usage         *property.Usage // requests and 429s per key and day, flushed by the server
 	// PortalTokens issues and verifies the portal's tokens; give it a

@@ -1,4 +1,4 @@
-package store_test
+package changes_test
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 
 	"github.com/wayfarer-asia/platform/internal/guide/guidedb"
 	"github.com/wayfarer-asia/platform/internal/platform/apperr"
+	"github.com/wayfarer-asia/platform/internal/platform/changes"
 	"github.com/wayfarer-asia/platform/internal/platform/clock"
 	"github.com/wayfarer-asia/platform/internal/platform/store"
 	"github.com/wayfarer-asia/platform/internal/platform/store/storetest"
@@ -28,11 +29,11 @@ func TestEvents(t *testing.T) {
 				t.Parallel()
 				db := storetest.MustOpenDB(t, engine, schema)
 				clk := clock.NewFake(time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC))
-				s := store.NewEvents(db, clk)
+				s := changes.NewFeed(db, clk)
 				ctx := context.Background()
-				record := func(typ string, audience ...string) store.Event {
+				record := func(typ string, audience ...string) changes.Event {
 					t.Helper()
-					var ev store.Event
+					var ev changes.Event
 					if err := db.InTx(ctx, func(tx *sql.Tx) (err error) {
 						ev, err = s.Record(ctx, tx, typ, audience, map[string]any{"n": typ})
 						return err
@@ -43,7 +44,7 @@ func TestEvents(t *testing.T) {
 				}
 				a1 := record("booking.created", "alice", "bob")
 				record("booking.created", "carol")
-				pub := record("availability.updated", store.AudienceAll)
+				pub := record("availability.updated", changes.AudienceAll)
 				a2 := record("booking.cancelled", "alice")
 				// A rolled-back change leaves no event.
 				db.InTx(ctx, func(tx *sql.Tx) error {
@@ -51,25 +52,25 @@ func TestEvents(t *testing.T) {
 					return fmt.Errorf("the change failed")
 				})
 
-				evs, more, err := s.Find(ctx, store.EventFilter{Audience: []string{"alice"}, Limit: 2})
+				evs, more, err := s.Find(ctx, changes.Filter{Audience: []string{"alice"}, Limit: 2})
 				if err != nil || more != true || len(evs) != 2 || evs[0].ID != a1.ID || evs[1].ID != pub.ID {
 					t.Fatalf("first page: %+v %v %v", evs, more, err)
 				}
 				if string(evs[0].Data) != `{"n":"booking.created"}` {
 					t.Errorf("data: %s", evs[0].Data)
 				}
-				evs, more, err = s.Find(ctx, store.EventFilter{Audience: []string{"alice"}, After: evs[1].ID, Limit: 2})
+				evs, more, err = s.Find(ctx, changes.Filter{Audience: []string{"alice"}, After: evs[1].ID, Limit: 2})
 				if err != nil || more || len(evs) != 1 || evs[0].ID != a2.ID {
 					t.Fatalf("second page: %+v %v %v", evs, more, err)
 				}
-				evs, _, _ = s.Find(ctx, store.EventFilter{Audience: []string{"alice"}, Types: []string{"booking.cancelled"}, Limit: 10})
+				evs, _, _ = s.Find(ctx, changes.Filter{Audience: []string{"alice"}, Types: []string{"booking.cancelled"}, Limit: 10})
 				if len(evs) != 1 || evs[0].ID != a2.ID {
 					t.Errorf("by type: %+v", evs)
 				}
-				if evs, _, _ := s.Find(ctx, store.EventFilter{Audience: []string{"dave"}, Limit: 10}); len(evs) != 1 || evs[0].ID != pub.ID {
+				if evs, _, _ := s.Find(ctx, changes.Filter{Audience: []string{"dave"}, Limit: 10}); len(evs) != 1 || evs[0].ID != pub.ID {
 					t.Errorf("a stranger sees only public events: %+v", evs)
 				}
-				if _, _, err := s.Find(ctx, store.EventFilter{Audience: []string{"alice"}, After: "01a00000-0000-7000-8000-000000000000", Limit: 10}); apperr.Code(err) != apperr.Gone {
+				if _, _, err := s.Find(ctx, changes.Filter{Audience: []string{"alice"}, After: "01a00000-0000-7000-8000-000000000000", Limit: 10}); apperr.Code(err) != apperr.Gone {
 					t.Errorf("unknown cursor: %v", err)
 				}
 
@@ -90,7 +91,7 @@ func TestEvents(t *testing.T) {
 				wg.Wait()
 				seen, after := map[string]bool{}, ""
 				for {
-					evs, more, err := s.Find(ctx, store.EventFilter{Audience: []string{"racer"}, After: after, Limit: 7})
+					evs, more, err := s.Find(ctx, changes.Filter{Audience: []string{"racer"}, After: after, Limit: 7})
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -109,8 +110,8 @@ func TestEvents(t *testing.T) {
 					t.Errorf("%d events read, want 30 raced + 1 public", len(seen))
 				}
 
-				clk.Advance(store.EventTTL + time.Second)
-				if _, _, err := s.Find(ctx, store.EventFilter{Audience: []string{"alice"}, After: a1.ID, Limit: 10}); apperr.Code(err) != apperr.Gone {
+				clk.Advance(changes.EventTTL + time.Second)
+				if _, _, err := s.Find(ctx, changes.Filter{Audience: []string{"alice"}, After: a1.ID, Limit: 10}); apperr.Code(err) != apperr.Gone {
 					t.Errorf("expired cursor: %v", err)
 				}
 				if n, err := s.Purge(ctx); err != nil || n != 34 {
@@ -131,7 +132,7 @@ func TestEventsReaderRacesWriters(t *testing.T) {
 		t.Run(string(engine), func(t *testing.T) {
 			t.Parallel()
 			db := storetest.MustOpenDB(t, engine, guidedb.Schema)
-			s := store.NewEvents(db, clock.System{})
+			s := changes.NewFeed(db, clock.System{})
 			ctx := context.Background()
 			hold := `SELECT $1`
 			if engine == store.Postgres {
@@ -143,7 +144,7 @@ func TestEventsReaderRacesWriters(t *testing.T) {
 			for w := range 8 {
 				writers.Go(func() {
 					for i := range 25 {
-						var ev store.Event
+						var ev changes.Event
 						err := db.InTx(ctx, func(tx *sql.Tx) (err error) {
 							if ev, err = s.Record(ctx, tx, "race", []string{"racer"}, nil); err != nil {
 								return err
@@ -173,7 +174,7 @@ func TestEventsReaderRacesWriters(t *testing.T) {
 			seen, after := map[string]int{}, ""
 			read := func() {
 				for {
-					evs, more, err := s.Find(ctx, store.EventFilter{Audience: []string{"racer"}, After: after, Limit: 5})
+					evs, more, err := s.Find(ctx, changes.Filter{Audience: []string{"racer"}, After: after, Limit: 5})
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -214,7 +215,7 @@ func TestEventsLateCommit(t *testing.T) {
 		t.Skip("PostgreSQL only: SQLite's writers commit one at a time")
 	}
 	db := storetest.MustOpenDB(t, store.Postgres, guidedb.Schema)
-	s := store.NewEvents(db, clock.System{})
+	s := changes.NewFeed(db, clock.System{})
 	ctx := context.Background()
 	slow, err := db.BeginTx(ctx, nil)
 	if err != nil {
@@ -224,7 +225,7 @@ func TestEventsLateCommit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var late store.Event
+	var late changes.Event
 	if err := db.InTx(ctx, func(tx *sql.Tx) (err error) {
 		late, err = s.Record(ctx, tx, "late", []string{"racer"}, nil)
 		return err
@@ -232,12 +233,12 @@ func TestEventsLateCommit(t *testing.T) {
 		t.Fatal(err)
 	}
 	type page struct {
-		evs []store.Event
+		evs []changes.Event
 		err error
 	}
 	got := make(chan page, 1)
 	go func() {
-		evs, _, err := s.Find(ctx, store.EventFilter{Audience: []string{"racer"}, Limit: 10})
+		evs, _, err := s.Find(ctx, changes.Filter{Audience: []string{"racer"}, Limit: 10})
 		got <- page{evs, err}
 	}()
 	// Commit the slow transaction once the reader waits for it (or has

@@ -1,4 +1,4 @@
-package store
+package changes
 
 import (
 	"context"
@@ -14,6 +14,7 @@ import (
 
 	"github.com/wayfarer-asia/platform/internal/platform/apperr"
 	"github.com/wayfarer-asia/platform/internal/platform/clock"
+	"github.com/wayfarer-asia/platform/internal/platform/store"
 )
 
 // EventTTL is how long the change feed keeps an event.
@@ -42,18 +43,20 @@ type Event struct {
 	Data      json.RawMessage `json:"data"`
 }
 
-// Events is the change feed of one database.
-type Events struct {
-	db    *DB
+// Feed is the change feed of one database.
+type Feed struct {
+	db    *store.DB
 	clock clock.Clock
-	jobs  *Jobs
+	jobs  *store.Jobs
 	// PublicURL is the API's external base URL: image paths ("/media/…")
 	// in an event's data are made absolute on it, as the API shows them.
 	PublicURL string
 }
 
-// NewEvents returns the change feed of db.
-func NewEvents(db *DB, c clock.Clock) *Events { return &Events{db: db, clock: c, jobs: NewJobs(db, c)} }
+// NewFeed returns the change feed of db.
+func NewFeed(db *store.DB, c clock.Clock) *Feed {
+	return &Feed{db: db, clock: c, jobs: store.NewJobs(db, c)}
+}
 
 // media is implemented by resources that refer to images (as
 // httpx.Media).
@@ -64,8 +67,8 @@ type media interface{ MediaRefs(f func(ref *string)) }
 // without its change. data is the resource as the API returns it after the
 // change; audience names who may see it (account keys, or AudienceAll).
 // The event's webhook deliveries are enqueued in q too.
-func (s *Events) Record(ctx context.Context, q Querier, typ string, audience []string, data any) (ev Event, err error) {
-	defer Wrap(&err, "record %s event", typ)
+func (s *Feed) Record(ctx context.Context, q store.Querier, typ string, audience []string, data any) (ev Event, err error) {
+	defer store.Wrap(&err, "record %s event", typ)
 	body, err := json.Marshal(data)
 	if err != nil {
 		return Event{}, err
@@ -75,7 +78,7 @@ func (s *Events) Record(ctx context.Context, q Querier, typ string, audience []s
 			return Event{}, err
 		}
 	}
-	ev = Event{ID: NewID(), Type: typ, CreatedAt: s.clock.Now(), Data: body}
+	ev = Event{ID: store.NewID(), Type: typ, CreatedAt: s.clock.Now(), Data: body}
 	// Every audience, once.
 	var audiences []string
 	for _, a := range audience {
@@ -86,7 +89,7 @@ func (s *Events) Record(ctx context.Context, q Querier, typ string, audience []s
 	var seq int64
 	var hooks bool // whether a webhook endpoint may want the event
 	all := slices.Contains(audiences, AudienceAll)
-	if s.db.Engine == Postgres {
+	if s.db.Engine == store.Postgres {
 		// One round trip: the shared lock is taken before the row (and
 		// its seq) is made, the audiences go in with it, and it tells
 		// whether any endpoint of the audience is live (usually none, and
@@ -106,7 +109,7 @@ func (s *Events) Record(ctx context.Context, q Querier, typ string, audience []s
 		// CPU when it ran for every event, runs only then.
 		// The audience's endpoints are found by webhook_endpoints_audience
 		// (an empty IN list matches none).
-		w, live := &Where{Args: []any{ev.ID, ev.Type, string(body), ev.CreatedAt}}, "status <> 'disabled'"
+		w, live := &store.Where{Args: []any{ev.ID, ev.Type, string(body), ev.CreatedAt}}, "status <> 'disabled'"
 		if !all {
 			live += " AND audience IN (" + w.ArgStrings(audiences) + ")"
 		}
@@ -139,7 +142,7 @@ func (s *Events) Record(ctx context.Context, q Querier, typ string, audience []s
 // resolveMedia makes the image paths of data absolute, on a copy decoded
 // from body: data itself (and what it points to, such as the caller's
 // user) stays as it is.
-func (s *Events) resolveMedia(data any, body []byte) ([]byte, error) {
+func (s *Feed) resolveMedia(data any, body []byte) ([]byte, error) {
 	relative := func(ref string) bool { return strings.HasPrefix(ref, "/") && !strings.HasPrefix(ref, "//") }
 	// Most events have no path to resolve (a text message from a user
 	// without a picture): they keep body, without the copy.
@@ -164,8 +167,8 @@ func (s *Events) resolveMedia(data any, body []byte) ([]byte, error) {
 	return json.Marshal(m)
 }
 
-// EventFilter selects a page of the feed.
-type EventFilter struct {
+// Filter selects a page of the feed.
+type Filter struct {
 	Audience []string // the caller's account keys; AudienceAll is added
 	After    string   // an event id; "" starts at the oldest event kept
 	Types    []string // empty: every type
@@ -176,10 +179,10 @@ type EventFilter struct {
 // Find returns the events the audience may see after the cursor, oldest
 // first, and whether more follow. Errors: apperr.Gone when the cursor names
 // no event kept (unknown, or older than EventTTL).
-func (s *Events) Find(ctx context.Context, f EventFilter) (evs []Event, more bool, err error) {
-	defer Wrap(&err, "find events after %q", f.After)
-	w := &Where{}
-	if s.db.Engine == Postgres {
+func (s *Feed) Find(ctx context.Context, f Filter) (evs []Event, more bool, err error) {
+	defer store.Wrap(&err, "find events after %q", f.After)
+	w := &store.Where{}
+	if s.db.Engine == store.Postgres {
 		h, err := s.horizon(ctx)
 		if err != nil {
 			return nil, false, err
@@ -251,7 +254,7 @@ func (s *Events) Find(ctx context.Context, f EventFilter) (evs []Event, more boo
 // horizon returns the highest seq a PostgreSQL reader may page to (see
 // eventsLock). The seq is read while the lock is held, in a statement of
 // its own so that its snapshot sees the writers the lock waited for.
-func (s *Events) horizon(ctx context.Context) (h int64, err error) {
+func (s *Feed) horizon(ctx context.Context) (h int64, err error) {
 	err = s.db.InTx(ctx, func(tx *sql.Tx) error {
 		if _, err := tx.ExecContext(ctx, `SELECT pg_advisory_xact_lock($1)`, eventsLock); err != nil {
 			return err
@@ -262,8 +265,8 @@ func (s *Events) horizon(ctx context.Context) (h int64, err error) {
 }
 
 // Purge forgets events older than EventTTL.
-func (s *Events) Purge(ctx context.Context) (n int, err error) {
-	defer Wrap(&err, "purge events")
+func (s *Feed) Purge(ctx context.Context) (n int, err error) {
+	defer store.Wrap(&err, "purge events")
 	// The audience rows go first: SQLite enforces the cascade only with
 	// foreign keys on, and this does not depend on it.
 	cutoff := s.clock.Now().Add(-EventTTL)

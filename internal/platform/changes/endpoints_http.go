@@ -1,4 +1,4 @@
-package httpx
+package changes
 
 import (
 	"net/http"
@@ -6,15 +6,14 @@ import (
 	"strings"
 
 	"github.com/wayfarer-asia/platform/internal/platform/apperr"
-	"github.com/wayfarer-asia/platform/internal/platform/changes"
-	"github.com/wayfarer-asia/platform/internal/platform/store"
+	"github.com/wayfarer-asia/platform/internal/platform/httpx"
 )
 
-// WebhookAPI serves the management of webhook endpoints for the owner of
+// EndpointAPI serves the management of webhook endpoints for the owner of
 // the request.
-type WebhookAPI struct {
-	Store  *store.Webhooks
-	Policy changes.Policy
+type EndpointAPI struct {
+	Store  *Endpoints
+	Policy Policy
 	Types  []string // the event types an endpoint may subscribe to
 	// Modes, when set, are the values of an endpoint's mode (the property
 	// platform's test and live); the first is the default.
@@ -28,10 +27,10 @@ type WebhookAPI struct {
 	Item func(v any) any
 }
 
-// CreatedEndpoint is an endpoint as answered at creation and rotation:
+// createdEndpoint is an endpoint as answered at creation and rotation:
 // with its secret, which is never shown again.
-type CreatedEndpoint struct {
-	*store.WebhookEndpoint
+type createdEndpoint struct {
+	*Endpoint
 	Secret string `json:"secret"`
 }
 
@@ -48,7 +47,7 @@ type endpointInput struct {
 }
 
 // check validates the input; create requires url.
-func (a *WebhookAPI) check(in *endpointInput, create bool) error {
+func (a *EndpointAPI) check(in *endpointInput, create bool) error {
 	errs := apperr.FieldErrors{}
 	switch {
 	case in.URL == nil && create:
@@ -71,7 +70,7 @@ func (a *WebhookAPI) check(in *endpointInput, create bool) error {
 		*in.Types = slices.Compact(types)
 	}
 	if in.Description != nil {
-		CheckString(errs, "description", in.Description, false, 0, 200)
+		httpx.CheckString(errs, "description", in.Description, false, 0, 200)
 	}
 	if in.Mode != nil {
 		if !create || len(a.Modes) == 0 {
@@ -89,9 +88,9 @@ func (a *WebhookAPI) check(in *endpointInput, create bool) error {
 func joinComma(s []string) string { return strings.Join(s, ", ") }
 
 // HandleCreate creates an endpoint and answers it with its secret.
-func (a *WebhookAPI) HandleCreate(w http.ResponseWriter, r *http.Request) error {
+func (a *EndpointAPI) HandleCreate(w http.ResponseWriter, r *http.Request) error {
 	var in endpointInput
-	if err := Decode(w, r, &in); err != nil {
+	if err := httpx.Decode(w, r, &in); err != nil {
 		return err
 	}
 	if err := a.check(&in, true); err != nil {
@@ -105,24 +104,24 @@ func (a *WebhookAPI) HandleCreate(w http.ResponseWriter, r *http.Request) error 
 			mode = *in.Mode
 		}
 	}
-	e := &store.WebhookEndpoint{Owner: owner, Audience: a.Audience(r, mode), URL: *in.URL, Description: in.Description, Mode: mode}
+	e := &Endpoint{Owner: owner, Audience: a.Audience(r, mode), URL: *in.URL, Description: in.Description, Mode: mode}
 	if in.Types != nil {
 		e.Types = *in.Types
 	}
-	secret, err := changes.NewSecret()
+	secret, err := NewSecret()
 	if err != nil {
 		return err
 	}
-	if err := a.Store.CreateWebhookEndpoint(r.Context(), e, secret); err != nil {
+	if err := a.Store.Create(r.Context(), e, secret); err != nil {
 		return err
 	}
 	w.Header().Set("Cache-Control", "no-store")
-	WriteJSON(w, http.StatusCreated, a.Item(CreatedEndpoint{e, secret}))
+	httpx.WriteJSON(w, http.StatusCreated, a.Item(createdEndpoint{e, secret}))
 	return nil
 }
 
 // withMode fills in the modes of endpoints from their audiences.
-func (a *WebhookAPI) withMode(es ...*store.WebhookEndpoint) {
+func (a *EndpointAPI) withMode(es ...*Endpoint) {
 	for _, e := range es {
 		for _, m := range a.Modes {
 			if suffix := ":" + m; len(e.Audience) > len(suffix) && e.Audience[len(e.Audience)-len(suffix):] == suffix {
@@ -133,66 +132,66 @@ func (a *WebhookAPI) withMode(es ...*store.WebhookEndpoint) {
 }
 
 // HandleList lists the owner's endpoints.
-func (a *WebhookAPI) HandleList(w http.ResponseWriter, r *http.Request) error {
-	es, err := a.Store.FindWebhookEndpoints(r.Context(), a.Owner(r))
+func (a *EndpointAPI) HandleList(w http.ResponseWriter, r *http.Request) error {
+	es, err := a.Store.List(r.Context(), a.Owner(r))
 	if err != nil {
 		return err
 	}
 	for i := range es {
 		a.withMode(&es[i])
 	}
-	WriteJSON(w, http.StatusOK, listOf[store.WebhookEndpoint]{es})
+	httpx.WriteJSON(w, http.StatusOK, listOf[Endpoint]{es})
 	return nil
 }
 
 // HandleGet answers one endpoint.
-func (a *WebhookAPI) HandleGet(w http.ResponseWriter, r *http.Request) error {
-	id, err := PathID(r, "webhook endpoint")
+func (a *EndpointAPI) HandleGet(w http.ResponseWriter, r *http.Request) error {
+	id, err := httpx.PathID(r, "webhook endpoint")
 	if err != nil {
 		return err
 	}
-	e, err := a.Store.FindWebhookEndpoint(r.Context(), a.Owner(r), id)
+	e, err := a.Store.Get(r.Context(), a.Owner(r), id)
 	if err != nil {
 		return err
 	}
 	a.withMode(e)
-	WriteJSON(w, http.StatusOK, a.Item(e))
+	httpx.WriteJSON(w, http.StatusOK, a.Item(e))
 	return nil
 }
 
 // HandleUpdate changes an endpoint: url, types, description, enabled.
-func (a *WebhookAPI) HandleUpdate(w http.ResponseWriter, r *http.Request) error {
-	id, err := PathID(r, "webhook endpoint")
+func (a *EndpointAPI) HandleUpdate(w http.ResponseWriter, r *http.Request) error {
+	id, err := httpx.PathID(r, "webhook endpoint")
 	if err != nil {
 		return err
 	}
 	var in endpointInput
-	if err := Decode(w, r, &in); err != nil {
+	if err := httpx.Decode(w, r, &in); err != nil {
 		return err
 	}
 	if err := a.check(&in, false); err != nil {
 		return err
 	}
-	e, err := a.Store.UpdateWebhookEndpoint(r.Context(), a.Owner(r), id,
-		store.WebhookUpdate{URL: in.URL, Types: in.Types, Description: in.Description, Enabled: in.Enabled})
+	e, err := a.Store.Update(r.Context(), a.Owner(r), id,
+		EndpointUpdate{URL: in.URL, Types: in.Types, Description: in.Description, Enabled: in.Enabled})
 	if err != nil {
 		return err
 	}
 	a.withMode(e)
-	WriteJSON(w, http.StatusOK, a.Item(e))
+	httpx.WriteJSON(w, http.StatusOK, a.Item(e))
 	return nil
 }
 
 // HandleDelete removes an endpoint.
-func (a *WebhookAPI) HandleDelete(w http.ResponseWriter, r *http.Request) error {
-	id, err := PathID(r, "webhook endpoint")
+func (a *EndpointAPI) HandleDelete(w http.ResponseWriter, r *http.Request) error {
+	id, err := httpx.PathID(r, "webhook endpoint")
 	if err != nil {
 		return err
 	}
-	if err := a.Store.DeleteWebhookEndpoint(r.Context(), a.Owner(r), id); err != nil {
+	if err := a.Store.Delete(r.Context(), a.Owner(r), id); err != nil {
 		return err
 	}
-	WriteJSON(w, http.StatusOK, a.Item(struct {
+	httpx.WriteJSON(w, http.StatusOK, a.Item(struct {
 		ID      string `json:"id"`
 		Deleted bool   `json:"deleted"`
 	}{id, true}))
@@ -200,63 +199,63 @@ func (a *WebhookAPI) HandleDelete(w http.ResponseWriter, r *http.Request) error 
 }
 
 // HandleRotate gives an endpoint a new secret and answers it; the old one
-// keeps signing too for webhook.RotationGrace.
-func (a *WebhookAPI) HandleRotate(w http.ResponseWriter, r *http.Request) error {
-	id, err := PathID(r, "webhook endpoint")
+// keeps signing too for RotationGrace.
+func (a *EndpointAPI) HandleRotate(w http.ResponseWriter, r *http.Request) error {
+	id, err := httpx.PathID(r, "webhook endpoint")
 	if err != nil {
 		return err
 	}
-	secret, err := changes.NewSecret()
+	secret, err := NewSecret()
 	if err != nil {
 		return err
 	}
-	e, err := a.Store.RotateWebhookSecret(r.Context(), a.Owner(r), id, secret, changes.RotationGrace)
+	e, err := a.Store.RotateSecret(r.Context(), a.Owner(r), id, secret, RotationGrace)
 	if err != nil {
 		return err
 	}
 	a.withMode(e)
 	w.Header().Set("Cache-Control", "no-store")
-	WriteJSON(w, http.StatusOK, a.Item(CreatedEndpoint{e, secret}))
+	httpx.WriteJSON(w, http.StatusOK, a.Item(createdEndpoint{e, secret}))
 	return nil
 }
 
 // HandleTest enqueues a webhook.test ping to an endpoint.
-func (a *WebhookAPI) HandleTest(w http.ResponseWriter, r *http.Request) error {
-	id, err := PathID(r, "webhook endpoint")
+func (a *EndpointAPI) HandleTest(w http.ResponseWriter, r *http.Request) error {
+	id, err := httpx.PathID(r, "webhook endpoint")
 	if err != nil {
 		return err
 	}
-	d, err := a.Store.CreateTestDelivery(r.Context(), a.Owner(r), id)
+	d, err := a.Store.Ping(r.Context(), a.Owner(r), id)
 	if err != nil {
 		return err
 	}
-	WriteJSON(w, http.StatusAccepted, a.Item(d))
+	httpx.WriteJSON(w, http.StatusAccepted, a.Item(d))
 	return nil
 }
 
 // HandleDeliveries lists the latest deliveries to an endpoint.
-func (a *WebhookAPI) HandleDeliveries(w http.ResponseWriter, r *http.Request) error {
-	id, err := PathID(r, "webhook endpoint")
+func (a *EndpointAPI) HandleDeliveries(w http.ResponseWriter, r *http.Request) error {
+	id, err := httpx.PathID(r, "webhook endpoint")
 	if err != nil {
 		return err
 	}
-	q := NewQuery(r.URL.Query())
+	q := httpx.NewQuery(r.URL.Query())
 	limit := q.Int("limit", 50, 1, 100)
 	if err := q.Err(); err != nil {
 		return err
 	}
-	ds, err := a.Store.FindWebhookDeliveries(r.Context(), a.Owner(r), id, limit)
+	ds, err := a.Store.Deliveries(r.Context(), a.Owner(r), id, limit)
 	if err != nil {
 		return err
 	}
 	w.Header().Set("Cache-Control", "no-store")
-	WriteJSON(w, http.StatusOK, listOf[store.WebhookDelivery]{ds})
+	httpx.WriteJSON(w, http.StatusOK, listOf[Delivery]{ds})
 	return nil
 }
 
 // HandleRedeliver sends a delivery again, with the same webhook-id.
-func (a *WebhookAPI) HandleRedeliver(w http.ResponseWriter, r *http.Request) error {
-	id, err := PathID(r, "webhook delivery")
+func (a *EndpointAPI) HandleRedeliver(w http.ResponseWriter, r *http.Request) error {
+	id, err := httpx.PathID(r, "webhook delivery")
 	if err != nil {
 		return err
 	}
@@ -264,6 +263,6 @@ func (a *WebhookAPI) HandleRedeliver(w http.ResponseWriter, r *http.Request) err
 	if err != nil {
 		return err
 	}
-	WriteJSON(w, http.StatusAccepted, a.Item(d))
+	httpx.WriteJSON(w, http.StatusAccepted, a.Item(d))
 	return nil
 }

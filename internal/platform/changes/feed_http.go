@@ -1,4 +1,4 @@
-package httpx
+package changes
 
 import (
 	"net/http"
@@ -8,17 +8,17 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/wayfarer-asia/platform/internal/platform/apperr"
-	"github.com/wayfarer-asia/platform/internal/platform/store"
+	"github.com/wayfarer-asia/platform/internal/platform/httpx"
 )
 
 // MaxFeedLimit bounds a page of the change feed.
 const MaxFeedLimit = 100
 
-// Feed serves GET /api/v1/events: the caller's change events after a
+// FeedAPI serves GET /api/v1/events: the caller's change events after a
 // cursor, oldest first.
-type Feed struct {
-	Events *store.Events
-	Types  []string // the types the API records
+type FeedAPI struct {
+	Feed  *Feed
+	Types []string // the types the API records
 	// Audience returns the feed audiences of the caller (AudienceAll is
 	// always added).
 	Audience func(r *http.Request) []string
@@ -31,14 +31,14 @@ type Feed struct {
 // for the next page: the last event's, or the cursor given when the page
 // is empty (null when neither exists).
 type FeedPage struct {
-	Data       []store.Event `json:"data"`
-	NextCursor *string       `json:"nextCursor"`
-	HasMore    bool          `json:"hasMore"`
+	Data       []Event `json:"data"`
+	NextCursor *string `json:"nextCursor"`
+	HasMore    bool    `json:"hasMore"`
 }
 
-// ParseTypes reads a comma-separated list of event types, each one of
+// parseTypes reads a comma-separated list of event types, each one of
 // known; errs collects a message naming field when one is not.
-func ParseTypes(errs apperr.FieldErrors, field, list string, known []string) []string {
+func parseTypes(errs apperr.FieldErrors, field, list string, known []string) []string {
 	var types []string
 	for _, t := range strings.Split(list, ",") {
 		if t = strings.TrimSpace(t); t == "" {
@@ -57,10 +57,10 @@ func ParseTypes(errs apperr.FieldErrors, field, list string, known []string) []s
 
 // Handle answers a page of the feed. Errors: apperr.Validation, apperr.Gone
 // for a cursor the feed no longer keeps.
-func (f *Feed) Handle(w http.ResponseWriter, r *http.Request) error {
-	q := NewQuery(r.URL.Query())
+func (f *FeedAPI) Handle(w http.ResponseWriter, r *http.Request) error {
+	q := httpx.NewQuery(r.URL.Query())
 	after := q.String("after", 36)
-	types := ParseTypes(q.Errs, "types", q.String("types", 1000), f.Types)
+	types := parseTypes(q.Errs, "types", q.String("types", 1000), f.Types)
 	limit := q.Int("limit", MaxFeedLimit, 1, MaxFeedLimit)
 	if err := q.Err(); err != nil {
 		return err
@@ -83,7 +83,7 @@ func (f *Feed) Handle(w http.ResponseWriter, r *http.Request) error {
 			return e
 		}
 	}
-	evs, more, err := f.Events.Find(r.Context(), store.EventFilter{Audience: f.Audience(r), After: after, Types: types, Exclude: withheld, Limit: limit})
+	evs, more, err := f.Feed.Find(r.Context(), Filter{Audience: f.Audience(r), After: after, Types: types, Exclude: withheld, Limit: limit})
 	if err != nil {
 		return err
 	}
@@ -94,6 +94,6 @@ func (f *Feed) Handle(w http.ResponseWriter, r *http.Request) error {
 		page.NextCursor = &after
 	}
 	w.Header().Set("Cache-Control", "no-store")
-	WriteJSON(w, http.StatusOK, page)
+	httpx.WriteJSON(w, http.StatusOK, page)
 	return nil
 }

@@ -1,4 +1,4 @@
-package jobs_test
+package changes_test
 
 import (
 	"context"
@@ -26,7 +26,7 @@ import (
 // other accounts that hang until the client's timeout, each sent an event
 // with every healthy one. It reports the 50th and 99th percentiles:
 //
-//	go test ./internal/platform/jobs -run '^$' -bench WebhookLatency -benchtime 500x
+//	go test ./internal/platform/changes -run '^$' -bench WebhookLatency -benchtime 500x
 func BenchmarkWebhookLatency(b *testing.B) {
 	for _, engine := range storetest.Engines() {
 		for _, hanging := range []int{0, 20} {
@@ -38,7 +38,7 @@ func BenchmarkWebhookLatency(b *testing.B) {
 func benchmarkWebhookLatency(b *testing.B, engine store.Engine, hanging int) {
 	db := storetest.MustOpenDB(b, engine, propertydb.Schema)
 	clk := clock.System{}
-	events, hooks := store.NewEvents(db, clk), store.NewWebhooks(db, clk)
+	events, hooks := changes.NewFeed(db, clk), changes.NewEndpoints(db, clk)
 	arrived := make(chan time.Time, 1)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		arrived <- time.Now()
@@ -46,7 +46,7 @@ func benchmarkWebhookLatency(b *testing.B, engine store.Engine, hanging int) {
 	defer srv.Close()
 	ctx := context.Background()
 	secret, _ := changes.NewSecret()
-	if err := hooks.CreateWebhookEndpoint(ctx, &store.WebhookEndpoint{Owner: "developer:bench", Audience: "account:bench:live", URL: srv.URL}, secret); err != nil {
+	if err := hooks.Create(ctx, &changes.Endpoint{Owner: "developer:bench", Audience: "account:bench:live", URL: srv.URL}, secret); err != nil {
 		b.Fatal(err)
 	}
 	release := make(chan struct{})
@@ -62,13 +62,13 @@ func benchmarkWebhookLatency(b *testing.B, engine store.Engine, hanging int) {
 	for i := range hanging {
 		audience := fmt.Sprintf("account:hang%d:live", i)
 		audiences = append(audiences, audience)
-		if err := hooks.CreateWebhookEndpoint(ctx, &store.WebhookEndpoint{Owner: fmt.Sprintf("developer:hang%d", i), Audience: audience, URL: hang.URL}, secret); err != nil {
+		if err := hooks.Create(ctx, &changes.Endpoint{Owner: fmt.Sprintf("developer:hang%d", i), Audience: audience, URL: hang.URL}, secret); err != nil {
 			b.Fatal(err)
 		}
 	}
 	queue := store.NewJobs(db, clk)
 	runner := &jobs.Runner{Jobs: queue, Clock: clk}
-	(&jobs.Webhooks{Store: hooks, Client: changes.NewClient(changes.Policy{AllowHosts: []string{"127.0.0.1"}})}).Register(runner)
+	(&changes.Sender{Store: hooks, Client: changes.NewClient(changes.Policy{AllowHosts: []string{"127.0.0.1"}})}).Register(runner)
 	queue.SetHandoff(runner.Handoff())
 	runCtx, stop := context.WithCancel(ctx)
 	var wg sync.WaitGroup

@@ -1,4 +1,4 @@
-package store
+package changes
 
 import (
 	"context"
@@ -12,15 +12,16 @@ import (
 
 	"github.com/wayfarer-asia/platform/internal/platform/apperr"
 	"github.com/wayfarer-asia/platform/internal/platform/clock"
+	"github.com/wayfarer-asia/platform/internal/platform/store"
 )
 
-// JobWebhookDeliver is the job kind that sends one webhook delivery; its
+// JobDeliver is the job kind that sends one webhook delivery; its
 // payload is {"deliveryId": …}.
-const JobWebhookDeliver = "webhook.deliver"
+const JobDeliver = "webhook.deliver"
 
-// WebhookTest is the type of the ping POST …/webhooks/{id}/test sends; it
+// TypeTest is the type of the ping POST …/webhooks/{id}/test sends; it
 // is not an event of the feed.
-const WebhookTest = "webhook.test"
+const TypeTest = "webhook.test"
 
 // Webhook endpoint and delivery statuses.
 const (
@@ -33,8 +34,8 @@ const (
 	DeliveryFailed    = "failed"
 )
 
-// WebhookEndpoint is a URL that receives the events of its audience.
-type WebhookEndpoint struct {
+// Endpoint is a URL that receives the events of its audience.
+type Endpoint struct {
 	ID          string   `json:"id"`
 	URL         string   `json:"url"`
 	Types       []string `json:"types"` // empty: every type
@@ -53,9 +54,9 @@ type WebhookEndpoint struct {
 	Audience                string     `json:"-"` // whose events it receives (event_audience keys)
 }
 
-// WebhookDelivery is one event (or test ping) sent to an endpoint, with
+// Delivery is one event (or test ping) sent to an endpoint, with
 // its latest attempt and the history of its attempts.
-type WebhookDelivery struct {
+type Delivery struct {
 	ID             string     `json:"id"`
 	EndpointID     string     `json:"endpointId"`
 	EventID        string     `json:"eventId"`
@@ -69,11 +70,11 @@ type WebhookDelivery struct {
 	CreatedAt      time.Time  `json:"createdAt"`
 	DeliveredAt    *time.Time `json:"deliveredAt"`
 	// AttemptHistory is every attempt made, oldest first.
-	AttemptHistory []WebhookAttempt `json:"attemptHistory"`
+	AttemptHistory []Attempt `json:"attemptHistory"`
 }
 
-// WebhookAttempt is one attempt of a delivery, as recorded.
-type WebhookAttempt struct {
+// Attempt is one attempt of a delivery, as recorded.
+type Attempt struct {
 	Attempt        int       `json:"attempt"` // 1 for the first
 	AttemptedAt    time.Time `json:"attemptedAt"`
 	ResponseStatus *int      `json:"responseStatus"` // null: no answer
@@ -81,26 +82,26 @@ type WebhookAttempt struct {
 	Error          *string   `json:"error"` // null on success
 }
 
-// WebhookUpdate changes an endpoint; nil fields stay as they are.
-type WebhookUpdate struct {
+// EndpointUpdate changes an endpoint; nil fields stay as they are.
+type EndpointUpdate struct {
 	URL         *string
 	Types       *[]string
 	Description *string
 	Enabled     *bool // true: active again (clears the reason); false: disabled
 }
 
-// Webhooks keeps the webhook endpoints and deliveries of one database.
-type Webhooks struct {
-	db    *DB
+// Endpoints keeps the webhook endpoints and deliveries of one database.
+type Endpoints struct {
+	db    *store.DB
 	clock clock.Clock
 }
 
-// NewWebhooks returns the webhooks of db.
-func NewWebhooks(db *DB, c clock.Clock) *Webhooks { return &Webhooks{db: db, clock: c} }
+// NewEndpoints returns the webhook endpoints of db.
+func NewEndpoints(db *store.DB, c clock.Clock) *Endpoints { return &Endpoints{db: db, clock: c} }
 
 const endpointColumns = `id, url, types, description, status, status_reason, created_at, updated_at, previous_secret_until, owner, audience`
 
-func scanEndpoint(s Scanner, e *WebhookEndpoint) error {
+func scanEndpoint(s store.Scanner, e *Endpoint) error {
 	var types string
 	var desc, reason sql.NullString
 	var prevUntil sql.NullTime
@@ -108,7 +109,7 @@ func scanEndpoint(s Scanner, e *WebhookEndpoint) error {
 		return err
 	}
 	e.Types = splitTypes(types)
-	e.Description, e.StatusReason, e.PreviousSecretExpiresAt = NullString(desc), NullString(reason), NullTime(prevUntil)
+	e.Description, e.StatusReason, e.PreviousSecretExpiresAt = store.NullString(desc), store.NullString(reason), store.NullTime(prevUntil)
 	e.CreatedAt, e.UpdatedAt = e.CreatedAt.UTC(), e.UpdatedAt.UTC()
 	return nil
 }
@@ -120,25 +121,25 @@ func splitTypes(s string) []string {
 	return strings.Split(s, ",")
 }
 
-// MaxWebhookEndpoints bounds the endpoints of one owner, and so the
+// MaxEndpoints bounds the endpoints of one owner, and so the
 // deliveries one event can cause.
-const MaxWebhookEndpoints = 20
+const MaxEndpoints = 20
 
-// CreateWebhookEndpoint stores a new endpoint with its signing secret;
-// ID, Status and the times are set on e. The owner's endpoints are counted
-// in the transaction of the insert, under a lock of the owner (SQLite's
+// Create stores a new endpoint with its signing secret; ID, Status and
+// the times are set on e. The owner's endpoints are counted in the
+// transaction of the insert, under a lock of the owner (SQLite's
 // writer is one at a time; PostgreSQL takes a transaction lock on the
 // owner's name), so that concurrent creations never pass the bound.
-// Errors: apperr.InvalidState when the owner has MaxWebhookEndpoints.
-func (s *Webhooks) CreateWebhookEndpoint(ctx context.Context, e *WebhookEndpoint, secret string) (err error) {
-	defer Wrap(&err, "create webhook endpoint of %s", e.Owner)
+// Errors: apperr.InvalidState when the owner has MaxEndpoints.
+func (s *Endpoints) Create(ctx context.Context, e *Endpoint, secret string) (err error) {
+	defer store.Wrap(&err, "create webhook endpoint of %s", e.Owner)
 	now := s.clock.Now().UTC()
-	e.ID, e.Status, e.CreatedAt, e.UpdatedAt = NewID(), EndpointActive, now, now
+	e.ID, e.Status, e.CreatedAt, e.UpdatedAt = store.NewID(), EndpointActive, now, now
 	if e.Types == nil {
 		e.Types = []string{}
 	}
 	return s.db.InTx(ctx, func(tx *sql.Tx) error {
-		if s.db.Engine == Postgres {
+		if s.db.Engine == store.Postgres {
 			if _, err := tx.ExecContext(ctx, `SELECT pg_advisory_xact_lock(hashtextextended('webhook_endpoints:' || $1, 0))`, e.Owner); err != nil {
 				return err
 			}
@@ -147,8 +148,8 @@ func (s *Webhooks) CreateWebhookEndpoint(ctx context.Context, e *WebhookEndpoint
 		if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM webhook_endpoints WHERE owner = $1`, e.Owner).Scan(&n); err != nil {
 			return err
 		}
-		if n >= MaxWebhookEndpoints {
-			return apperr.Errorf(apperr.InvalidState, "An account has at most %d webhook endpoints; delete one first.", MaxWebhookEndpoints)
+		if n >= MaxEndpoints {
+			return apperr.Errorf(apperr.InvalidState, "An account has at most %d webhook endpoints; delete one first.", MaxEndpoints)
 		}
 		_, err := tx.ExecContext(ctx, `INSERT INTO webhook_endpoints (id, owner, audience, url, types, description, secret, status, created_at, updated_at)
 			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9)`,
@@ -157,17 +158,17 @@ func (s *Webhooks) CreateWebhookEndpoint(ctx context.Context, e *WebhookEndpoint
 	})
 }
 
-// FindWebhookEndpoints lists the owner's endpoints, oldest first.
-func (s *Webhooks) FindWebhookEndpoints(ctx context.Context, owner string) (_ []WebhookEndpoint, err error) {
-	defer Wrap(&err, "find webhook endpoints of %s", owner)
+// List returns the owner's endpoints, oldest first.
+func (s *Endpoints) List(ctx context.Context, owner string) (_ []Endpoint, err error) {
+	defer store.Wrap(&err, "find webhook endpoints of %s", owner)
 	rows, err := s.db.QueryContext(ctx, `SELECT `+endpointColumns+` FROM webhook_endpoints WHERE owner = $1 ORDER BY created_at, id`, owner)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	out := []WebhookEndpoint{}
+	out := []Endpoint{}
 	for rows.Next() {
-		var e WebhookEndpoint
+		var e Endpoint
 		if err := scanEndpoint(rows, &e); err != nil {
 			return nil, err
 		}
@@ -176,15 +177,15 @@ func (s *Webhooks) FindWebhookEndpoints(ctx context.Context, owner string) (_ []
 	return out, rows.Err()
 }
 
-// FindWebhookEndpoint returns an endpoint of the owner.
+// Get returns an endpoint of the owner.
 // Errors: apperr.NotFound.
-func (s *Webhooks) FindWebhookEndpoint(ctx context.Context, owner, id string) (_ *WebhookEndpoint, err error) {
-	defer Wrap(&err, "find webhook endpoint %s", id)
+func (s *Endpoints) Get(ctx context.Context, owner, id string) (_ *Endpoint, err error) {
+	defer store.Wrap(&err, "find webhook endpoint %s", id)
 	return findEndpoint(ctx, s.db, owner, id)
 }
 
-func findEndpoint(ctx context.Context, q Querier, owner, id string) (*WebhookEndpoint, error) {
-	var e WebhookEndpoint
+func findEndpoint(ctx context.Context, q store.Querier, owner, id string) (*Endpoint, error) {
+	var e Endpoint
 	err := scanEndpoint(q.QueryRowContext(ctx, `SELECT `+endpointColumns+` FROM webhook_endpoints WHERE id = $1 AND owner = $2`, id, owner), &e)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, apperr.Errorf(apperr.NotFound, "No webhook endpoint with id %q.", id)
@@ -192,11 +193,11 @@ func findEndpoint(ctx context.Context, q Querier, owner, id string) (*WebhookEnd
 	return &e, err
 }
 
-// UpdateWebhookEndpoint changes an endpoint of the owner.
+// Update changes an endpoint of the owner.
 // Errors: apperr.NotFound.
-func (s *Webhooks) UpdateWebhookEndpoint(ctx context.Context, owner, id string, u WebhookUpdate) (_ *WebhookEndpoint, err error) {
-	defer Wrap(&err, "update webhook endpoint %s", id)
-	var out *WebhookEndpoint
+func (s *Endpoints) Update(ctx context.Context, owner, id string, u EndpointUpdate) (_ *Endpoint, err error) {
+	defer store.Wrap(&err, "update webhook endpoint %s", id)
+	var out *Endpoint
 	err = s.db.InTx(ctx, func(tx *sql.Tx) error {
 		e, err := findEndpoint(ctx, tx, owner, id)
 		if err != nil {
@@ -230,11 +231,10 @@ func (s *Webhooks) UpdateWebhookEndpoint(ctx context.Context, owner, id string, 
 	return out, err
 }
 
-// DeleteWebhookEndpoint removes an endpoint of the owner and its
-// deliveries; their pending jobs find nothing to send.
-// Errors: apperr.NotFound.
-func (s *Webhooks) DeleteWebhookEndpoint(ctx context.Context, owner, id string) (err error) {
-	defer Wrap(&err, "delete webhook endpoint %s", id)
+// Delete removes an endpoint of the owner and its deliveries; their
+// pending jobs find nothing to send. Errors: apperr.NotFound.
+func (s *Endpoints) Delete(ctx context.Context, owner, id string) (err error) {
+	defer store.Wrap(&err, "delete webhook endpoint %s", id)
 	return s.db.InTx(ctx, func(tx *sql.Tx) error {
 		if _, err := findEndpoint(ctx, tx, owner, id); err != nil {
 			return err
@@ -247,11 +247,11 @@ func (s *Webhooks) DeleteWebhookEndpoint(ctx context.Context, owner, id string) 
 	})
 }
 
-// RotateWebhookSecret gives the endpoint a new secret; the current one
-// keeps signing (alongside) for grace. Errors: apperr.NotFound.
-func (s *Webhooks) RotateWebhookSecret(ctx context.Context, owner, id, secret string, grace time.Duration) (_ *WebhookEndpoint, err error) {
-	defer Wrap(&err, "rotate secret of webhook endpoint %s", id)
-	var out *WebhookEndpoint
+// RotateSecret gives the endpoint a new secret; the current one keeps
+// signing (alongside) for grace. Errors: apperr.NotFound.
+func (s *Endpoints) RotateSecret(ctx context.Context, owner, id, secret string, grace time.Duration) (_ *Endpoint, err error) {
+	defer store.Wrap(&err, "rotate secret of webhook endpoint %s", id)
+	var out *Endpoint
 	err = s.db.InTx(ctx, func(tx *sql.Tx) error {
 		if _, err := findEndpoint(ctx, tx, owner, id); err != nil {
 			return err
@@ -274,20 +274,20 @@ func ptr[T any](v T) *T { return &v }
 // the job that sends it, in q. The endpoint is the job's concurrency key:
 // its deliveries are sent one at a time, so one that hangs holds up only
 // its own endpoint's.
-func enqueueDelivery(ctx context.Context, q Querier, jobs *Jobs, now time.Time, endpointID, eventID, eventType string, payload []byte) (string, error) {
-	id := NewID()
+func enqueueDelivery(ctx context.Context, q store.Querier, queue *store.Jobs, now time.Time, endpointID, eventID, eventType string, payload []byte) (string, error) {
+	id := store.NewID()
 	if _, err := q.ExecContext(ctx, `INSERT INTO webhook_deliveries (id, endpoint_id, event_id, event_type, payload, status, next_attempt_at, created_at, updated_at)
 		VALUES ($1, $2, $3, $4, $5, 'pending', $6, $6, $6)`, id, endpointID, eventID, eventType, string(payload), now); err != nil {
 		return "", fmt.Errorf("insert delivery: %w", err)
 	}
-	return id, jobs.EnqueueKeyed(ctx, q, JobWebhookDeliver, "webhook:"+endpointID, map[string]string{"deliveryId": id}, now)
+	return id, queue.EnqueueKeyed(ctx, q, JobDeliver, "webhook:"+endpointID, map[string]string{"deliveryId": id}, now)
 }
 
 // fanOut enqueues a delivery of ev to every endpoint that is not disabled,
 // belongs to the event's audience (any endpoint for AudienceAll) and
 // subscribed to its type, in the event's transaction q.
-func fanOut(ctx context.Context, q Querier, jobs *Jobs, ev Event, audience []string) error {
-	w := &Where{}
+func fanOut(ctx context.Context, q store.Querier, queue *store.Jobs, ev Event, audience []string) error {
+	w := &store.Where{}
 	w.And("status <> 'disabled'")
 	if !slices.Contains(audience, AudienceAll) {
 		if len(audience) == 0 {
@@ -324,7 +324,7 @@ func fanOut(ctx context.Context, q Querier, jobs *Jobs, ev Event, audience []str
 		return err
 	}
 	for _, id := range targets {
-		if _, err := enqueueDelivery(ctx, q, jobs, ev.CreatedAt, id, ev.ID, ev.Type, payload); err != nil {
+		if _, err := enqueueDelivery(ctx, q, queue, ev.CreatedAt, id, ev.ID, ev.Type, payload); err != nil {
 			return err
 		}
 	}
@@ -337,29 +337,29 @@ const (
 	TestPingWindow = time.Minute
 )
 
-// CreateTestDelivery enqueues a ping to an endpoint of the owner, sent
-// even when the endpoint is disabled: {"id", "type": "webhook.test", "createdAt", "data":
-// {"endpointId"}}. At most TestPingLimit pings per endpoint are made
+// Ping enqueues a ping to an endpoint of the owner, sent even when the
+// endpoint is disabled: {"id", "type": "webhook.test", "createdAt",
+// "data": {"endpointId"}}. At most TestPingLimit pings per endpoint are made
 // within TestPingWindow (counted with the endpoint's row locked), so that
 // pings cannot pile up on an endpoint. Errors: apperr.NotFound;
 // apperr.RateLimited, with the seconds until the oldest ping in the window
 // leaves it.
-func (s *Webhooks) CreateTestDelivery(ctx context.Context, owner, id string) (_ *WebhookDelivery, err error) {
-	defer Wrap(&err, "test webhook endpoint %s", id)
-	var out *WebhookDelivery
+func (s *Endpoints) Ping(ctx context.Context, owner, id string) (_ *Delivery, err error) {
+	defer store.Wrap(&err, "test webhook endpoint %s", id)
+	var out *Delivery
 	err = s.db.InTx(ctx, func(tx *sql.Tx) error {
 		if _, err := findEndpoint(ctx, tx, owner, id); err != nil {
 			return err
 		}
 		now := s.clock.Now().UTC()
-		if s.db.Engine == Postgres {
+		if s.db.Engine == store.Postgres {
 			if _, err := tx.ExecContext(ctx, `SELECT 1 FROM webhook_endpoints WHERE id = $1 FOR UPDATE`, id); err != nil {
 				return err
 			}
 		}
 		// The latest pings in the window, newest first: the limit's worth.
 		rows, err := tx.QueryContext(ctx, `SELECT created_at FROM webhook_deliveries WHERE endpoint_id = $1 AND event_type = $2 AND created_at > $3
-			ORDER BY created_at DESC LIMIT $4`, id, WebhookTest, now.Add(-TestPingWindow), TestPingLimit)
+			ORDER BY created_at DESC LIMIT $4`, id, TypeTest, now.Add(-TestPingWindow), TestPingLimit)
 		if err != nil {
 			return err
 		}
@@ -386,12 +386,12 @@ func (s *Webhooks) CreateTestDelivery(ctx context.Context, owner, id string) (_ 
 		if err != nil {
 			return err
 		}
-		ev := Event{ID: NewID(), Type: WebhookTest, CreatedAt: now, Data: data}
+		ev := Event{ID: store.NewID(), Type: TypeTest, CreatedAt: now, Data: data}
 		payload, err := json.Marshal(ev)
 		if err != nil {
 			return err
 		}
-		did, err := enqueueDelivery(ctx, tx, NewJobs(s.db, s.clock), ev.CreatedAt, id, ev.ID, ev.Type, payload)
+		did, err := enqueueDelivery(ctx, tx, store.NewJobs(s.db, s.clock), ev.CreatedAt, id, ev.ID, ev.Type, payload)
 		if err != nil {
 			return err
 		}
@@ -403,9 +403,9 @@ func (s *Webhooks) CreateTestDelivery(ctx context.Context, owner, id string) (_ 
 
 // Redeliver sends a delivery of the owner again, as a new delivery with
 // the same webhook-id and body. Errors: apperr.NotFound.
-func (s *Webhooks) Redeliver(ctx context.Context, owner, deliveryID string) (_ *WebhookDelivery, err error) {
-	defer Wrap(&err, "redeliver %s", deliveryID)
-	var out *WebhookDelivery
+func (s *Endpoints) Redeliver(ctx context.Context, owner, deliveryID string) (_ *Delivery, err error) {
+	defer store.Wrap(&err, "redeliver %s", deliveryID)
+	var out *Delivery
 	err = s.db.InTx(ctx, func(tx *sql.Tx) error {
 		var endpointID, eventID, eventType, payload string
 		err := tx.QueryRowContext(ctx, `SELECT d.endpoint_id, d.event_id, d.event_type, d.payload FROM webhook_deliveries d
@@ -415,7 +415,7 @@ func (s *Webhooks) Redeliver(ctx context.Context, owner, deliveryID string) (_ *
 		} else if err != nil {
 			return err
 		}
-		did, err := enqueueDelivery(ctx, tx, NewJobs(s.db, s.clock), s.clock.Now().UTC(), endpointID, eventID, eventType, []byte(payload))
+		did, err := enqueueDelivery(ctx, tx, store.NewJobs(s.db, s.clock), s.clock.Now().UTC(), endpointID, eventID, eventType, []byte(payload))
 		if err != nil {
 			return err
 		}
@@ -428,7 +428,7 @@ func (s *Webhooks) Redeliver(ctx context.Context, owner, deliveryID string) (_ *
 const deliveryColumns = `d.id, d.endpoint_id, d.event_id, d.event_type, d.status, d.attempts, d.response_status, d.latency_ms, d.last_error,
 	d.next_attempt_at, d.created_at, d.delivered_at`
 
-func scanDelivery(s Scanner, d *WebhookDelivery) error {
+func scanDelivery(s store.Scanner, d *Delivery) error {
 	var code, latency sql.NullInt64
 	var lastErr sql.NullString
 	var next, delivered sql.NullTime
@@ -442,12 +442,12 @@ func scanDelivery(s Scanner, d *WebhookDelivery) error {
 	if latency.Valid {
 		d.LatencyMS = ptr(int(latency.Int64))
 	}
-	d.LastError, d.NextAttemptAt, d.DeliveredAt, d.CreatedAt = NullString(lastErr), NullTime(next), NullTime(delivered), d.CreatedAt.UTC()
+	d.LastError, d.NextAttemptAt, d.DeliveredAt, d.CreatedAt = store.NullString(lastErr), store.NullTime(next), store.NullTime(delivered), d.CreatedAt.UTC()
 	return nil
 }
 
-func findDelivery(ctx context.Context, q Querier, owner, id string) (*WebhookDelivery, error) {
-	var d WebhookDelivery
+func findDelivery(ctx context.Context, q store.Querier, owner, id string) (*Delivery, error) {
+	var d Delivery
 	err := scanDelivery(q.QueryRowContext(ctx, `SELECT `+deliveryColumns+` FROM webhook_deliveries d
 		JOIN webhook_endpoints e ON e.id = d.endpoint_id WHERE d.id = $1 AND e.owner = $2`, id, owner), &d)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -455,7 +455,7 @@ func findDelivery(ctx context.Context, q Querier, owner, id string) (*WebhookDel
 	} else if err != nil {
 		return nil, err
 	}
-	ds := []WebhookDelivery{d}
+	ds := []Delivery{d}
 	if err := withAttempts(ctx, q, ds); err != nil {
 		return nil, err
 	}
@@ -464,17 +464,17 @@ func findDelivery(ctx context.Context, q Querier, owner, id string) (*WebhookDel
 
 // withAttempts fills in the attempt history of the deliveries, in one
 // query.
-func withAttempts(ctx context.Context, q Querier, ds []WebhookDelivery) error {
+func withAttempts(ctx context.Context, q store.Querier, ds []Delivery) error {
 	if len(ds) == 0 {
 		return nil
 	}
 	index := make(map[string]int, len(ds))
 	ids := make([]string, len(ds))
 	for i := range ds {
-		ds[i].AttemptHistory = []WebhookAttempt{}
+		ds[i].AttemptHistory = []Attempt{}
 		index[ds[i].ID], ids[i] = i, ds[i].ID
 	}
-	w := &Where{}
+	w := &store.Where{}
 	// #nosec G202 -- only $N placeholders are concatenated; values are bound.
 	rows, err := q.QueryContext(ctx, `SELECT delivery_id, attempt, attempted_at, response_status, latency_ms, error
 		FROM webhook_delivery_attempts WHERE delivery_id IN (`+w.ArgStrings(ids)+`) ORDER BY delivery_id, attempt`, w.Args...)
@@ -484,7 +484,7 @@ func withAttempts(ctx context.Context, q Querier, ds []WebhookDelivery) error {
 	defer rows.Close()
 	for rows.Next() {
 		var id string
-		var a WebhookAttempt
+		var a Attempt
 		var code sql.NullInt64
 		var errText sql.NullString
 		if err := rows.Scan(&id, &a.Attempt, &a.AttemptedAt, &code, &a.LatencyMS, &errText); err != nil {
@@ -493,17 +493,17 @@ func withAttempts(ctx context.Context, q Querier, ds []WebhookDelivery) error {
 		if code.Valid {
 			a.ResponseStatus = ptr(int(code.Int64))
 		}
-		a.AttemptedAt, a.Error = a.AttemptedAt.UTC(), NullString(errText)
+		a.AttemptedAt, a.Error = a.AttemptedAt.UTC(), store.NullString(errText)
 		d := &ds[index[id]]
 		d.AttemptHistory = append(d.AttemptHistory, a)
 	}
 	return rows.Err()
 }
 
-// FindWebhookDeliveries lists the latest deliveries to an endpoint of the
+// Deliveries lists the latest deliveries to an endpoint of the
 // owner, newest first, each with its attempts. Errors: apperr.NotFound.
-func (s *Webhooks) FindWebhookDeliveries(ctx context.Context, owner, endpointID string, limit int) (_ []WebhookDelivery, err error) {
-	defer Wrap(&err, "find deliveries of webhook endpoint %s", endpointID)
+func (s *Endpoints) Deliveries(ctx context.Context, owner, endpointID string, limit int) (_ []Delivery, err error) {
+	defer store.Wrap(&err, "find deliveries of webhook endpoint %s", endpointID)
 	if _, err := findEndpoint(ctx, s.db, owner, endpointID); err != nil {
 		return nil, err
 	}
@@ -512,9 +512,9 @@ func (s *Webhooks) FindWebhookDeliveries(ctx context.Context, owner, endpointID 
 	if err != nil {
 		return nil, err
 	}
-	out := []WebhookDelivery{}
+	out := []Delivery{}
 	for rows.Next() {
-		var d WebhookDelivery
+		var d Delivery
 		if err := scanDelivery(rows, &d); err != nil {
 			rows.Close()
 			return nil, err
@@ -528,8 +528,8 @@ func (s *Webhooks) FindWebhookDeliveries(ctx context.Context, owner, endpointID 
 	return out, withAttempts(ctx, s.db, out)
 }
 
-// DeliveryTask is what a worker needs to send a delivery.
-type DeliveryTask struct {
+// deliveryTask is what a worker needs to send a delivery.
+type deliveryTask struct {
 	DeliveryID     string
 	EndpointID     string
 	URL            string
@@ -541,11 +541,11 @@ type DeliveryTask struct {
 	Attempts       int // attempts made before this one
 }
 
-// FindDeliveryTask loads a delivery for sending. Errors: apperr.NotFound
-// when the delivery (or its endpoint) was deleted.
-func (s *Webhooks) FindDeliveryTask(ctx context.Context, deliveryID string) (_ *DeliveryTask, err error) {
-	defer Wrap(&err, "load delivery %s", deliveryID)
-	t := &DeliveryTask{DeliveryID: deliveryID}
+// loadTask loads a delivery for sending. Errors: apperr.NotFound when the
+// delivery (or its endpoint) was deleted.
+func (s *Endpoints) loadTask(ctx context.Context, deliveryID string) (_ *deliveryTask, err error) {
+	defer store.Wrap(&err, "load delivery %s", deliveryID)
+	t := &deliveryTask{DeliveryID: deliveryID}
 	var prev sql.NullString
 	var prevUntil sql.NullTime
 	var secret, payload string
@@ -564,8 +564,8 @@ func (s *Webhooks) FindDeliveryTask(ctx context.Context, deliveryID string) (_ *
 	return t, nil
 }
 
-// DeliveryAttempt is the outcome of one attempt.
-type DeliveryAttempt struct {
+// outcome is the outcome of one attempt.
+type outcome struct {
 	At             time.Time // when it was made; zero: when it is recorded
 	ResponseStatus int       // 0: no answer
 	Latency        time.Duration
@@ -579,12 +579,12 @@ type DeliveryAttempt struct {
 	EndpointReason string
 }
 
-// FinishDeliveryAttempt records an attempt on the delivery (its latest
-// and its history), its endpoint and its job in one transaction: the job
-// runs again at NextAttemptAt, or is done. Errors: ErrJobDone when another
-// worker finished the job.
-func (s *Webhooks) FinishDeliveryAttempt(ctx context.Context, jobID string, t *DeliveryTask, a DeliveryAttempt) (err error) {
-	defer Wrap(&err, "finish attempt of delivery %s", t.DeliveryID)
+// finish records an attempt on the delivery (its latest and its history),
+// its endpoint and its job in one transaction: the job runs again at
+// NextAttemptAt, or is done. Errors: store.ErrJobDone when another worker
+// finished the job.
+func (s *Endpoints) finish(ctx context.Context, jobID string, t *deliveryTask, a outcome) (err error) {
+	defer store.Wrap(&err, "finish attempt of delivery %s", t.DeliveryID)
 	return s.db.InTx(ctx, func(tx *sql.Tx) error {
 		now := s.clock.Now().UTC()
 		status := DeliveryPending
@@ -643,7 +643,7 @@ func (s *Webhooks) FinishDeliveryAttempt(ctx context.Context, jobID string, t *D
 		if n, err := res.RowsAffected(); err != nil {
 			return err
 		} else if n == 0 {
-			return ErrJobDone
+			return store.ErrJobDone
 		}
 		return nil
 	})
@@ -651,8 +651,8 @@ func (s *Webhooks) FinishDeliveryAttempt(ctx context.Context, jobID string, t *D
 
 // PurgeDeliveries forgets the deliveries that are finished (succeeded or
 // failed) and older than EventTTL, and returns how many.
-func (s *Webhooks) PurgeDeliveries(ctx context.Context) (_ int, err error) {
-	defer Wrap(&err, "purge webhook deliveries")
+func (s *Endpoints) PurgeDeliveries(ctx context.Context) (_ int, err error) {
+	defer store.Wrap(&err, "purge webhook deliveries")
 	res, err := s.db.ExecContext(ctx, `DELETE FROM webhook_deliveries WHERE status <> 'pending' AND created_at <= $1`, s.clock.Now().Add(-EventTTL))
 	if err != nil {
 		return 0, err
