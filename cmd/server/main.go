@@ -35,6 +35,7 @@ import (
 	"github.com/wayfarer-asia/platform/internal/platform/clock"
 	"github.com/wayfarer-asia/platform/internal/platform/config"
 	"github.com/wayfarer-asia/platform/internal/platform/httpx"
+	"github.com/wayfarer-asia/platform/internal/platform/idempotency"
 	"github.com/wayfarer-asia/platform/internal/platform/jobs"
 	"github.com/wayfarer-asia/platform/internal/platform/push"
 	"github.com/wayfarer-asia/platform/internal/platform/ratelimit"
@@ -220,7 +221,7 @@ func (a *app) guide(ctx context.Context) (http.Handler, error) {
 	}
 	gs := guidedb.New(db, clk)
 	queue := store.NewJobs(db, clk)
-	keys := store.NewIdempotency(db, clk, cfg.IdempotencyLockTTL)
+	keys := idempotency.NewKeys(db, clk, cfg.IdempotencyLockTTL)
 	if err := loadGuideSample(ctx, cfg, db, gs, logger); err != nil {
 		return nil, err
 	}
@@ -354,7 +355,7 @@ func (a *app) property(ctx context.Context) (http.Handler, error) {
 		return nil, err
 	}
 	ps := propertydb.New(db, clk)
-	keys := store.NewIdempotency(db, clk, cfg.IdempotencyLockTTL)
+	keys := idempotency.NewKeys(db, clk, cfg.IdempotencyLockTTL)
 	if cfg.SampleData {
 		empty, err := propertydb.IsEmpty(ctx, db)
 		if err != nil {

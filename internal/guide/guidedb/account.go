@@ -14,6 +14,7 @@ import (
 
 	"github.com/wayfarer-asia/platform/internal/guide"
 	"github.com/wayfarer-asia/platform/internal/platform/apperr"
+	"github.com/wayfarer-asia/platform/internal/platform/idempotency"
 	"github.com/wayfarer-asia/platform/internal/platform/store"
 )
 
@@ -205,7 +206,7 @@ func (g *Guide) CreateAPIKey(ctx context.Context, k *guide.APIKey, hash string) 
 		if err != nil {
 			return fmt.Errorf("insert api key: %w", err)
 		}
-		return store.RecordResult(ctx, tx, k)
+		return idempotency.RecordResult(ctx, tx, k)
 	})
 }
 

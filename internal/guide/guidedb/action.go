@@ -9,6 +9,7 @@ import (
 
 	"github.com/wayfarer-asia/platform/internal/guide"
 	"github.com/wayfarer-asia/platform/internal/platform/apperr"
+	"github.com/wayfarer-asia/platform/internal/platform/idempotency"
 	"github.com/wayfarer-asia/platform/internal/platform/store"
 )
 
@@ -232,7 +233,7 @@ func (g *Guide) ConfirmAction(ctx context.Context, c *guide.Caller, id string) (
 		if _, err := g.events.Record(ctx, tx, guide.EventActionConfirmed, []string{guide.Audience(a.UserID)}, ev); err != nil {
 			return err
 		}
-		return store.RecordResult(ctx, tx, out)
+		return idempotency.RecordResult(ctx, tx, out)
 	})
 	return out, err
 }

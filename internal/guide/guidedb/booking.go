@@ -11,6 +11,7 @@ import (
 
 	"github.com/wayfarer-asia/platform/internal/guide"
 	"github.com/wayfarer-asia/platform/internal/platform/apperr"
+	"github.com/wayfarer-asia/platform/internal/platform/idempotency"
 	"github.com/wayfarer-asia/platform/internal/platform/store"
 )
 
@@ -95,7 +96,7 @@ func (g *Guide) CreateBooking(ctx context.Context, user *guide.User, nb guide.Ne
 			bookingEvent{BookingDetail: detail}); err != nil {
 			return err
 		}
-		return store.RecordResult(ctx, tx, b)
+		return idempotency.RecordResult(ctx, tx, b)
 	})
 	if err != nil {
 		return nil, err
@@ -422,7 +423,7 @@ func (g *Guide) CreateReview(ctx context.Context, user *guide.User, bookingID st
 			return err
 		}
 		out = r
-		return store.RecordResult(ctx, tx, r)
+		return idempotency.RecordResult(ctx, tx, r)
 	})
 	return out, err
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/wayfarer-asia/platform/internal/guide"
 	"github.com/wayfarer-asia/platform/internal/platform/apperr"
+	"github.com/wayfarer-asia/platform/internal/platform/idempotency"
 	"github.com/wayfarer-asia/platform/internal/platform/store"
 )
 
@@ -86,7 +87,7 @@ func (g *Guide) OpenConversation(ctx context.Context, user *guide.User, handle s
 		if err := g.jobs.Enqueue(ctx, tx, guide.JobRealtimeConversation, NewConversation{ConversationID: c.ID, RecipientID: expertUser}, now); err != nil {
 			return err
 		}
-		return store.RecordResult(ctx, tx, &c)
+		return idempotency.RecordResult(ctx, tx, &c)
 	})
 	if err != nil {
 		return nil, false, err

@@ -11,6 +11,7 @@ import (
 	"github.com/wayfarer-asia/platform/internal/guide"
 	"github.com/wayfarer-asia/platform/internal/platform/apperr"
 	"github.com/wayfarer-asia/platform/internal/platform/changes"
+	"github.com/wayfarer-asia/platform/internal/platform/idempotency"
 	"github.com/wayfarer-asia/platform/internal/platform/store"
 )
 
@@ -109,7 +110,7 @@ func (g *Guide) packageChanged(ctx context.Context, tx *sql.Tx, id, before strin
 	if _, err := g.events.Record(ctx, tx, EventPackageUpdated, audience, p); err != nil {
 		return nil, err
 	}
-	return p, store.RecordResult(ctx, tx, p)
+	return p, idempotency.RecordResult(ctx, tx, p)
 }
 
 // CreatePackage creates a package of the caller's expert profile.
@@ -226,7 +227,7 @@ func (g *Guide) UpdateAvailability(ctx context.Context, user *guide.User, a guid
 		if _, err := g.events.Record(ctx, tx, EventAvailabilityUpdated, []string{"user:" + user.ID}, out); err != nil {
 			return err
 		}
-		return store.RecordResult(ctx, tx, &out)
+		return idempotency.RecordResult(ctx, tx, &out)
 	})
 	if err != nil {
 		return nil, err

@@ -22,6 +22,7 @@ import (
 	"github.com/wayfarer-asia/platform/internal/platform/clock"
 	"github.com/wayfarer-asia/platform/internal/platform/httpx"
 	"github.com/wayfarer-asia/platform/internal/platform/httpx/apitest"
+	"github.com/wayfarer-asia/platform/internal/platform/idempotency"
 	"github.com/wayfarer-asia/platform/internal/platform/ratelimit"
 	"github.com/wayfarer-asia/platform/internal/platform/store"
 	"github.com/wayfarer-asia/platform/internal/platform/store/storetest"
@@ -37,7 +38,7 @@ type env struct {
 	db       *store.DB
 	clock    *clock.Fake
 	store    *guidedb.Guide
-	keys     *store.Idempotency
+	keys     *idempotency.Keys
 	tokens   *auth.Tokens
 	keyUsage *auth.KeyUsage
 	idp      *testIdP
@@ -119,7 +120,7 @@ func newEnv(t testing.TB, opts options, engine ...store.Engine) *env {
 	gs := guidedb.New(db, clk)
 	gs.Events().PublicURL = publicURL
 	hooks := changes.NewEndpoints(db, clk)
-	keys := store.NewIdempotency(db, clk, 0)
+	keys := idempotency.NewKeys(db, clk, 0)
 	keyUsage := auth.NewKeyUsage()
 	var idp *testIdP
 	var idpA, idpB *auth.IdentityProvider

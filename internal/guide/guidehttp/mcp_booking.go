@@ -45,7 +45,11 @@ func (s *Server) mcpCreateBooking(ctx context.Context, in bookingCreateIn) (*mcp
 	result, stored, _, err := idempotency.Do(ctx, s.cfg.Idempotency, idempotency.Call{
 		Account: account, Key: key, Fingerprint: idempotency.Fingerprint(http.MethodPost, "/api/v1/bookings", mode, body),
 		Status: http.StatusCreated, Render: renderItem,
-		Refusal: func(err error) (int, []byte, bool) {
+		Answer: func(result any, err error) (int, []byte, bool) {
+			if err == nil { // committed with the booking; recorded only if it were not
+				b, rerr := renderItem(result)
+				return http.StatusCreated, b, rerr == nil
+			}
 			// A server error is not recorded (nor rendered, which logs it).
 			var refused *mcpx.CallError
 			if apperr.Code(err) == apperr.Internal || !errors.As(mcpx.ErrorOf(ctx, err), &refused) {

@@ -91,7 +91,7 @@ type Server struct {
 	router  *httpx.Router
 	handler http.Handler
 	cache   *pageCache // nil when CatalogCacheTTL is 0
-	idem    *httpx.Idempotency
+	idem    *idempotency.HTTP
 	openAPI *httpx.Precompressed // cfg.OpenAPI, kept gzipped too
 	// publicReads are the patterns of the public reads, open to any
 	// origin when no CORS origin is configured.
@@ -119,7 +119,7 @@ func New(cfg Config) *Server {
 		Tokens: cfg.Tokens, IdpA: cfg.IdpA, IdpB: cfg.IdpB, KeyUsage: cfg.KeyUsage, Blobs: cfg.Avatars, PublicURL: cfg.PublicURL,
 		Logger: cfg.Logger, AIReplies: cfg.AIReplies, Realtime: cfg.Realtime,
 	}
-	s.idem = &httpx.Idempotency{Store: cfg.Idempotency, Account: idempotencyAccount, Render: renderItem, Logger: cfg.Logger}
+	s.idem = &idempotency.HTTP{Store: cfg.Idempotency, Account: idempotencyAccount, Render: renderItem, Logger: cfg.Logger}
 	if cfg.CatalogCacheTTL > 0 {
 		s.cache = newPageCache(cfg.CatalogCacheTTL, 10000)
 	}

@@ -27,6 +27,7 @@ import (
 	"github.com/wayfarer-asia/platform/internal/platform/auth"
 	"github.com/wayfarer-asia/platform/internal/platform/chat"
 	"github.com/wayfarer-asia/platform/internal/platform/clock"
+	"github.com/wayfarer-asia/platform/internal/platform/idempotency"
 	"github.com/wayfarer-asia/platform/internal/platform/jobs"
 	"github.com/wayfarer-asia/platform/internal/platform/ratelimit"
 	"github.com/wayfarer-asia/platform/internal/platform/store"
@@ -97,7 +98,7 @@ func newNode(t *testing.T, engine store.Engine, o nodeOptions) *node {
 	(&guidejobs.Jobs{Store: n.gs, Chat: n.engine, PublicURL: "https://guide.api.test", Logger: logger}).Register(n.runner)
 	limiter := ratelimit.NewMemory(o.clock)
 	srv := guidehttp.New(guidehttp.Config{
-		PublicURL: "https://guide.api.test", Catalog: n.gs, Accounts: n.gs, Idempotency: store.NewIdempotency(o.db, o.clock, 0),
+		PublicURL: "https://guide.api.test", Catalog: n.gs, Accounts: n.gs, Idempotency: idempotency.NewKeys(o.db, o.clock, 0),
 		Profiles: n.gs, Bookings: n.gs, Actions: n.gs, Closure: n.gs, ActionTTL: 10 * time.Minute, Conversations: n.gs,
 		Realtime: n.creds, Live: n.engine, Tokens: n.tokens, KeyUsage: auth.NewKeyUsage(), Clock: o.clock,
 		Limiter: limiter, PublicLimit: ratelimit.PerMinute(1000), AuthLimit: ratelimit.PerMinute(1000),

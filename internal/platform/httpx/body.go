@@ -3,8 +3,11 @@ package httpx
 import (
 	"bytes"
 	"context"
+	"errors"
 	"io"
 	"net/http"
+
+	"github.com/wayfarer-asia/platform/internal/platform/apperr"
 )
 
 // bodyLimitKey carries a route's own JSON body limit (see LimitBody).
@@ -12,8 +15,9 @@ type bodyLimitKey struct{}
 
 // LimitBody returns h reading JSON bodies of up to n bytes instead of
 // MaxJSONBody, for the few routes whose documented maximum needs more
-// room (a calendar push of 500 updates): Decode and Idempotency.Wrap
-// both read the limit from the request, so that the
+// room (a calendar push of 500 updates): Decode and ReadBody (which the
+// Idempotency-Key middleware reads with) both take the limit from the
+// request, so that the
 // route's handlers agree on it whichever reads the body first.
 func LimitBody(n int64, h HandlerFunc) HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
@@ -25,6 +29,23 @@ func LimitBody(n int64, h HandlerFunc) HandlerFunc {
 // *http.MaxBytesError.
 func readJSONBody(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, error) {
 	return io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
+}
+
+// ReadBody reads r's body, up to the route's limit (MaxJSONBody unless
+// LimitBody set another), for a middleware that must see the body before
+// the handler decodes it; r.Body then reads the same bytes again. Errors:
+// apperr.TooLarge, apperr.Validation (details.body).
+func ReadBody(w http.ResponseWriter, r *http.Request) ([]byte, error) {
+	body, err := readJSONBody(w, r, routeLimit(r))
+	if err != nil {
+		var tooBig *http.MaxBytesError
+		if errors.As(err, &tooBig) {
+			return nil, apperr.Errorf(apperr.TooLarge, "The body is larger than %d bytes.", tooBig.Limit)
+		}
+		return nil, apperr.Field("body", "the body could not be read")
+	}
+	r.Body = io.NopCloser(bytes.NewReader(body))
+	return body, nil
 }
 
 // routeLimit is the JSON body limit of r's route: MaxJSONBody unless

@@ -1,8 +1,11 @@
-// Package idempotency holds the Idempotency-Key contract both APIs share.
+// Package idempotency holds the Idempotency-Key contract both APIs share:
+// the contract (Do), its records in each product's database (Keys) and its
+// HTTP middleware (HTTP).
 //
 // A request sent with a key claims it (Store.Begin). The operation that
 // has an effect records its answer in the same transaction as the effect
-// (the store reads the Claim from the context and calls Claim.Render), so
+// (the product's store calls RecordResult, which reads the Claim from the
+// context and calls Claim.Render), so
 // whatever fails afterwards, a retry either replays the committed answer
 // or finds no effect and runs the operation for the first time. A claim
 // taken over by a retry after LockTTL carries a new token, and the first
@@ -75,23 +78,28 @@ type Call struct {
 	// Fingerprint identifies the request (its operation, mode and
 	// arguments): the same key sent with another fingerprint is refused.
 	Fingerprint string
-	// Status is the status recorded with a success; Render turns the
-	// operation's result into the recorded body.
+	// Status is the status recorded with a success in the transaction of
+	// its effect; Render turns the operation's result into the recorded
+	// body (see RecordResult).
 	Status int
 	Render func(result any) ([]byte, error)
-	// Refusal renders an error of the operation as the door answers it,
-	// with ok false for an error that is not to be recorded (a server
-	// error, so that the call may be retried with the same key).
-	Refusal func(err error) (status int, body []byte, ok bool)
+	// Answer renders the operation's outcome as the door answers it, with
+	// ok false for one that is not to be recorded (a server error, so that
+	// the call may be retried with the same key).
+	Answer func(result any, err error) (status int, body []byte, ok bool)
 }
 
 // Do runs op at most once for c's key: the first call claims the key and
 // runs op with the claim in its context (so the store commits the answer
 // with the effect); the same call again returns the recorded answer with
-// replayed true. A success is returned as op's result with res nil, so the
-// door encodes it as usual; a recorded refusal as res. An error op returns
-// is returned as it is, after the refusal was recorded or the claim
-// abandoned. Errors of its own: those of Store.Begin.
+// replayed true. op's outcome is then recorded as c.Answer renders it: a
+// refusal, or a success that had no effect to commit its answer with (one
+// that did keeps the answer committed); an outcome Answer does not record
+// abandons the claim. op's result and error are returned as they are, so
+// the door encodes them as usual; a replayed answer as res. Errors of its
+// own: those of Store.Begin, and, once op has run, a failure to record the
+// answer or abandon the claim, joined with op's error (a success's result
+// is still returned: its effect stands).
 func Do(ctx context.Context, s Store, c Call, op func(ctx context.Context) (any, error)) (result any, res *Response, replayed bool, err error) {
 	token, stored, err := s.Begin(ctx, c.Account, c.Key, c.Fingerprint)
 	if err != nil {
@@ -112,18 +120,15 @@ func Do(ctx context.Context, s Store, c Call, op func(ctx context.Context) (any,
 	}()
 	result, err = op(NewContext(ctx, claim))
 	settled = true
-	if err == nil {
-		return result, nil, false, nil
-	}
-	status, body, ok := c.Refusal(err)
+	status, body, ok := c.Answer(result, err)
 	if !ok {
 		if aerr := s.Abandon(settle, claim); aerr != nil {
-			return nil, nil, false, errors.Join(err, aerr)
+			return result, nil, false, errors.Join(err, aerr)
 		}
-		return nil, nil, false, err
+		return result, nil, false, err
 	}
 	if ferr := s.Finish(settle, claim, status, body); ferr != nil {
-		return nil, nil, false, errors.Join(err, ferr)
+		return result, nil, false, errors.Join(err, ferr)
 	}
-	return nil, nil, false, err
+	return result, nil, false, err
 }

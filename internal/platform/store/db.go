@@ -1,7 +1,7 @@
 // Package store is the persistence kernel both products build on: it opens
 // SQLite or PostgreSQL through database/sql, migrates the schema a product
-// hands it (Schema), and holds what both products' stores share (query helpers, ids, the
-// Idempotency-Key records, the job queue). Each product's persistence lives
+// hands it (Schema), and holds what both products' stores share (query
+// helpers, ids, the job queue). Each product's persistence lives
 // in its own package: guidedb and propertydb. SQL is written once with $N
 // placeholders, which both engines accept; the few statements that differ
 // ask DB.Engine.

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/wayfarer-asia/platform/internal/platform/apperr"
+	"github.com/wayfarer-asia/platform/internal/platform/idempotency"
 	"github.com/wayfarer-asia/platform/internal/platform/store"
 	"github.com/wayfarer-asia/platform/internal/property"
 )
@@ -100,7 +101,7 @@ func (s *Property) CreateKey(ctx context.Context, k *property.Key, hash string) 
 		if err := createPropertyKey(ctx, tx, k, hash, s.clock.Now()); err != nil {
 			return err
 		}
-		return store.RecordResult(ctx, tx, k)
+		return idempotency.RecordResult(ctx, tx, k)
 	})
 }
 
@@ -203,7 +204,7 @@ func (s *Property) RotateKey(ctx context.Context, developerID, id, newPrefix, ne
 			return apperr.Errorf(apperr.InvalidState, "This key was rotated or revoked meanwhile.")
 		}
 		out = k
-		return store.RecordResult(ctx, tx, k)
+		return idempotency.RecordResult(ctx, tx, k)
 	})
 	return out, err
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/wayfarer-asia/platform/internal/platform/apperr"
+	"github.com/wayfarer-asia/platform/internal/platform/idempotency"
 	"github.com/wayfarer-asia/platform/internal/platform/store"
 	"github.com/wayfarer-asia/platform/internal/property"
 )
@@ -236,7 +237,7 @@ func (s *Property) CreateQuote(ctx context.Context, acct property.Account, req p
 		if err != nil {
 			return err
 		}
-		return store.RecordResult(ctx, tx, q)
+		return idempotency.RecordResult(ctx, tx, q)
 	})
 	if err != nil {
 		return nil, err
@@ -299,7 +300,7 @@ func (s *Property) insertPropertyBooking(ctx context.Context, tx *sql.Tx, id str
 	if err := s.recordBookingEvent(ctx, tx, property.EventBookingCreated, acct, b, nil); err != nil {
 		return nil, err
 	}
-	return b, store.RecordResult(ctx, tx, b)
+	return b, idempotency.RecordResult(ctx, tx, b)
 }
 
 // bookQuote turns the hold of a quote into a sale.
@@ -510,7 +511,7 @@ func (s *Property) CancelBooking(ctx context.Context, acct property.Account, id 
 		if err := s.recordBookingEvent(ctx, tx, property.EventBookingCancelled, acct, out, &b.Status); err != nil {
 			return err
 		}
-		return store.RecordResult(ctx, tx, out)
+		return idempotency.RecordResult(ctx, tx, out)
 	})
 	return out, err
 }

@@ -8,7 +8,6 @@ import (
 
 	"github.com/wayfarer-asia/platform/internal/platform/apperr"
 	"github.com/wayfarer-asia/platform/internal/platform/idempotency"
-	"github.com/wayfarer-asia/platform/internal/platform/store"
 	"github.com/wayfarer-asia/platform/internal/platform/store/storetest"
 )
 
@@ -19,7 +18,7 @@ func TestIdempotentEffectRollsBackWhenTakenOver(t *testing.T) {
 	for _, engine := range storetest.Engines() {
 		t.Run(string(engine), func(t *testing.T) {
 			f := newPropertyFixture(t, engine)
-			keys := store.NewIdempotency(f.db, f.clk, time.Minute)
+			keys := idempotency.NewKeys(f.db, f.clk, time.Minute)
 			ctx := context.Background()
 			token, _, err := keys.Begin(ctx, f.live.DeveloperID, "q1", "h")
 			if err != nil {

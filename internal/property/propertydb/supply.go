@@ -11,6 +11,7 @@ import (
 
 	"github.com/wayfarer-asia/platform/internal/platform/apperr"
 	"github.com/wayfarer-asia/platform/internal/platform/changes"
+	"github.com/wayfarer-asia/platform/internal/platform/idempotency"
 	"github.com/wayfarer-asia/platform/internal/platform/store"
 	"github.com/wayfarer-asia/platform/internal/property"
 )
@@ -80,7 +81,7 @@ func (s *Property) propertyChanged(ctx context.Context, tx *sql.Tx, acct propert
 	if result == nil {
 		result = p
 	}
-	return p, store.RecordResult(ctx, tx, result)
+	return p, idempotency.RecordResult(ctx, tx, result)
 }
 
 // writePropertyContent writes the content columns and the amenity index.
@@ -483,7 +484,7 @@ func (s *Property) UpdateCalendar(ctx context.Context, acct property.Account, pr
 	slices.Sort(ids) // one lock order across room types
 	result := &property.CalendarResult{UpdatedNights: total}
 	if total == 0 {
-		return result, s.db.InTx(ctx, func(tx *sql.Tx) error { return store.RecordResult(ctx, tx, result) })
+		return result, s.db.InTx(ctx, func(tx *sql.Tx) error { return idempotency.RecordResult(ctx, tx, result) })
 	}
 
 	// Holds that have expired do not count against a cut: release them
@@ -535,7 +536,7 @@ func (s *Property) UpdateCalendar(ctx context.Context, acct property.Account, pr
 			propAudience(acct, propMode(acct), status == property.PropertyActive), ev); err != nil {
 			return err
 		}
-		return store.RecordResult(ctx, tx, result)
+		return idempotency.RecordResult(ctx, tx, result)
 	})
 	if err != nil {
 		return nil, err

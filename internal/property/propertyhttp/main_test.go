@@ -15,6 +15,7 @@ import (
 	"github.com/wayfarer-asia/platform/internal/platform/changes"
 	"github.com/wayfarer-asia/platform/internal/platform/clock"
 	"github.com/wayfarer-asia/platform/internal/platform/httpx/apitest"
+	"github.com/wayfarer-asia/platform/internal/platform/idempotency"
 	"github.com/wayfarer-asia/platform/internal/platform/ratelimit"
 	"github.com/wayfarer-asia/platform/internal/platform/store"
 	"github.com/wayfarer-asia/platform/internal/platform/store/storetest"
@@ -35,7 +36,7 @@ type env struct {
 	db     *store.DB
 	clock  *clock.Fake
 	store  *propertydb.Property
-	keys   *store.Idempotency
+	keys   *idempotency.Keys
 	usage  *property.Usage
 	tokens *auth.Tokens
 	srv    *propertyhttp.Server
@@ -92,7 +93,7 @@ func newEnv(t testing.TB, opts options, engine ...store.Engine) *env {
 	ps := propertydb.New(db, clk)
 	ps.Events().PublicURL = publicURL
 	hooks := changes.NewEndpoints(db, clk)
-	keys := store.NewIdempotency(db, clk, 0)
+	keys := idempotency.NewKeys(db, clk, 0)
 	usage := property.NewUsage()
 	srv := propertyhttp.New(propertyhttp.Config{
 		PublicURL:       publicURL,

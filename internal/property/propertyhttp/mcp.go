@@ -2,11 +2,8 @@ package propertyhttp
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
-	"io"
 	"net/http"
 	"reflect"
 	"strconv"
@@ -15,7 +12,6 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/wayfarer-asia/platform/internal/platform/apperr"
 	"github.com/wayfarer-asia/platform/internal/platform/httpx"
 	"github.com/wayfarer-asia/platform/internal/platform/idempotency"
 	"github.com/wayfarer-asia/platform/internal/platform/mcpx"
@@ -258,7 +254,7 @@ type rest struct {
 
 // mcpIdempotent runs op, at most once for a non-empty key: in the key
 // space, mode and fingerprint of the REST request r made with the same
-// API key (httpx.Idempotency.Wrap), so that a retry through either door
+// API key (idempotency.HTTP.Wrap), so that a retry through either door
 // replays the first answer. A replayed success is marked in the result's
 // _meta; a replayed refusal is returned as the refusal.
 func mcpIdempotent[Out any](ctx context.Context, s *Server, key string, r rest, op func(context.Context) (Out, error)) (*mcp.CallToolResult, Out, error) {
@@ -270,8 +266,8 @@ func mcpIdempotent[Out any](ctx context.Context, s *Server, key string, r rest, 
 		}
 		return nil, out, nil
 	}
-	if len(key) > maxIdempotencyKey || strings.IndexFunc(key, func(c rune) bool { return c < 0x21 || c > 0x7e }) >= 0 {
-		return nil, zero, mcpx.ErrorOf(ctx, apperr.Field("Idempotency-Key", "must be 1 to 255 printable ASCII characters, such as a UUID"))
+	if err := idempotency.CheckKey(key); err != nil {
+		return nil, zero, mcpx.ErrorOf(ctx, err)
 	}
 	var body []byte
 	if r.Body != nil {
@@ -281,19 +277,21 @@ func mcpIdempotent[Out any](ctx context.Context, s *Server, key string, r rest, 
 		}
 	}
 	k := mcpx.PrincipalFrom(ctx).Value.(*property.Key)
-	sum := sha256.New()
-	io.WriteString(sum, r.Method+"\n"+r.Path+"\n"+k.Mode+"\n")
-	sum.Write(body)
 	var refusal *mcpx.CallError
+	render := func(result any) ([]byte, error) {
+		if m, ok := result.(httpx.Media); ok {
+			httpx.ResolveMedia(ctx, m)
+		}
+		return json.Marshal(result)
+	}
 	result, stored, replayed, err := idempotency.Do(ctx, s.cfg.Idempotency, idempotency.Call{
-		Account: k.DeveloperID, Key: key, Fingerprint: hex.EncodeToString(sum.Sum(nil)), Status: r.Status,
-		Render: func(result any) ([]byte, error) {
-			if m, ok := result.(httpx.Media); ok {
-				httpx.ResolveMedia(ctx, m)
+		Account: k.DeveloperID, Key: key, Fingerprint: idempotency.Fingerprint(r.Method, r.Path, k.Mode, body), Status: r.Status,
+		Render: render,
+		Answer: func(result any, err error) (int, []byte, bool) {
+			if err == nil { // committed with its effect; recorded only if it were not
+				b, rerr := render(result)
+				return r.Status, b, rerr == nil
 			}
-			return json.Marshal(result)
-		},
-		Refusal: func(err error) (int, []byte, bool) {
 			if !errors.As(mcpx.ErrorOf(ctx, err), &refusal) {
 				return 0, nil, false
 			}
@@ -322,7 +320,3 @@ func mcpIdempotent[Out any](ctx context.Context, s *Server, key string, r rest, 
 	}
 	return &mcp.CallToolResult{Meta: mcp.Meta{"idempotentReplayed": true}}, out, nil
 }
-
-// maxIdempotencyKey bounds an idempotencyKey, as the REST API bounds the
-// Idempotency-Key header.
-const maxIdempotencyKey = 255

@@ -77,7 +77,7 @@ type Server struct {
 	svc     *property.Service
 	router  *httpx.Router
 	handler http.Handler
-	idem    *httpx.Idempotency
+	idem    *idempotency.HTTP
 	openAPI *httpx.Precompressed // cfg.OpenAPI, kept gzipped too
 	// portalAuthPaths are the portal paths counted against
 	// PortalAuthLimit: signup and login.
@@ -113,7 +113,7 @@ func New(cfg Config) *Server {
 	s := &Server{cfg: cfg, router: httpx.NewRouter(), portalAuthPaths: map[string]bool{}}
 	s.svc = &property.Service{Catalog: cfg.Catalog, Bookings: cfg.Bookings, Accounts: cfg.Accounts, Supply: cfg.Supply,
 		Clock: cfg.Clock, Usage: cfg.Usage, QuoteTTL: cfg.QuoteTTL, PublicURL: cfg.PublicURL}
-	s.idem = &httpx.Idempotency{Store: cfg.Idempotency, Account: idempotencyAccount, Render: json.Marshal, Logger: cfg.Logger}
+	s.idem = &idempotency.HTTP{Store: cfg.Idempotency, Account: idempotencyAccount, Render: json.Marshal, Logger: cfg.Logger}
 	s.openAPI = &httpx.Precompressed{Body: cfg.OpenAPI}
 	s.routes()
 	outer := &httpx.Outer{Logger: cfg.Logger, PublicURL: cfg.PublicURL, TrustedProxies: cfg.TrustedProxies, Server: "property", Metrics: cfg.Metrics}

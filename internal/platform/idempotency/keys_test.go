@@ -1,4 +1,4 @@
-package store_test
+package idempotency_test
 
 import (
 	"context"
@@ -23,7 +23,7 @@ func TestIdempotencyKeys(t *testing.T) {
 				t.Parallel()
 				db := storetest.MustOpenDB(t, engine, schema)
 				clk := clock.NewFake(time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC))
-				s := store.NewIdempotency(db, clk, time.Minute)
+				s := idempotency.NewKeys(db, clk, time.Minute)
 				ctx := context.Background()
 
 				token, r, err := s.Begin(ctx, "acct", "k1", "h1")

@@ -1,4 +1,4 @@
-package store
+package idempotency
 
 import (
 	"context"
@@ -10,33 +10,33 @@ import (
 
 	"github.com/wayfarer-asia/platform/internal/platform/apperr"
 	"github.com/wayfarer-asia/platform/internal/platform/clock"
-	"github.com/wayfarer-asia/platform/internal/platform/idempotency"
+	"github.com/wayfarer-asia/platform/internal/platform/store"
 )
 
-// Idempotency keeps the Idempotency-Key records of one database (each
-// product's database has its own idempotency_keys table).
-type Idempotency struct {
-	db      *DB
+// Keys keeps the Idempotency-Key records of one database (each product's
+// database has its own idempotency_keys table, in its migrations).
+type Keys struct {
+	db      *store.DB
 	clock   clock.Clock
 	lockTTL time.Duration
 }
 
-var _ idempotency.Store = (*Idempotency)(nil)
+var _ Store = (*Keys)(nil)
 
-// NewIdempotency returns the key records of db; a claim older than lockTTL
-// is taken to be abandoned (zero: idempotency.DefaultLockTTL).
-func NewIdempotency(db *DB, clk clock.Clock, lockTTL time.Duration) *Idempotency {
+// NewKeys returns the key records of db; a claim older than lockTTL is
+// taken to be abandoned (zero: DefaultLockTTL).
+func NewKeys(db *store.DB, clk clock.Clock, lockTTL time.Duration) *Keys {
 	if lockTTL <= 0 {
-		lockTTL = idempotency.DefaultLockTTL
+		lockTTL = DefaultLockTTL
 	}
-	return &Idempotency{db: db, clock: clk, lockTTL: lockTTL}
+	return &Keys{db: db, clock: clk, lockTTL: lockTTL}
 }
 
 // Begin claims a key. The claim is a single INSERT that only one request
 // can make: a concurrent request with the same key finds the row and is
 // told the first is in progress. Errors: apperr.IdempotencyKeyReused,
 // apperr.IdempotencyInProgress.
-func (s *Idempotency) Begin(ctx context.Context, account, key, hash string) (string, *idempotency.Response, error) {
+func (s *Keys) Begin(ctx context.Context, account, key, hash string) (string, *Response, error) {
 	token := rand.Text()
 	for range 4 {
 		now := s.clock.Now()
@@ -61,10 +61,10 @@ func (s *Idempotency) Begin(ctx context.Context, account, key, hash string) (str
 		} else if err != nil {
 			return "", nil, fmt.Errorf("read idempotency key: %w", err)
 		}
-		if !created.After(now.Add(-idempotency.TTL)) {
+		if !created.After(now.Add(-TTL)) {
 			// Remembered too long: forget it and claim it anew.
 			if _, err := s.db.ExecContext(ctx, `DELETE FROM idempotency_keys WHERE account = $1 AND key = $2 AND created_at <= $3`,
-				account, key, now.Add(-idempotency.TTL)); err != nil {
+				account, key, now.Add(-TTL)); err != nil {
 				return "", nil, fmt.Errorf("forget expired idempotency key: %w", err)
 			}
 			continue
@@ -79,7 +79,7 @@ func (s *Idempotency) Begin(ctx context.Context, account, key, hash string) (str
 				"This Idempotency-Key was already used for a different request; use a new key for a new request.")
 		}
 		if status == "done" {
-			return "", &idempotency.Response{Status: int(respStatus.Int64), Body: body}, nil
+			return "", &Response{Status: int(respStatus.Int64), Body: body}, nil
 		}
 		// Abandoned by a server that stopped mid-request, before its effect
 		// committed (the effect commits with the answer): take it over. The
@@ -100,7 +100,7 @@ func (s *Idempotency) Begin(ctx context.Context, account, key, hash string) (str
 }
 
 // Finish records the answer of a request whose claim is still held.
-func (s *Idempotency) Finish(ctx context.Context, c *idempotency.Claim, status int, body []byte) error {
+func (s *Keys) Finish(ctx context.Context, c *Claim, status int, body []byte) error {
 	if _, err := finishClaim(ctx, s.db, c, status, body); err != nil {
 		return fmt.Errorf("record idempotent response: %w", err)
 	}
@@ -108,7 +108,7 @@ func (s *Idempotency) Finish(ctx context.Context, c *idempotency.Claim, status i
 }
 
 // Abandon forgets a claim still in progress.
-func (s *Idempotency) Abandon(ctx context.Context, c *idempotency.Claim) error {
+func (s *Keys) Abandon(ctx context.Context, c *Claim) error {
 	_, err := s.db.ExecContext(ctx, `DELETE FROM idempotency_keys WHERE account = $1 AND key = $2 AND token = $3 AND status = 'in_progress'`,
 		c.Account, c.Key, c.Token)
 	if err != nil {
@@ -117,9 +117,9 @@ func (s *Idempotency) Abandon(ctx context.Context, c *idempotency.Claim) error {
 	return nil
 }
 
-// Purge forgets keys older than idempotency.TTL.
-func (s *Idempotency) Purge(ctx context.Context) (int, error) {
-	res, err := s.db.ExecContext(ctx, `DELETE FROM idempotency_keys WHERE created_at <= $1`, s.clock.Now().Add(-idempotency.TTL))
+// Purge forgets keys older than TTL.
+func (s *Keys) Purge(ctx context.Context) (int, error) {
+	res, err := s.db.ExecContext(ctx, `DELETE FROM idempotency_keys WHERE created_at <= $1`, s.clock.Now().Add(-TTL))
 	if err != nil {
 		return 0, fmt.Errorf("purge idempotency keys: %w", err)
 	}
@@ -131,12 +131,15 @@ func (s *Idempotency) Purge(ctx context.Context) (int, error) {
 }
 
 // RecordResult commits the answer of the request in ctx, if it carries an
-// Idempotency-Key claim, in tx: the transaction of the effect. When a retry
+// Idempotency-Key claim, in tx: the transaction of the effect, which the
+// product's store passes with the effect's result just before it commits
+// (so that the effect, its answer and its change event commit together).
+// When a retry
 // has taken the claim over meanwhile, it fails with
 // apperr.IdempotencyInProgress and the effect rolls back, so that only the
 // retry's effect remains.
 func RecordResult(ctx context.Context, tx *sql.Tx, result any) error {
-	c := idempotency.FromContext(ctx)
+	c := FromContext(ctx)
 	if c == nil {
 		return nil
 	}
@@ -156,7 +159,7 @@ func RecordResult(ctx context.Context, tx *sql.Tx, result any) error {
 	return nil
 }
 
-func finishClaim(ctx context.Context, q Querier, c *idempotency.Claim, status int, body []byte) (bool, error) {
+func finishClaim(ctx context.Context, q store.Querier, c *Claim, status int, body []byte) (bool, error) {
 	res, err := q.ExecContext(ctx, `UPDATE idempotency_keys SET status = 'done', response_status = $1, response_body = $2
 		WHERE account = $3 AND key = $4 AND token = $5 AND status = 'in_progress'`, status, body, c.Account, c.Key, c.Token)
 	if err != nil {
