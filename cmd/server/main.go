@@ -29,7 +29,6 @@ import (
 	"github.com/wayfarer-asia/platform/internal/guide/sample"
 	"github.com/wayfarer-asia/platform/internal/platform/ai"
 	"github.com/wayfarer-asia/platform/internal/platform/auth"
-	"github.com/wayfarer-asia/platform/internal/platform/blob"
 	"github.com/wayfarer-asia/platform/internal/platform/changes"
 	"github.com/wayfarer-asia/platform/internal/platform/chat"
 	"github.com/wayfarer-asia/platform/internal/platform/clock"
@@ -37,6 +36,7 @@ import (
 	"github.com/wayfarer-asia/platform/internal/platform/httpx"
 	"github.com/wayfarer-asia/platform/internal/platform/idempotency"
 	"github.com/wayfarer-asia/platform/internal/platform/jobs"
+	"github.com/wayfarer-asia/platform/internal/platform/media"
 	"github.com/wayfarer-asia/platform/internal/platform/push"
 	"github.com/wayfarer-asia/platform/internal/platform/ratelimit"
 	"github.com/wayfarer-asia/platform/internal/platform/store"
@@ -532,12 +532,12 @@ func realtimeIssuer(cfg *config.Config, clk clock.Clock, logger *slog.Logger) (*
 
 // avatarStore keeps avatars in the S3-compatible bucket when one is
 // configured, else in AVATAR_DIR.
-func avatarStore(cfg *config.Config) (blob.Store, error) {
+func avatarStore(cfg *config.Config) (media.Store, error) {
 	if s := cfg.S3; s != nil {
-		return blob.NewS3(blob.S3Config{Endpoint: s.Endpoint, Region: s.Region, Bucket: s.Bucket, AccessKey: s.AccessKey,
+		return media.NewS3(media.S3Config{Endpoint: s.Endpoint, Region: s.Region, Bucket: s.Bucket, AccessKey: s.AccessKey,
 			SecretKey: s.SecretKey, PathStyle: s.PathStyle, Timeout: 30 * time.Second})
 	}
-	return &blob.Local{Dir: cfg.AvatarDir}, nil
+	return &media.Local{Dir: cfg.AvatarDir}, nil
 }
 
 // identityProvider is nil when the provider is not configured. Its keys are

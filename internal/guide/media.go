@@ -3,7 +3,7 @@ package guide
 // Image references are stored as paths on the API ("/media/…") or, for an
 // image a client linked to, as its URL. MediaRefs hands each non-nil one of
 // a value to f, which the API uses to show them as absolute URLs on its
-// public base URL (httpx.ResolveMedia). The references are shared with
+// public base URL (media.Resolve). The references are shared with
 // the value, so value receivers suffice.
 
 func refs(f func(*string), ptrs ...*string) {

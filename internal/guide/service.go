@@ -5,9 +5,9 @@ import (
 	"time"
 
 	"github.com/wayfarer-asia/platform/internal/platform/auth"
-	"github.com/wayfarer-asia/platform/internal/platform/blob"
 	"github.com/wayfarer-asia/platform/internal/platform/chat"
 	"github.com/wayfarer-asia/platform/internal/platform/clock"
+	"github.com/wayfarer-asia/platform/internal/platform/media"
 )
 
 // Service is the guide marketplace as every door sees it. Each of its
@@ -35,7 +35,7 @@ type Service struct {
 	// KeyUsage holds when keys were last used, not yet written to the store.
 	KeyUsage *auth.KeyUsage
 	// Blobs keeps uploaded images: avatars and package images.
-	Blobs blob.Store
+	Blobs media.Store
 	// PublicURL is the API's external base URL: an image URL on it is one
 	// of this API's own.
 	PublicURL string

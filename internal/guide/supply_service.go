@@ -282,7 +282,7 @@ func (s *Service) applyPackageFields(in *PackageFields, c *PackageContent, creat
 	}
 	if in.Images.Set || create {
 		had := c.Images
-		c.Images = httpx.CheckMediaRefs(errs, "images", s.PublicURL, in.Images.Value, MaxPackageImages)
+		c.Images = media.CheckRefs(errs, "images", s.PublicURL, in.Images.Value, MaxPackageImages)
 		// An upload can be kept, moved or dropped, never added here: not
 		// another package's, nor one dropped (its file is on its way out).
 		for _, img := range c.Images {

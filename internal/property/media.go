@@ -2,7 +2,7 @@ package property
 
 // Image references are stored as paths on the API ("/media/…"). MediaRefs
 // hands each one to f, which the API uses to show them as absolute URLs on
-// its public base URL (httpx.ResolveMedia). The references are shared
+// its public base URL (media.Resolve). The references are shared
 // with the value, so value receivers suffice.
 
 // MediaRefs calls f with the property's images.

@@ -14,6 +14,7 @@ import (
 	"github.com/wayfarer-asia/platform/internal/platform/apperr"
 	"github.com/wayfarer-asia/platform/internal/platform/clock"
 	"github.com/wayfarer-asia/platform/internal/platform/httpx"
+	"github.com/wayfarer-asia/platform/internal/platform/media"
 )
 
 // The supply side: hosts manage their properties, room types and
@@ -125,7 +126,7 @@ func (s *Service) applyPropertyFields(in *PropertyFields, c *PropertyContent, cr
 		}
 	}
 	if in.Images.Set || create {
-		c.Images = httpx.CheckMediaRefs(errs, "images", s.PublicURL, in.Images.Value, MaxImages)
+		c.Images = media.CheckRefs(errs, "images", s.PublicURL, in.Images.Value, MaxImages)
 	}
 	if in.LicenseNumber.Set {
 		if in.LicenseNumber.Value == nil {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/wayfarer-asia/platform/internal/guide"
 	"github.com/wayfarer-asia/platform/internal/platform/httpx"
+	"github.com/wayfarer-asia/platform/internal/platform/media"
 )
 
 func (s *Server) authLimited(pattern string, h httpx.HandlerFunc) {
@@ -18,7 +19,7 @@ func writeSignedIn(w http.ResponseWriter, r *http.Request, status int, in *guide
 	if err != nil {
 		return err
 	}
-	httpx.ResolveMedia(r.Context(), in.User)
+	media.Resolve(r.Context(), in.User)
 	httpx.WriteJSON(w, status, in)
 	return nil
 }
@@ -64,7 +65,7 @@ func (s *Server) handleMe(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	httpx.ResolveMedia(r.Context(), u)
+	media.Resolve(r.Context(), u)
 	httpx.WriteJSON(w, http.StatusOK, struct {
 		User *guide.User `json:"user"`
 	}{u})

@@ -8,6 +8,7 @@ import (
 
 	"github.com/wayfarer-asia/platform/internal/guide"
 	"github.com/wayfarer-asia/platform/internal/platform/httpx"
+	"github.com/wayfarer-asia/platform/internal/platform/media"
 	"github.com/wayfarer-asia/platform/internal/platform/paging"
 )
 
@@ -31,21 +32,21 @@ func pageArgs(q url.Values) guide.PageArgs {
 }
 
 // writeList answers a page of a list, its image references absolute.
-func writeList[T httpx.Media](w http.ResponseWriter, r *http.Request, data []T, meta paging.Meta, err error) error {
+func writeList[T media.Referrer](w http.ResponseWriter, r *http.Request, data []T, meta paging.Meta, err error) error {
 	if err != nil {
 		return err
 	}
-	httpx.ResolveMedia(r.Context(), data...)
+	media.Resolve(r.Context(), data...)
 	httpx.WriteJSON(w, http.StatusOK, list[T]{data, meta})
 	return nil
 }
 
 // writeItem answers one resource, its image references absolute.
-func writeItem[T httpx.Media](w http.ResponseWriter, r *http.Request, status int, v T, err error) error {
+func writeItem[T media.Referrer](w http.ResponseWriter, r *http.Request, status int, v T, err error) error {
 	if err != nil {
 		return err
 	}
-	httpx.ResolveMedia(r.Context(), v)
+	media.Resolve(r.Context(), v)
 	httpx.WriteJSON(w, status, item{v})
 	return nil
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/wayfarer-asia/platform/internal/guide"
 	"github.com/wayfarer-asia/platform/internal/platform/httpx"
+	"github.com/wayfarer-asia/platform/internal/platform/media"
 )
 
 func (s *Server) handleConversationList(w http.ResponseWriter, r *http.Request) error {
@@ -12,7 +13,7 @@ func (s *Server) handleConversationList(w http.ResponseWriter, r *http.Request) 
 	if err != nil {
 		return err
 	}
-	httpx.ResolveMedia(r.Context(), cs...)
+	media.Resolve(r.Context(), cs...)
 	httpx.WriteJSON(w, http.StatusOK, item{cs})
 	return nil
 }

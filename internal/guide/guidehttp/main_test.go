@@ -16,13 +16,13 @@ import (
 	"github.com/wayfarer-asia/platform/internal/guide/guidehttp"
 	"github.com/wayfarer-asia/platform/internal/guide/sample"
 	"github.com/wayfarer-asia/platform/internal/platform/auth"
-	"github.com/wayfarer-asia/platform/internal/platform/blob"
 	"github.com/wayfarer-asia/platform/internal/platform/changes"
 	"github.com/wayfarer-asia/platform/internal/platform/chat"
 	"github.com/wayfarer-asia/platform/internal/platform/clock"
 	"github.com/wayfarer-asia/platform/internal/platform/httpx"
 	"github.com/wayfarer-asia/platform/internal/platform/httpx/apitest"
 	"github.com/wayfarer-asia/platform/internal/platform/idempotency"
+	"github.com/wayfarer-asia/platform/internal/platform/media"
 	"github.com/wayfarer-asia/platform/internal/platform/ratelimit"
 	"github.com/wayfarer-asia/platform/internal/platform/store"
 	"github.com/wayfarer-asia/platform/internal/platform/store/storetest"
@@ -161,7 +161,7 @@ func newEnv(t testing.TB, opts options, engine ...store.Engine) *env {
 		ActionTTL:       10 * time.Minute,
 		Conversations:   gs,
 		Supply:          gs,
-		Avatars:         &blob.Local{Dir: t.TempDir()},
+		Avatars:         &media.Local{Dir: t.TempDir()},
 		Events:          gs.Events(),
 		Webhooks:        hooks,
 		WebhookPolicy:   changes.Policy{AllowHosts: []string{"127.0.0.1"}},

@@ -15,6 +15,7 @@ import (
 	"github.com/wayfarer-asia/platform/internal/platform/auth"
 	"github.com/wayfarer-asia/platform/internal/platform/httpx"
 	"github.com/wayfarer-asia/platform/internal/platform/mcpx"
+	"github.com/wayfarer-asia/platform/internal/platform/media"
 	"github.com/wayfarer-asia/platform/internal/platform/paging"
 	"github.com/wayfarer-asia/platform/internal/platform/ratelimit"
 )
@@ -192,20 +193,20 @@ func mcpPage(p mcpx.Paging, order string) guide.PageArgs {
 
 // mcpList answers a page of a list as the REST route does: its image
 // references absolute.
-func mcpList[T httpx.Media](ctx context.Context, items []T, meta paging.Meta, err error) (*mcp.CallToolResult, list[T], error) {
+func mcpList[T media.Referrer](ctx context.Context, items []T, meta paging.Meta, err error) (*mcp.CallToolResult, list[T], error) {
 	if err != nil {
 		return nil, list[T]{}, mcpx.ErrorOf(ctx, err)
 	}
-	httpx.ResolveMedia(ctx, items...)
+	media.Resolve(ctx, items...)
 	return nil, list[T]{items, meta}, nil
 }
 
 // mcpItem answers one resource as the REST route does.
-func mcpItem[T httpx.Media](ctx context.Context, v T, err error) (*mcp.CallToolResult, data[T], error) {
+func mcpItem[T media.Referrer](ctx context.Context, v T, err error) (*mcp.CallToolResult, data[T], error) {
 	if err != nil {
 		return nil, data[T]{}, mcpx.ErrorOf(ctx, err)
 	}
-	httpx.ResolveMedia(ctx, v)
+	media.Resolve(ctx, v)
 	return nil, data[T]{v}, nil
 }
 
@@ -225,7 +226,7 @@ func (s *Server) mcpTools(d *mcpx.Door) {
 			if err != nil {
 				return nil, expertWithReviews{}, mcpx.ErrorOf(ctx, err)
 			}
-			httpx.ResolveMedia(ctx, x)
+			media.Resolve(ctx, x)
 			reviews, meta, err := s.svc.ExpertReviews(ctx, c, guide.ReviewSearch{Handle: in.Handle})
 			_, page, err := mcpList(ctx, reviews, meta, err)
 			if err != nil {
@@ -313,7 +314,7 @@ func (s *Server) mcpTools(d *mcpx.Door) {
 			if err != nil {
 				return nil, data[*guide.Profile]{}, mcpx.ErrorOf(ctx, err)
 			}
-			httpx.ResolveMedia(ctx, p)
+			media.Resolve(ctx, p)
 			return nil, data[*guide.Profile]{p}, nil
 		})
 	mcpx.AddTool(d, &mcp.Tool{Name: "update_my_profile", Title: "Update my profile", Annotations: mcpx.Overwrites,
@@ -332,7 +333,7 @@ func (s *Server) mcpTools(d *mcpx.Door) {
 				return nil, data[*guide.Profile]{}, mcpx.ErrorOf(ctx, err)
 			}
 			s.catalogChanged()
-			httpx.ResolveMedia(ctx, p)
+			media.Resolve(ctx, p)
 			return nil, data[*guide.Profile]{p}, nil
 		})
 	mcpx.AddTool(d, &mcp.Tool{Name: "close_account", Title: "Ask to close my account", Annotations: mcpx.Destructive,

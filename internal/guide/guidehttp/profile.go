@@ -5,6 +5,7 @@ import (
 
 	"github.com/wayfarer-asia/platform/internal/guide"
 	"github.com/wayfarer-asia/platform/internal/platform/httpx"
+	"github.com/wayfarer-asia/platform/internal/platform/media"
 )
 
 func (s *Server) handleProfileGet(w http.ResponseWriter, r *http.Request) error {
@@ -12,7 +13,7 @@ func (s *Server) handleProfileGet(w http.ResponseWriter, r *http.Request) error 
 	if err != nil {
 		return err
 	}
-	httpx.ResolveMedia(r.Context(), p)
+	media.Resolve(r.Context(), p)
 	httpx.WriteJSON(w, http.StatusOK, item{p})
 	return nil
 }
@@ -40,7 +41,7 @@ func (s *Server) handleProfileUpdate(w http.ResponseWriter, r *http.Request) err
 		return err
 	}
 	s.catalogChanged()
-	httpx.ResolveMedia(r.Context(), p)
+	media.Resolve(r.Context(), p)
 	httpx.WriteJSON(w, http.StatusOK, item{p})
 	return nil
 }
@@ -79,7 +80,7 @@ func (s *Server) handlePushUnregister(w http.ResponseWriter, r *http.Request) er
 const maxImageUpload = 5 << 20
 
 func (s *Server) handleAvatarUpload(w http.ResponseWriter, r *http.Request) error {
-	img, err := httpx.ReadImageUpload(w, r, maxImageUpload)
+	img, err := media.ReadImageUpload(w, r, maxImageUpload)
 	if err != nil {
 		return err
 	}
@@ -95,5 +96,5 @@ func (s *Server) handleAvatarUpload(w http.ResponseWriter, r *http.Request) erro
 }
 
 func (s *Server) handleAvatarGet(w http.ResponseWriter, r *http.Request) error {
-	return httpx.ServeBlob(w, r, s.cfg.Avatars, "avatars/"+r.PathValue("key"))
+	return media.Serve(w, r, s.cfg.Avatars, "avatars/"+r.PathValue("key"))
 }

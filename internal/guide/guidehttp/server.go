@@ -12,12 +12,12 @@ import (
 
 	"github.com/wayfarer-asia/platform/internal/guide"
 	"github.com/wayfarer-asia/platform/internal/platform/auth"
-	"github.com/wayfarer-asia/platform/internal/platform/blob"
 	"github.com/wayfarer-asia/platform/internal/platform/changes"
 	"github.com/wayfarer-asia/platform/internal/platform/chat"
 	"github.com/wayfarer-asia/platform/internal/platform/clock"
 	"github.com/wayfarer-asia/platform/internal/platform/httpx"
 	"github.com/wayfarer-asia/platform/internal/platform/idempotency"
+	"github.com/wayfarer-asia/platform/internal/platform/media"
 	"github.com/wayfarer-asia/platform/internal/platform/paging"
 	"github.com/wayfarer-asia/platform/internal/platform/ratelimit"
 	"github.com/wayfarer-asia/platform/internal/platform/webui"
@@ -41,7 +41,7 @@ type Config struct {
 	ActionTTL     time.Duration // lifetime of a pending action
 	Conversations guide.ConversationStore
 	Supply        guide.SupplyStore // experts' packages and availability
-	Avatars       blob.Store        // uploaded images: avatars and package images
+	Avatars       media.Store       // uploaded images: avatars and package images
 	Realtime      *chat.Credentials
 	Live          Live // the realtime channel; nil: its routes answer 503
 	// Events is the change feed; Webhooks the webhook endpoints, whose
@@ -210,9 +210,9 @@ func (s *Server) routes() {
 	webui.Docs(webui.DocsConfig{Title: "Guide Marketplace API", API: httpx.GuideAPI}).Register(s.router)
 	// Where the person approves what an agent asked for (pending actions).
 	webui.Confirm().Register(s.router)
-	portrait, landscape := httpx.Size{Width: 320, Height: 320}, httpx.Size{Width: 640, Height: 420}
+	portrait, landscape := media.Size{Width: 320, Height: 320}, media.Size{Width: 640, Height: 420}
 	s.router.Handle("GET /media/sample/{kind}/{name}", httpx.Adapt(httpx.RateLimitCounted(s.cfg.Metrics, s.cfg.ReadLimiter, s.publicKey,
-		httpx.SampleImages(map[string]httpx.Size{
+		media.SampleImages(map[string]media.Size{
 			"experts": portrait, "avatars": portrait, "covers": landscape, "packages": landscape, "travelogues": landscape,
 			"messages": {Width: 640, Height: 480},
 		}))))

@@ -5,6 +5,7 @@ import (
 
 	"github.com/wayfarer-asia/platform/internal/guide"
 	"github.com/wayfarer-asia/platform/internal/platform/httpx"
+	"github.com/wayfarer-asia/platform/internal/platform/media"
 	"github.com/wayfarer-asia/platform/internal/platform/ratelimit"
 )
 
@@ -50,7 +51,7 @@ func (s *Server) handlePackageCreate(w http.ResponseWriter, r *http.Request) err
 		return err
 	}
 	s.catalogChanged()
-	httpx.ResolveMedia(r.Context(), p)
+	media.Resolve(r.Context(), p)
 	httpx.WriteJSON(w, http.StatusCreated, item{p})
 	return nil
 }
@@ -70,7 +71,7 @@ func (s *Server) handlePackageUpdate(w http.ResponseWriter, r *http.Request) err
 		return err
 	}
 	s.catalogChanged()
-	httpx.ResolveMedia(r.Context(), p)
+	media.Resolve(r.Context(), p)
 	httpx.WriteJSON(w, http.StatusOK, item{p})
 	return nil
 }
@@ -85,7 +86,7 @@ func (s *Server) handlePackageImageUpload(w http.ResponseWriter, r *http.Request
 	if err != nil {
 		return err
 	}
-	img, err := httpx.ReadImageUpload(w, r, maxImageUpload)
+	img, err := media.ReadImageUpload(w, r, maxImageUpload)
 	if err != nil {
 		return err
 	}
@@ -94,12 +95,12 @@ func (s *Server) handlePackageImageUpload(w http.ResponseWriter, r *http.Request
 		return err
 	}
 	s.catalogChanged()
-	httpx.ResolveMedia(ctx, p)
+	media.Resolve(ctx, p)
 	w.Header().Set("Location", httpx.AbsoluteURL(ctx, path))
 	httpx.WriteJSON(w, http.StatusCreated, item{p})
 	return nil
 }
 
 func (s *Server) handlePackageImageGet(w http.ResponseWriter, r *http.Request) error {
-	return httpx.ServeBlob(w, r, s.cfg.Avatars, "packages/"+r.PathValue("key"))
+	return media.Serve(w, r, s.cfg.Avatars, "packages/"+r.PathValue("key"))
 }

@@ -7,7 +7,7 @@ import (
 
 	"github.com/wayfarer-asia/platform/internal/guide"
 	"github.com/wayfarer-asia/platform/internal/guide/guidejobs"
-	"github.com/wayfarer-asia/platform/internal/platform/blob"
+	"github.com/wayfarer-asia/platform/internal/platform/media"
 	"github.com/wayfarer-asia/platform/internal/platform/store"
 )
 
@@ -15,7 +15,7 @@ import (
 func TestBlobDelete(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, store.SQLite, time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC))
-	files := &blob.Local{Dir: t.TempDir()}
+	files := &media.Local{Dir: t.TempDir()}
 	key := "avatars/0193a4f0-1111-7aaa-8bbb-0123456789ab/abc.jpg"
 	if err := files.Put(t.Context(), key, []byte{0xff, 0xd8, 0xff}, "image/jpeg"); err != nil {
 		t.Fatal(err)
@@ -28,7 +28,7 @@ func TestBlobDelete(t *testing.T) {
 	if n := drain(t, r); n != 1 {
 		t.Fatalf("handled %d jobs", n)
 	}
-	if _, _, err := files.Get(t.Context(), key); !errors.Is(err, blob.ErrNotFound) {
+	if _, _, err := files.Get(t.Context(), key); !errors.Is(err, media.ErrNotFound) {
 		t.Errorf("file still there: %v", err)
 	}
 	var done int

@@ -17,9 +17,9 @@ import (
 	"github.com/wayfarer-asia/platform/internal/guide"
 	"github.com/wayfarer-asia/platform/internal/guide/guidedb"
 	"github.com/wayfarer-asia/platform/internal/platform/ai"
-	"github.com/wayfarer-asia/platform/internal/platform/blob"
 	"github.com/wayfarer-asia/platform/internal/platform/chat"
 	"github.com/wayfarer-asia/platform/internal/platform/jobs"
+	"github.com/wayfarer-asia/platform/internal/platform/media"
 	"github.com/wayfarer-asia/platform/internal/platform/push"
 	"github.com/wayfarer-asia/platform/internal/platform/store"
 )
@@ -48,7 +48,7 @@ type Jobs struct {
 	AI *ai.Client
 	// Blobs holds files that jobs may remove (a closed account's avatar);
 	// nil leaves blob jobs queued.
-	Blobs blob.Store
+	Blobs media.Store
 	// Chat publishes recorded messages, read receipts and unread counts
 	// on the realtime channel, and tells who follows a conversation live
 	// (no push for them); nil completes realtime jobs without publishing.

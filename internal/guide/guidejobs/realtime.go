@@ -103,7 +103,7 @@ func (g *Jobs) unread(ctx context.Context, j store.Job, userID string) (chat.Pub
 }
 
 // absolute makes a reference to an image on the API absolute, as the REST
-// answers do (httpx.MediaURL, which needs a request).
+// answers do (media.URL, which needs a request).
 func (g *Jobs) absolute(ref *string) {
 	if strings.HasPrefix(*ref, "/") && !strings.HasPrefix(*ref, "//") {
 		*ref = g.PublicURL + *ref

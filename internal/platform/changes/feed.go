@@ -59,7 +59,7 @@ func NewFeed(db *store.DB, c clock.Clock) *Feed {
 }
 
 // media is implemented by resources that refer to images (as
-// httpx.Media).
+// media.Referrer).
 type media interface{ MediaRefs(f func(ref *string)) }
 
 // Record writes the event of a change in q, the change's transaction, so

@@ -60,33 +60,6 @@ func AbsoluteURL(ctx context.Context, path string) string {
 	return info(ctx).publicURL + path
 }
 
-// MediaURL is the address a stored image reference is shown at: a path
-// on this API ("/media/…", the only form the server stores for its own
-// images) becomes absolute with AbsoluteURL; anything else (an http(s) URL
-// a client gave, such as the image of a message) is kept as it is.
-func MediaURL(ctx context.Context, ref string) string {
-	if strings.HasPrefix(ref, "/") && !strings.HasPrefix(ref, "//") {
-		return AbsoluteURL(ctx, ref)
-	}
-	return ref
-}
-
-// Media is implemented by the values the APIs answer with that refer to
-// images: MediaRefs calls f with each non-nil reference, which f may
-// rewrite in place.
-type Media interface {
-	MediaRefs(f func(ref *string))
-}
-
-// ResolveMedia rewrites the image references of each value with MediaURL,
-// so that every image the APIs answer with is an absolute URL. It may be
-// applied more than once.
-func ResolveMedia[M Media](ctx context.Context, values ...M) {
-	for _, v := range values {
-		v.MediaRefs(func(ref *string) { *ref = MediaURL(ctx, *ref) })
-	}
-}
-
 // Outer is the middleware every request passes first: it assigns the
 // request id (kept from X-Request-Id when well formed), works out the client
 // address behind trusted proxies, recovers from panics and logs the request.

@@ -7,6 +7,7 @@ import (
 	"net/http"
 
 	"github.com/wayfarer-asia/platform/internal/platform/httpx"
+	"github.com/wayfarer-asia/platform/internal/platform/media"
 )
 
 // HTTP makes POST handlers honour the Idempotency-Key header, the same way
@@ -54,8 +55,8 @@ func (m *HTTP) Wrap(status int, render func(any) ([]byte, error), h httpx.Handle
 		call := Call{Account: account, Key: key, Fingerprint: Fingerprint(r.Method, r.URL.Path, mode, body), Status: status,
 			Render: func(result any) ([]byte, error) {
 				// The answer as the handler sends it: with absolute image URLs.
-				if m, ok := result.(httpx.Media); ok {
-					httpx.ResolveMedia(ctx, m)
+				if m, ok := result.(media.Referrer); ok {
+					media.Resolve(ctx, m)
 				}
 				return render(result)
 			},

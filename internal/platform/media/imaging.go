@@ -1,9 +1,15 @@
-// Package media turns an untrusted uploaded picture into a clean one: it
-// reads a bounded number of bytes, recognises JPEG, PNG and WebP by their
-// content alone, refuses pixel floods before any pixel buffer exists, and
-// re-encodes the decoded pixels so that nothing else of the upload (EXIF and
-// GPS tags, ICC profiles, comments, trailing bytes, polyglot payloads)
-// survives.
+// Package media holds the images both APIs take and show, from upload to
+// address: it reads an upload (ReadImageUpload) and turns the untrusted
+// picture into a clean one (Sanitize), keeps it in a Store (Local or S3)
+// and serves it (Serve), draws the sample data's pictures (SampleImages),
+// and checks and resolves the image references the APIs store and answer
+// with (CheckRefs, Resolve).
+//
+// Sanitize reads a bounded number of bytes, recognises JPEG, PNG and WebP
+// by their content alone, refuses pixel floods before any pixel buffer
+// exists, and re-encodes the decoded pixels so that nothing else of the
+// upload (EXIF and GPS tags, ICC profiles, comments, trailing bytes,
+// polyglot payloads) survives.
 package media
 
 import (

@@ -5,6 +5,7 @@ import (
 	"net/url"
 
 	"github.com/wayfarer-asia/platform/internal/platform/httpx"
+	"github.com/wayfarer-asia/platform/internal/platform/media"
 	"github.com/wayfarer-asia/platform/internal/property"
 )
 
@@ -27,7 +28,7 @@ func (s *Server) writeProperties(w http.ResponseWriter, r *http.Request, in prop
 	if err != nil {
 		return err
 	}
-	httpx.ResolveMedia(r.Context(), list.Data...)
+	media.Resolve(r.Context(), list.Data...)
 	httpx.WriteJSON(w, http.StatusOK, list)
 	return nil
 }
@@ -37,7 +38,7 @@ func (s *Server) handlePropertyGet(w http.ResponseWriter, r *http.Request) error
 	if err != nil {
 		return err
 	}
-	httpx.ResolveMedia(r.Context(), p)
+	media.Resolve(r.Context(), p)
 	httpx.WriteJSON(w, http.StatusOK, p)
 	return nil
 }

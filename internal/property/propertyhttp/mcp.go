@@ -15,6 +15,7 @@ import (
 	"github.com/wayfarer-asia/platform/internal/platform/httpx"
 	"github.com/wayfarer-asia/platform/internal/platform/idempotency"
 	"github.com/wayfarer-asia/platform/internal/platform/mcpx"
+	"github.com/wayfarer-asia/platform/internal/platform/media"
 	"github.com/wayfarer-asia/platform/internal/property"
 )
 
@@ -153,7 +154,7 @@ func (s *Server) mcpTools(d *mcpx.Door) {
 			if err != nil {
 				return nil, nil, mcpx.ErrorOf(ctx, err)
 			}
-			httpx.ResolveMedia(ctx, list.Data...)
+			media.Resolve(ctx, list.Data...)
 			return nil, list, nil
 		})
 	mcpx.AddTool(d, &mcp.Tool{Name: "get_property", Title: "Get a property", Annotations: mcpx.ReadOnly,
@@ -163,7 +164,7 @@ func (s *Server) mcpTools(d *mcpx.Door) {
 			if err != nil {
 				return nil, nil, mcpx.ErrorOf(ctx, err)
 			}
-			httpx.ResolveMedia(ctx, p)
+			media.Resolve(ctx, p)
 			return nil, p, nil
 		})
 	mcpx.AddTool(d, &mcp.Tool{Name: "get_availability", Title: "Get availability", Annotations: mcpx.ReadOnly,
@@ -279,8 +280,8 @@ func mcpIdempotent[Out any](ctx context.Context, s *Server, key string, r rest, 
 	k := mcpx.PrincipalFrom(ctx).Value.(*property.Key)
 	var refusal *mcpx.CallError
 	render := func(result any) ([]byte, error) {
-		if m, ok := result.(httpx.Media); ok {
-			httpx.ResolveMedia(ctx, m)
+		if m, ok := result.(media.Referrer); ok {
+			media.Resolve(ctx, m)
 		}
 		return json.Marshal(result)
 	}

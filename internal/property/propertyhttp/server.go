@@ -18,6 +18,7 @@ import (
 	"github.com/wayfarer-asia/platform/internal/platform/clock"
 	"github.com/wayfarer-asia/platform/internal/platform/httpx"
 	"github.com/wayfarer-asia/platform/internal/platform/idempotency"
+	"github.com/wayfarer-asia/platform/internal/platform/media"
 	"github.com/wayfarer-asia/platform/internal/platform/ratelimit"
 	"github.com/wayfarer-asia/platform/internal/property"
 )
@@ -166,7 +167,7 @@ func (s *Server) routes() {
 
 	// Counted against the client IP's budget, as API requests without a key.
 	s.router.Handle("GET /media/sample/{kind}/{name}", httpx.Adapt(httpx.RateLimit(s.cfg.Limiter, s.ipLimit,
-		httpx.SampleImages(map[string]httpx.Size{"properties": {Width: 640, Height: 420}}))))
+		media.SampleImages(map[string]media.Size{"properties": {Width: 640, Height: 420}}))))
 	s.mcpRoutes() // the MCP door for agents: mcp.go
 	s.webRoutes() // the developer portal (/portal/) and the API reference (/docs/): web.go
 }

@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"github.com/wayfarer-asia/platform/internal/platform/httpx"
+	"github.com/wayfarer-asia/platform/internal/platform/media"
 	"github.com/wayfarer-asia/platform/internal/property"
 )
 
@@ -19,7 +20,7 @@ func (s *Server) handlePropertyCreate(w http.ResponseWriter, r *http.Request) er
 	if err != nil {
 		return err
 	}
-	httpx.ResolveMedia(r.Context(), p)
+	media.Resolve(r.Context(), p)
 	httpx.WriteJSON(w, http.StatusCreated, p)
 	return nil
 }
@@ -38,7 +39,7 @@ func (s *Server) handlePropertyUpdate(w http.ResponseWriter, r *http.Request) er
 	if err != nil {
 		return err
 	}
-	httpx.ResolveMedia(r.Context(), p)
+	media.Resolve(r.Context(), p)
 	httpx.WriteJSON(w, http.StatusOK, p)
 	return nil
 }

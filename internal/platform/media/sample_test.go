@@ -1,4 +1,4 @@
-package httpx
+package media
 
 import (
 	"bytes"
@@ -9,6 +9,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/wayfarer-asia/platform/internal/platform/httpx"
 )
 
 func sampleRequest(t *testing.T, h http.Handler, path string, headers ...string) *httptest.ResponseRecorder {
@@ -26,7 +28,7 @@ func sampleRequest(t *testing.T, h http.Handler, path string, headers ...string)
 // memory, with a strong ETag that a revalidation matches (304, no body).
 func TestSampleImagesCached(t *testing.T) {
 	mux := http.NewServeMux()
-	mux.Handle("GET /media/sample/{kind}/{name}", Adapt(SampleImages(map[string]Size{"covers": {Width: 640, Height: 420}})))
+	mux.Handle("GET /media/sample/{kind}/{name}", httpx.Adapt(SampleImages(map[string]Size{"covers": {Width: 640, Height: 420}})))
 	const path = "/media/sample/covers/kyoto.jpg"
 
 	first := sampleRequest(t, mux, path)

@@ -1,4 +1,4 @@
-package httpx
+package media
 
 import (
 	"slices"
@@ -9,11 +9,11 @@ import (
 	"github.com/wayfarer-asia/platform/internal/platform/apperr"
 )
 
-// TestCheckMediaRefs: image URLs on the public URL and /media/ paths become
+// TestCheckRefs: image URLs on the public URL and /media/ paths become
 // stored paths, in their clean form; anything that could point elsewhere
 // (percent-encoded bytes, backslashes and ".." included) is refused by
 // index, and more than the maximum is refused as a whole.
-func TestCheckMediaRefs(t *testing.T) {
+func TestCheckRefs(t *testing.T) {
 	const pub = "https://api.example.com/v2"
 	urls := []string{
 		pub + "/media/packages/ab.jpg", "/media/sample/a.jpg", pub + "/media/./packages/p2/x.jpg", "/media//packages/p2/./y.jpg", // kept
@@ -23,7 +23,7 @@ func TestCheckMediaRefs(t *testing.T) {
 		"/media/sample/..", "/media/.", "/media/./../media/a.jpg", `/media/.\packages\p2\x.jpg`, "/media/./", "/media/%00",
 	}
 	errs := apperr.FieldErrors{}
-	refs := CheckMediaRefs(errs, "images", pub, &urls, 3)
+	refs := CheckRefs(errs, "images", pub, &urls, 3)
 	if !slices.Equal(refs, []string{"/media/packages/ab.jpg", "/media/sample/a.jpg", "/media/packages/p2/x.jpg", "/media/packages/p2/y.jpg"}) {
 		t.Errorf("refs %q", refs)
 	}
@@ -35,7 +35,7 @@ func TestCheckMediaRefs(t *testing.T) {
 			t.Errorf("%q was not refused: %v", urls[i], errs)
 		}
 	}
-	if refs := CheckMediaRefs(apperr.FieldErrors{}, "images", pub, nil, 3); refs == nil || len(refs) != 0 {
+	if refs := CheckRefs(apperr.FieldErrors{}, "images", pub, nil, 3); refs == nil || len(refs) != 0 {
 		t.Errorf("null: %q, want no images", refs)
 	}
 }

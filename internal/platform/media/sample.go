@@ -1,4 +1,4 @@
-package httpx
+package media
 
 import (
 	"bytes"
@@ -17,6 +17,7 @@ import (
 
 	"github.com/wayfarer-asia/platform/internal/platform/admission"
 	"github.com/wayfarer-asia/platform/internal/platform/apperr"
+	"github.com/wayfarer-asia/platform/internal/platform/httpx"
 )
 
 var sampleName = regexp.MustCompile(`^[a-z0-9-]{1,100}\.jpg$`)
@@ -40,7 +41,7 @@ const maxSampleImages = 1024
 // It is served with a strong ETag, a digest of its bytes, and answered
 // 304 on a matching If-None-Match; Cache-Control lets clients keep it a
 // day. Mount it behind the API's per-client rate limit.
-func SampleImages(sizes map[string]Size) HandlerFunc {
+func SampleImages(sizes map[string]Size) httpx.HandlerFunc {
 	c := &sampleCache{images: map[string]*sampleImage{}}
 	return func(w http.ResponseWriter, r *http.Request) error {
 		kind, name := r.PathValue("kind"), r.PathValue("name")

@@ -1,4 +1,4 @@
-package blob
+package media
 
 import (
 	"bytes"
@@ -60,10 +60,10 @@ func NewS3(c S3Config) (*S3, error) {
 	u, err := url.Parse(c.Endpoint)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" ||
 		(u.Path != "" && u.Path != "/") || u.RawQuery != "" || u.Fragment != "" {
-		return nil, fmt.Errorf("blob: S3 endpoint %q is not an http(s) URL with no path", c.Endpoint)
+		return nil, fmt.Errorf("media: S3 endpoint %q is not an http(s) URL with no path", c.Endpoint)
 	}
 	if c.Bucket == "" || c.Region == "" || c.AccessKey == "" || c.SecretKey == "" {
-		return nil, errors.New("blob: S3 bucket, region, access key and secret key must all be set")
+		return nil, errors.New("media: S3 bucket, region, access key and secret key must all be set")
 	}
 	lookup := minio.BucketLookupDNS
 	if c.PathStyle {
@@ -78,7 +78,7 @@ func NewS3(c S3Config) (*S3, error) {
 		MaxRetries:   s3Retries,
 	})
 	if err != nil {
-		return nil, fmt.Errorf("blob: S3 client: %w", err)
+		return nil, fmt.Errorf("media: S3 client: %w", err)
 	}
 	timeout := c.Timeout
 	if timeout <= 0 {
@@ -100,7 +100,7 @@ func (s *S3) Put(ctx context.Context, key string, data []byte, contentType strin
 	_, err := s.client.PutObject(ctx, s.bucket, key, bytes.NewReader(data), int64(len(data)), "", "",
 		minio.PutObjectOptions{ContentType: contentType})
 	if err != nil {
-		return fmt.Errorf("blob: S3 PUT %s: %w", key, err)
+		return fmt.Errorf("media: S3 PUT %s: %w", key, err)
 	}
 	return nil
 }
@@ -117,7 +117,7 @@ func (s *S3) Get(ctx context.Context, key string) (io.ReadCloser, string, error)
 		if noSuchKey(err) {
 			return nil, "", ErrNotFound
 		}
-		return nil, "", fmt.Errorf("blob: S3 GET %s: %w", key, err)
+		return nil, "", fmt.Errorf("media: S3 GET %s: %w", key, err)
 	}
 	return cancelOnClose{body, cancel}, info.ContentType, nil
 }
@@ -131,7 +131,7 @@ func (s *S3) Delete(ctx context.Context, key string) error {
 	ctx, cancel := context.WithTimeout(ctx, s.timeout)
 	defer cancel()
 	if err := s.client.RemoveObject(ctx, s.bucket, key, minio.RemoveObjectOptions{}); err != nil && !noSuchKey(err) {
-		return fmt.Errorf("blob: S3 DELETE %s: %w", key, err)
+		return fmt.Errorf("media: S3 DELETE %s: %w", key, err)
 	}
 	return nil
 }

@@ -1,6 +1,4 @@
-// Package blob stores immutable binary objects (uploaded images) under
-// short keys, on the local disk or in any S3-compatible object store.
-package blob
+package media
 
 import (
 	"context"
@@ -10,7 +8,8 @@ import (
 	"strings"
 )
 
-// Store keeps objects by key.
+// Store keeps immutable binary objects (uploaded images) by short keys, on
+// the local disk (Local) or in any S3-compatible object store (S3).
 type Store interface {
 	// Put stores data under key with its content type, replacing any
 	// object there. Readers see either the old object or the new one,
@@ -26,11 +25,11 @@ type Store interface {
 
 var (
 	// ErrNotFound is returned by Get for a key that holds no object.
-	ErrNotFound = errors.New("blob: not found")
+	ErrNotFound = errors.New("media: not found")
 	// ErrInvalidKey is returned for a key outside the key syntax (see
 	// ValidKey). A key that comes from a URL should be answered as "not
 	// found" when it fails with it.
-	ErrInvalidKey = errors.New("blob: invalid key")
+	ErrInvalidKey = errors.New("media: invalid key")
 )
 
 // MaxKeyLen is the longest key accepted.

@@ -1,4 +1,4 @@
-package blob
+package media
 
 import (
 	"context"
@@ -40,11 +40,11 @@ func typeOf(key string) (string, bool) {
 
 func (l Local) open(create bool) (*os.Root, error) {
 	if l.Dir == "" {
-		return nil, errors.New("blob: Local.Dir is not set")
+		return nil, errors.New("media: Local.Dir is not set")
 	}
 	if create {
 		if err := os.MkdirAll(l.Dir, 0o750); err != nil {
-			return nil, fmt.Errorf("blob: %w", err)
+			return nil, fmt.Errorf("media: %w", err)
 		}
 	}
 	return os.OpenRoot(l.Dir)
@@ -67,7 +67,7 @@ func (l Local) Put(ctx context.Context, key string, data []byte, contentType str
 		return fmt.Errorf("%w: %q: a Local key ends in .jpg or .png", ErrInvalidKey, key)
 	}
 	if contentType != "" && contentType != ct {
-		return fmt.Errorf("blob: key %q holds %s, not %s", key, ct, contentType)
+		return fmt.Errorf("media: key %q holds %s, not %s", key, ct, contentType)
 	}
 	if err := ctx.Err(); err != nil {
 		return err
@@ -81,7 +81,7 @@ func (l Local) Put(ctx context.Context, key string, data []byte, contentType str
 	dir := path.Dir(key)
 	if dir != "." {
 		if err := root.MkdirAll(dir, 0o750); err != nil {
-			return fmt.Errorf("blob: %w", err)
+			return fmt.Errorf("media: %w", err)
 		}
 	}
 	var rnd [8]byte
@@ -89,7 +89,7 @@ func (l Local) Put(ctx context.Context, key string, data []byte, contentType str
 	tmp := path.Join(dir, ".tmp-"+hex.EncodeToString(rnd[:]))
 	f, err := root.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o640)
 	if err != nil {
-		return fmt.Errorf("blob: %w", err)
+		return fmt.Errorf("media: %w", err)
 	}
 	defer func() {
 		if err != nil {
@@ -98,16 +98,16 @@ func (l Local) Put(ctx context.Context, key string, data []byte, contentType str
 		}
 	}()
 	if _, err = f.Write(data); err != nil {
-		return fmt.Errorf("blob: %w", err)
+		return fmt.Errorf("media: %w", err)
 	}
 	if err = f.Sync(); err != nil {
-		return fmt.Errorf("blob: %w", err)
+		return fmt.Errorf("media: %w", err)
 	}
 	if err = f.Close(); err != nil {
-		return fmt.Errorf("blob: %w", err)
+		return fmt.Errorf("media: %w", err)
 	}
 	if err = root.Rename(tmp, key); err != nil {
-		return fmt.Errorf("blob: %w", err)
+		return fmt.Errorf("media: %w", err)
 	}
 	// Make the rename itself durable.
 	if d, derr := root.Open(dir); derr == nil {
@@ -134,7 +134,7 @@ func (l Local) Get(ctx context.Context, key string) (io.ReadCloser, string, erro
 		return nil, "", ErrNotFound
 	}
 	if err != nil {
-		return nil, "", fmt.Errorf("blob: %w", err)
+		return nil, "", fmt.Errorf("media: %w", err)
 	}
 	defer root.Close()
 	f, err := root.Open(key)
@@ -142,12 +142,12 @@ func (l Local) Get(ctx context.Context, key string) (io.ReadCloser, string, erro
 		return nil, "", ErrNotFound
 	}
 	if err != nil {
-		return nil, "", fmt.Errorf("blob: %w", err)
+		return nil, "", fmt.Errorf("media: %w", err)
 	}
 	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
 		f.Close()
 		if err != nil {
-			return nil, "", fmt.Errorf("blob: %w", err)
+			return nil, "", fmt.Errorf("media: %w", err)
 		}
 		return nil, "", ErrNotFound
 	}
@@ -167,7 +167,7 @@ func (l Local) Delete(ctx context.Context, key string) error {
 		return nil
 	}
 	if err != nil {
-		return fmt.Errorf("blob: %w", err)
+		return fmt.Errorf("media: %w", err)
 	}
 	defer root.Close()
 	fi, err := root.Lstat(key)
@@ -175,13 +175,13 @@ func (l Local) Delete(ctx context.Context, key string) error {
 		return nil
 	}
 	if err != nil {
-		return fmt.Errorf("blob: %w", err)
+		return fmt.Errorf("media: %w", err)
 	}
 	if fi.IsDir() {
 		return nil // a folder is no object
 	}
 	if err := root.Remove(key); err != nil && !missing(err) {
-		return fmt.Errorf("blob: %w", err)
+		return fmt.Errorf("media: %w", err)
 	}
 	return nil
 }

@@ -1,12 +1,10 @@
-package httpx
+package media
 
 import (
 	"bytes"
 	"context"
-	"encoding/binary"
 	"encoding/json"
 	"errors"
-	"hash/crc32"
 	"image"
 	"image/color"
 	"image/jpeg"
@@ -22,8 +20,7 @@ import (
 	"testing"
 
 	"github.com/wayfarer-asia/platform/internal/platform/apperr"
-	"github.com/wayfarer-asia/platform/internal/platform/blob"
-	"github.com/wayfarer-asia/platform/internal/platform/media"
+	"github.com/wayfarer-asia/platform/internal/platform/httpx"
 )
 
 const avatarMax = 5 << 20
@@ -52,19 +49,6 @@ func testTransparentPNG(t *testing.T) []byte {
 		t.Fatal(err)
 	}
 	return buf.Bytes()
-}
-
-// floodPNG declares 100000×100000 pixels in a few dozen bytes.
-func floodPNG() []byte {
-	chunk := func(typ string, data []byte) []byte {
-		out := binary.BigEndian.AppendUint32(nil, uint32(len(data)))
-		out = append(append(out, typ...), data...)
-		return binary.BigEndian.AppendUint32(out, crc32.ChecksumIEEE(append([]byte(typ), data...)))
-	}
-	ihdr := binary.BigEndian.AppendUint32(binary.BigEndian.AppendUint32(nil, 100000), 100000)
-	ihdr = append(ihdr, 8, 6, 0, 0, 0)
-	out := append([]byte("\x89PNG\r\n\x1a\n"), chunk("IHDR", ihdr)...)
-	return append(out, chunk("IEND", nil)...)
 }
 
 type part struct {
@@ -102,12 +86,12 @@ func fileForm(t *testing.T, data []byte) ([]byte, string) {
 	return form(t, part{name: "file", filename: "me.jpg", contentType: "image/jpeg", data: data})
 }
 
-// upload runs ReadImageUpload behind Adapt and returns the recorder and
+// upload runs ReadImageUpload behind httpx.Adapt and returns the recorder and
 // the image read, if any.
-func upload(t *testing.T, body io.Reader, contentType string, maxBytes int64) (*httptest.ResponseRecorder, *media.Image) {
+func upload(t *testing.T, body io.Reader, contentType string, maxBytes int64) (*httptest.ResponseRecorder, *Image) {
 	t.Helper()
-	var got *media.Image
-	h := Adapt(func(w http.ResponseWriter, r *http.Request) error {
+	var got *Image
+	h := httpx.Adapt(func(w http.ResponseWriter, r *http.Request) error {
 		img, err := ReadImageUpload(w, r, maxBytes)
 		if err != nil {
 			return err
@@ -160,14 +144,14 @@ func TestReadImageUpload(t *testing.T) {
 		if rec.Code != http.StatusNoContent || img == nil {
 			t.Fatalf("status %d: %s", rec.Code, rec.Body)
 		}
-		if img.ContentType != media.JPEG || img.Width != 200 || img.Height != 100 {
+		if img.ContentType != JPEG || img.Width != 200 || img.Height != 100 {
 			t.Errorf("image %s %d×%d", img.ContentType, img.Width, img.Height)
 		}
 	})
 	t.Run("transparent PNG sent as application/octet-stream", func(t *testing.T) {
 		body, ct := form(t, part{name: "file", filename: "blob", contentType: "application/octet-stream", data: testTransparentPNG(t)})
 		rec, img := upload(t, bytes.NewReader(body), ct, avatarMax)
-		if rec.Code != http.StatusNoContent || img.ContentType != media.PNG {
+		if rec.Code != http.StatusNoContent || img.ContentType != PNG {
 			t.Fatalf("status %d: %s", rec.Code, rec.Body)
 		}
 	})
@@ -259,7 +243,7 @@ func TestReadImageUploadRefusals(t *testing.T) {
 		},
 		{
 			name: "pixel flood", status: 400, code: apperr.Validation, detail: "file",
-			body: func(t *testing.T) ([]byte, string) { return fileForm(t, floodPNG()) },
+			body: func(t *testing.T) ([]byte, string) { return fileForm(t, floodPNG(100000, 100000)) },
 		},
 		{
 			name: "truncated JPEG", status: 400, code: apperr.Validation, detail: "file",
@@ -336,8 +320,8 @@ func TestReadImageUploadBodyCap(t *testing.T) {
 	}
 }
 
-func TestServeBlob(t *testing.T) {
-	store := blob.Local{Dir: t.TempDir()}
+func TestServe(t *testing.T) {
+	store := Local{Dir: t.TempDir()}
 	jpg := testJPEG(t, 16, 16)
 	if err := store.Put(t.Context(), "avatars/u1/abc.jpg", jpg, "image/jpeg"); err != nil {
 		t.Fatal(err)
@@ -348,8 +332,8 @@ func TestServeBlob(t *testing.T) {
 			req.Header.Set(header[i], header[i+1])
 		}
 		rec := httptest.NewRecorder()
-		Adapt(func(w http.ResponseWriter, r *http.Request) error {
-			return ServeBlob(w, r, store, key)
+		httpx.Adapt(func(w http.ResponseWriter, r *http.Request) error {
+			return Serve(w, r, store, key)
 		}).ServeHTTP(rec, req)
 		return rec
 	}
@@ -388,18 +372,18 @@ func TestServeBlob(t *testing.T) {
 	}
 }
 
-func TestServeBlobOddContentType(t *testing.T) {
+func TestServeOddContentType(t *testing.T) {
 	store := &memStore{objs: map[string]memObj{"a.jpg": {data: []byte("<html>"), ct: "text/html"}}}
 	rec := httptest.NewRecorder()
 	req := httptest.NewRequest(http.MethodGet, "/", nil)
-	if err := ServeBlob(rec, req, store, "a.jpg"); err != nil {
+	if err := Serve(rec, req, store, "a.jpg"); err != nil {
 		t.Fatal(err)
 	}
 	if ct := rec.Header().Get("Content-Type"); ct != "application/octet-stream" {
 		t.Errorf("Content-Type %q", ct)
 	}
 	store.err = errors.New("storage down")
-	err := ServeBlob(httptest.NewRecorder(), req, store, "a.jpg")
+	err := Serve(httptest.NewRecorder(), req, store, "a.jpg")
 	if err == nil || apperr.Code(err) != apperr.Internal {
 		t.Errorf("error %v", err)
 	}
@@ -408,9 +392,9 @@ func TestServeBlobOddContentType(t *testing.T) {
 // TestAvatarRoundTrip uploads through a real server, stores the image,
 // and fetches it back from the URL a handler would answer with.
 func TestAvatarRoundTrip(t *testing.T) {
-	store := blob.Local{Dir: t.TempDir()}
+	store := Local{Dir: t.TempDir()}
 	mux := http.NewServeMux()
-	mux.Handle("POST /api/v1/profile/avatar", Adapt(func(w http.ResponseWriter, r *http.Request) error {
+	mux.Handle("POST /api/v1/profile/avatar", httpx.Adapt(func(w http.ResponseWriter, r *http.Request) error {
 		img, err := ReadImageUpload(w, r, avatarMax)
 		if err != nil {
 			return err
@@ -419,13 +403,13 @@ func TestAvatarRoundTrip(t *testing.T) {
 		if err := store.Put(r.Context(), key, img.Data, img.ContentType); err != nil {
 			return err
 		}
-		WriteJSON(w, 200, map[string]any{"data": map[string]string{"url": AbsoluteURL(r.Context(), "/media/"+key)}})
+		httpx.WriteJSON(w, 200, map[string]any{"data": map[string]string{"url": httpx.AbsoluteURL(r.Context(), "/media/"+key)}})
 		return nil
 	}))
-	mux.Handle("GET /media/{key...}", Adapt(func(w http.ResponseWriter, r *http.Request) error {
-		return ServeBlob(w, r, store, r.PathValue("key"))
+	mux.Handle("GET /media/{key...}", httpx.Adapt(func(w http.ResponseWriter, r *http.Request) error {
+		return Serve(w, r, store, r.PathValue("key"))
 	}))
-	outer := &Outer{Logger: slog.New(slog.DiscardHandler)}
+	outer := &httpx.Outer{Logger: slog.New(slog.DiscardHandler)}
 	srv := httptest.NewServer(outer.Wrap(mux))
 	defer srv.Close()
 	outer.PublicURL = srv.URL
@@ -486,7 +470,7 @@ func (m *memStore) Get(_ context.Context, key string) (io.ReadCloser, string, er
 	}
 	o, ok := m.objs[key]
 	if !ok {
-		return nil, "", blob.ErrNotFound
+		return nil, "", ErrNotFound
 	}
 	return io.NopCloser(bytes.NewReader(o.data)), o.ct, nil
 }

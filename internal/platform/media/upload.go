@@ -1,4 +1,4 @@
-package httpx
+package media
 
 import (
 	"context"
@@ -17,8 +17,6 @@ import (
 
 	"github.com/wayfarer-asia/platform/internal/platform/admission"
 	"github.com/wayfarer-asia/platform/internal/platform/apperr"
-	"github.com/wayfarer-asia/platform/internal/platform/blob"
-	"github.com/wayfarer-asia/platform/internal/platform/media"
 )
 
 // MultipartOverhead is the room a multipart upload gets on top of its file
@@ -26,7 +24,7 @@ import (
 const MultipartOverhead = 64 << 10
 
 // ReadImageUpload reads the image of a multipart/form-data upload and
-// returns it sanitised by media.Sanitize (type judged from the bytes,
+// returns it sanitised by Sanitize (type judged from the bytes,
 // dimensions bounded, re-encoded without metadata).
 //
 // The whole body is capped at maxBytes+MultipartOverhead with
@@ -44,11 +42,11 @@ const MultipartOverhead = 64 << 10
 //   - no boundary, a malformed or truncated multipart body:
 //     VALIDATION_ERROR (400) with details.body;
 //   - no part named "file": VALIDATION_ERROR (400) with details.file;
-//   - the image refused: the error of media.Sanitize (415, 413 or 400
+//   - the image refused: the error of Sanitize (415, 413 or 400
 //     with details.file);
 //   - the request ended while it waited for its turn (see uploads and
 //     admission.Default): admission.ErrBusy (503, retriable).
-func ReadImageUpload(w http.ResponseWriter, r *http.Request, maxBytes int64) (*media.Image, error) {
+func ReadImageUpload(w http.ResponseWriter, r *http.Request, maxBytes int64) (*Image, error) {
 	mt, params, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
 	if err != nil || mt != "multipart/form-data" {
 		return nil, &apperr.Error{
@@ -73,7 +71,7 @@ func ReadImageUpload(w http.ResponseWriter, r *http.Request, maxBytes int64) (*m
 	if r.ContentLength > 0 {
 		share = r.ContentLength
 	}
-	var img *media.Image
+	var img *Image
 	if herr := uploads.Do(r.Context(), share, func() {
 		// The wait for a turn does not count against the time the client
 		// has to send the body: the server's read timeout started with
@@ -99,22 +97,22 @@ var uploads = admission.New(4*runtime.GOMAXPROCS(0), 32<<20)
 
 // readFilePart reads the parts of mr up to the one named "file" and
 // returns its image, sanitised.
-func readFilePart(ctx context.Context, mr *multipart.Reader, maxBytes, limit int64) (*media.Image, error) {
+func readFilePart(ctx context.Context, mr *multipart.Reader, maxBytes, limit int64) (*Image, error) {
 	for {
 		part, err := mr.NextPart()
 		if errors.Is(err, io.EOF) {
-			return nil, apperr.Field(media.Field, fmt.Sprintf("is required: a JPEG, PNG or WebP image of at most %s", sizeText(maxBytes)))
+			return nil, apperr.Field(Field, fmt.Sprintf("is required: a JPEG, PNG or WebP image of at most %s", sizeText(maxBytes)))
 		}
 		if err != nil {
 			return nil, multipartError(err, limit)
 		}
-		if part.FormName() != media.Field {
+		if part.FormName() != Field {
 			part.Close()
 			continue
 		}
-		img, err := media.Sanitize(ctx, part, maxBytes)
+		img, err := Sanitize(ctx, part, maxBytes)
 		part.Close()
-		if errors.Is(err, media.ErrRead) {
+		if errors.Is(err, ErrRead) {
 			return nil, multipartError(err, limit)
 		}
 		return img, err
@@ -129,6 +127,8 @@ func multipartError(err error, limit int64) error {
 	return bodyError("the multipart body is malformed or ends early")
 }
 
+func bodyError(msg string) error { return apperr.Field("body", msg) }
+
 func bodyTooLarge(limit int64) error {
 	return apperr.Errorf(apperr.TooLarge, "The body is larger than %d bytes.", limit)
 }
@@ -140,24 +140,24 @@ func sizeText(n int64) string {
 	return strconv.FormatInt(n, 10) + " bytes"
 }
 
-// servedTypes are the content types ServeBlob passes on; anything else is
+// servedTypes are the content types Serve passes on; anything else is
 // served as application/octet-stream.
 var servedTypes = map[string]bool{"image/jpeg": true, "image/png": true, "image/webp": true}
 
-// ServeBlob answers with the object key of store: its content type (an
+// Serve answers with the object key of store: its content type (an
 // image type, else application/octet-stream), X-Content-Type-Options:
 // nosniff and Content-Security-Policy: default-src 'none' (so that even a
 // file a browser would take for a document could run nothing), and
 // Cache-Control: public, max-age=31536000, immutable, since keys are
 // content-addressed and an object never changes. The key doubles as ETag,
 // so a revalidation is answered 304; HEAD gets the headers only. A missing
-// object, or a key outside blob.ValidKey (such as one with ".."), is
+// object, or a key outside ValidKey (such as one with ".."), is
 // NOT_FOUND (404). The error is returned only before anything is written:
 // a copy that fails half-way (the client went away) is logged, not
 // returned.
-func ServeBlob(w http.ResponseWriter, r *http.Request, store blob.Store, key string) error {
+func Serve(w http.ResponseWriter, r *http.Request, store Store, key string) error {
 	rc, ct, err := store.Get(r.Context(), key)
-	if errors.Is(err, blob.ErrNotFound) || errors.Is(err, blob.ErrInvalidKey) {
+	if errors.Is(err, ErrNotFound) || errors.Is(err, ErrInvalidKey) {
 		return apperr.Errorf(apperr.NotFound, "No image at this address.")
 	}
 	if err != nil {
@@ -188,7 +188,7 @@ func ServeBlob(w http.ResponseWriter, r *http.Request, store blob.Store, key str
 		return nil
 	}
 	if _, err := io.Copy(w, rc); err != nil {
-		slog.WarnContext(r.Context(), "serving a blob failed", "key", key, "err", err)
+		slog.WarnContext(r.Context(), "serving an image failed", "key", key, "err", err)
 	}
 	return nil
 }
