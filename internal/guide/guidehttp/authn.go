@@ -8,7 +8,6 @@ import (
 	"github.com/wayfarer-asia/platform/internal/platform/apperr"
 	"github.com/wayfarer-asia/platform/internal/platform/auth"
 	"github.com/wayfarer-asia/platform/internal/platform/httpx"
-	"github.com/wayfarer-asia/platform/internal/platform/mcpx"
 	"github.com/wayfarer-asia/platform/internal/platform/ratelimit"
 )
 
@@ -48,8 +47,8 @@ func (s *Server) authed(pattern string, rl rule, h httpx.HandlerFunc) {
 			return err
 		}
 		r = r.WithContext(context.WithValue(r.Context(), callerKey{}, c))
-		// A tool's REST request was metered with its MCP message.
-		if c.APIKey != nil && !mcpx.Metered(r.Context()) {
+		if c.APIKey != nil {
+			s.cfg.KeyUsage.Record(c.APIKey.ID, s.cfg.Clock.Now())
 			limiter := s.cfg.Limiter
 			if r.Method == http.MethodGet {
 				limiter = s.cfg.ReadLimiter
@@ -94,12 +93,7 @@ func (s *Server) authenticate(w http.ResponseWriter, r *http.Request, rl rule) (
 			e.Details = map[string]any{"requiredScope": rl.scope}
 			return nil, e
 		}
-		if !mcpx.Metered(ctx) {
-			s.cfg.KeyUsage.Record(key.ID, s.cfg.Clock.Now())
-		}
-		// A tool's REST call carries the MCP request's principal: what
-		// the key asks for there is the person's to confirm.
-		return &guide.Caller{User: user, APIKey: key, MCP: mcpx.PrincipalFrom(ctx) != nil}, nil
+		return &guide.Caller{User: user, APIKey: key}, nil
 	}
 	userID, err := s.cfg.Tokens.Verify(bearer)
 	if err != nil {

@@ -37,7 +37,7 @@ type data[T any] struct {
 
 // mcpRoutes registers the MCP endpoint, its metadata and its tools.
 func (s *Server) mcpRoutes() {
-	d := mcpx.NewDoor("guide", "1.0.0", mcpInstructions, s.router, httpx.MaxJSONBody+mcpx.Envelope, s.cfg.Logger, s.cfg.Metrics)
+	d := mcpx.NewDoor("guide", "1.0.0", mcpInstructions, httpx.MaxJSONBody+mcpx.Envelope, s.cfg.Logger, s.cfg.Metrics)
 	s.mcpTools(d)
 	s.router.Handle("POST /mcp", d.Endpoint(s.cfg.PublicURL, s.mcpPrincipal, s.mcpMeter, func(h httpx.HandlerFunc) httpx.HandlerFunc {
 		// Failed attempts count against the client IP, as public reads do.

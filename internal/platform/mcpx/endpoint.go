@@ -2,7 +2,6 @@ package mcpx
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -34,15 +33,6 @@ const MaxAnswer = 8 << 20
 // that may change data from a read. It answers the REST API's error
 // (RATE_LIMITED) once the budget is spent.
 type Meter func(w http.ResponseWriter, r *http.Request, p *Principal, write bool) error
-
-type meteredKey struct{}
-
-// Metered tells whether ctx is that of an MCP request, whose messages the
-// door has metered: the REST requests its tools make are not counted
-// again against the key.
-func Metered(ctx context.Context) bool {
-	return ctx.Value(meteredKey{}) != nil
-}
 
 // methods are the JSON-RPC methods the door serves: the SDK's for what
 // this server offers (tools, no prompts, resources or subscriptions).
@@ -167,7 +157,6 @@ func (d *Door) Endpoint(publicURL string, authenticate func(*http.Request) (*Pri
 				return nil
 			})(w, r)
 		}
-		r = r.WithContext(context.WithValue(r.Context(), meteredKey{}, true))
 		err := httpx.CheckJSONBody(w, r, d.maxBody)
 		var p *Principal
 		if err == nil {

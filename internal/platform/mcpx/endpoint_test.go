@@ -37,7 +37,7 @@ type bigOut struct {
 func door(t *testing.T) (string, *atomic.Int64) {
 	t.Helper()
 	logger := slog.New(slog.DiscardHandler)
-	d := mcpx.NewDoor("test", "1", "", http.NewServeMux(), 64<<10, logger, nil)
+	d := mcpx.NewDoor("test", "1", "", 64<<10, logger, nil)
 	mcpx.AddTool(d, &mcp.Tool{Name: "big", Description: "x", Annotations: mcpx.ReadOnly}, "",
 		func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, bigOut, error) {
 			return nil, bigOut{Text: strings.Repeat("a", mcpx.MaxAnswer)}, nil

@@ -11,14 +11,11 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"log/slog"
 	"maps"
 	"net/http"
-	"net/url"
 	"reflect"
 	"slices"
-	"strconv"
 	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -65,12 +62,9 @@ type Door struct {
 	scopes  map[string]string // tool name → scope it needs ("" for any key)
 	// readOnly names the tools that only read, metered as reads.
 	readOnly map[string]bool
-	// api runs the REST requests the tools make: the API's router, inside
-	// the middleware that already ran for the MCP request.
-	api     http.Handler
-	maxBody int64 // bytes of an MCP request
-	logger  *slog.Logger
-	metrics *httpx.Metrics
+	maxBody  int64 // bytes of an MCP request
+	logger   *slog.Logger
+	metrics  *httpx.Metrics
 	// TypeSchemas are the schemas of types that encode as something
 	// other than their Go shape (a date that is a JSON string).
 	TypeSchemas map[reflect.Type]*jsonschema.Schema
@@ -80,14 +74,14 @@ type Door struct {
 // the JSON-RPC message, the tool's name and the protocol's _meta.
 const Envelope = 8 << 10
 
-// NewDoor returns the MCP door of the API named, whose tools call api.
-// maxBody bounds an MCP request: the largest REST body a tool sends, and
-// room for the JSON-RPC envelope around it.
-func NewDoor(name, version, instructions string, api http.Handler, maxBody int64, logger *slog.Logger, metrics *httpx.Metrics) *Door {
+// NewDoor returns the MCP door of the API named. maxBody bounds an MCP
+// request: the largest REST body a tool's arguments match, and room for
+// the JSON-RPC envelope around them.
+func NewDoor(name, version, instructions string, maxBody int64, logger *slog.Logger, metrics *httpx.Metrics) *Door {
 	if logger == nil {
 		logger = slog.Default()
 	}
-	d := &Door{name: name, scopes: map[string]string{}, readOnly: map[string]bool{}, api: api, maxBody: maxBody, logger: logger, metrics: metrics}
+	d := &Door{name: name, scopes: map[string]string{}, readOnly: map[string]bool{}, maxBody: maxBody, logger: logger, metrics: metrics}
 	// The SDK logs each stateless session's start and end at Info; only
 	// its warnings and errors are kept.
 	sdkLogger := slog.New(warnings{logger.Handler()})
@@ -300,7 +294,7 @@ func delimited(v any) (string, error) {
 	return dataNotice + "\n<api-data>\n" + string(b) + "\n</api-data>", nil
 }
 
-// CallError is a refusal of the REST API, passed on as the tool's error:
+// CallError is a refusal, passed on as the tool's error:
 // its text is the REST error envelope, so agents see the same code,
 // message, details and doc_url.
 type CallError struct {
@@ -327,118 +321,6 @@ func ErrorOf(ctx context.Context, err error) error {
 	rec := newRecorder()
 	httpx.WriteError(rec, r, err)
 	return rec.callError()
-}
-
-// Request is a REST request a tool makes.
-type Request struct {
-	Method string
-	Path   string // escaped path, such as "/api/v1/bookings/" + url.PathEscape(id)
-	Query  url.Values
-	Body   any // sent as JSON when not nil
-	// IdempotencyKey is sent as the Idempotency-Key header when not "".
-	IdempotencyKey string
-}
-
-// Response is the REST API's answer to a Request.
-type Response struct {
-	Status int
-	Header http.Header
-	Body   []byte
-}
-
-// Replayed tells whether the answer was replayed for a repeated
-// Idempotency-Key.
-func (r *Response) Replayed() bool { return r.Header.Get("Idempotent-Replayed") == "true" }
-
-// Call runs r through the API's router with the MCP request's credentials
-// (its Authorization and X-API-KEY headers), so that the REST rule applies
-// as it stands: authentication, scope, the key's rate limit and usage,
-// validation, idempotency. A 4xx or 5xx answer is returned as *CallError.
-func (d *Door) Call(ctx context.Context, mreq *mcp.CallToolRequest, r Request) (*Response, error) {
-	var body []byte
-	if r.Body != nil {
-		var err error
-		if body, err = json.Marshal(r.Body); err != nil {
-			return nil, err
-		}
-	}
-	target := r.Path
-	if len(r.Query) > 0 {
-		target += "?" + r.Query.Encode()
-	}
-	hreq, err := http.NewRequestWithContext(ctx, r.Method, target, bytes.NewReader(body))
-	if err != nil {
-		return nil, err
-	}
-	if mreq.Extra != nil {
-		for _, h := range []string{"Authorization", "X-API-KEY"} {
-			for _, v := range mreq.Extra.Header.Values(h) {
-				hreq.Header.Add(h, v)
-			}
-		}
-	}
-	if body != nil {
-		hreq.Header.Set("Content-Type", "application/json")
-	}
-	if r.IdempotencyKey != "" {
-		hreq.Header.Set("Idempotency-Key", r.IdempotencyKey)
-	}
-	rec := newRecorder()
-	d.api.ServeHTTP(rec, hreq)
-	if rec.status >= 400 {
-		return nil, rec.callError()
-	}
-	return &Response{Status: rec.status, Header: rec.header, Body: rec.body.Bytes()}, nil
-}
-
-// Get runs a GET and answers as a tool handler: the REST answer decoded
-// as the structured result.
-func Get[Out any](ctx context.Context, d *Door, mreq *mcp.CallToolRequest, path string, q url.Values) (*mcp.CallToolResult, Out, error) {
-	return Send[Out](ctx, d, mreq, Request{Method: http.MethodGet, Path: path, Query: q})
-}
-
-// Send runs r and answers as a tool handler: the REST answer decoded as
-// the structured result, a replayed one marked in the result's _meta.
-func Send[Out any](ctx context.Context, d *Door, mreq *mcp.CallToolRequest, r Request) (*mcp.CallToolResult, Out, error) {
-	var out Out
-	res, err := d.Call(ctx, mreq, r)
-	if err != nil {
-		return nil, out, err
-	}
-	if err := json.Unmarshal(res.Body, &out); err != nil {
-		return nil, out, err
-	}
-	result := &mcp.CallToolResult{}
-	if res.Replayed() {
-		result.Meta = mcp.Meta{"idempotentReplayed": true}
-	}
-	return result, out, nil
-}
-
-// Query builds query parameters from name, value pairs, leaving out empty
-// strings and zero numbers (the REST defaults then apply).
-func Query(pairs ...any) url.Values {
-	q := url.Values{}
-	for i := 0; i+1 < len(pairs); i += 2 {
-		name := pairs[i].(string)
-		switch v := pairs[i+1].(type) {
-		case string:
-			if v != "" {
-				q.Set(name, v)
-			}
-		case int:
-			if v != 0 {
-				q.Set(name, strconv.Itoa(v))
-			}
-		case *float64:
-			if v != nil {
-				q.Set(name, strconv.FormatFloat(*v, 'f', -1, 64))
-			}
-		default:
-			panic(fmt.Sprintf("mcpx.Query: %s has type %T", name, v))
-		}
-	}
-	return q
 }
 
 // challenge sets the Bearer challenge of a 401, naming the metadata.

@@ -32,7 +32,7 @@ const mcpInstructions = "Tools of the Wayfarer property platform: search propert
 
 // mcpRoutes registers the MCP endpoint, its metadata and its tools.
 func (s *Server) mcpRoutes() {
-	d := mcpx.NewDoor("property", "1.0.0", mcpInstructions, s.router, maxCalendarBody+mcpx.Envelope, s.cfg.Logger, s.cfg.Metrics)
+	d := mcpx.NewDoor("property", "1.0.0", mcpInstructions, maxCalendarBody+mcpx.Envelope, s.cfg.Logger, s.cfg.Metrics)
 	// A Date is a JSON string ("2027-01-15"), or null when unset.
 	d.TypeSchemas = map[reflect.Type]*jsonschema.Schema{
 		reflect.TypeFor[property.Date](): {Types: []string{"null", "string"}, Format: "date"},
