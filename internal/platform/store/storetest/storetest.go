@@ -29,10 +29,14 @@ func Engines() []store.Engine {
 }
 
 // MustOpenDB returns a new empty database of the given engine with
-// schema s, removed when the test ends. On PostgreSQL each
-// call gets a schema of its own.
+// schema s, removed when the test ends. On SQLite it is a copy of a
+// migrated template made once per test process; on PostgreSQL each call
+// gets a schema of its own and migrates it.
 func MustOpenDB(tb testing.TB, engine store.Engine, s store.Schema) *store.DB {
 	tb.Helper()
+	if engine == store.SQLite {
+		return copyTemplate(tb, s, "empty", nil)
+	}
 	db := MustOpenEmpty(tb, engine, s)
 	if err := db.Migrate(context.Background(), s); err != nil {
 		tb.Fatalf("migrate: %v", err)
@@ -93,8 +97,9 @@ func freshSchema(tb testing.TB) string {
 	return u.String()
 }
 
-// templates are the sample databases built once per test process, per
-// schema, and copied for each test that asks for one.
+// templates are the databases built once per test process, per schema
+// and kind (migrated only, or with the sample), and copied for each test
+// that asks for one.
 var templates struct {
 	sync.Mutex
 	byName map[string]*template
@@ -121,19 +126,26 @@ func MustOpenSample(tb testing.TB, engine store.Engine, s store.Schema, load fun
 		}
 		return db
 	}
+	return copyTemplate(tb, s, "sample", load)
+}
+
+// copyTemplate returns a copy of the SQLite template of schema s named
+// kind, built with load (nil: migrated only) on first use.
+func copyTemplate(tb testing.TB, s store.Schema, kind string, load func(context.Context, *store.DB) error) *store.DB {
+	tb.Helper()
 	templates.Lock()
 	if templates.byName == nil {
 		templates.byName = map[string]*template{}
 	}
-	tpl := templates.byName[s.Name]
+	tpl := templates.byName[s.Name+"/"+kind]
 	if tpl == nil {
 		tpl = &template{}
-		templates.byName[s.Name] = tpl
+		templates.byName[s.Name+"/"+kind] = tpl
 	}
 	templates.Unlock()
 	tpl.once.Do(func() { tpl.path, tpl.err = buildTemplate(s, load) })
 	if tpl.err != nil {
-		tb.Fatalf("%s sample template: %v", s.Name, tpl.err)
+		tb.Fatalf("%s %s template: %v", s.Name, kind, tpl.err)
 	}
 	b, err := os.ReadFile(tpl.path)
 	if err != nil {
@@ -151,7 +163,7 @@ func MustOpenSample(tb testing.TB, engine store.Engine, s store.Schema, load fun
 	return db
 }
 
-// buildTemplate loads the sample into a SQLite file whose whole content is
+// buildTemplate migrates, and loads the sample into, a SQLite file whose whole content is
 // in the main file (WAL checkpointed), ready to be copied. The file lives
 // in the OS temporary folder for the life of the process.
 func buildTemplate(s store.Schema, load func(context.Context, *store.DB) error) (string, error) {
@@ -169,8 +181,10 @@ func buildTemplate(s store.Schema, load func(context.Context, *store.DB) error) 
 	if err := db.Migrate(ctx, s); err != nil {
 		return "", err
 	}
-	if err := load(ctx, db); err != nil {
-		return "", err
+	if load != nil {
+		if err := load(ctx, db); err != nil {
+			return "", err
+		}
 	}
 	if _, err := db.ExecContext(ctx, `PRAGMA wal_checkpoint(TRUNCATE)`); err != nil {
 		return "", err
