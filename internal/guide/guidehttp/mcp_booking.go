@@ -62,7 +62,7 @@ func (s *Server) mcpCreateBooking(ctx context.Context, in bookingCreateIn) (*mcp
 	case err != nil:
 		return nil, none, mcpx.ErrorOf(ctx, err)
 	case stored != nil && stored.Status >= 400:
-		return nil, none, recordedRefusal(stored)
+		return nil, none, mcpx.RecordedRefusal(stored.Status, stored.Body)
 	case stored != nil:
 		var out data[guide.CreatedBooking]
 		if err := json.Unmarshal(stored.Body, &out); err != nil {
@@ -71,18 +71,4 @@ func (s *Server) mcpCreateBooking(ctx context.Context, in bookingCreateIn) (*mcp
 		return &mcp.CallToolResult{Meta: mcp.Meta{"idempotentReplayed": true}}, out, nil
 	}
 	return nil, data[guide.CreatedBooking]{*result.(*guide.CreatedBooking)}, nil
-}
-
-// recordedRefusal is the tool error of a refusal recorded for an
-// Idempotency-Key: its body as recorded.
-func recordedRefusal(r *idempotency.Response) error {
-	var env struct {
-		Error struct {
-			Code string `json:"code"`
-		} `json:"error"`
-	}
-	if json.Unmarshal(r.Body, &env) != nil || env.Error.Code == "" {
-		env.Error.Code = apperr.Internal
-	}
-	return &mcpx.CallError{Status: r.Status, Code: env.Error.Code, Body: r.Body}
 }

@@ -305,6 +305,21 @@ type CallError struct {
 
 func (e *CallError) Error() string { return string(e.Body) }
 
+// RecordedRefusal is the tool error of a refusal recorded for an
+// idempotency key and replayed: its body as recorded, its code read from
+// the envelope (INTERNAL when the body holds none).
+func RecordedRefusal(status int, body []byte) *CallError {
+	var env struct {
+		Error struct {
+			Code string `json:"code"`
+		} `json:"error"`
+	}
+	if json.Unmarshal(body, &env) != nil || env.Error.Code == "" {
+		env.Error.Code = apperr.Internal
+	}
+	return &CallError{Status: status, Code: env.Error.Code, Body: body}
+}
+
 // ScopeError is the REST API's INSUFFICIENT_SCOPE answer for scope.
 func ScopeError(ctx context.Context, scope string) error {
 	e := apperr.Errorf(apperr.Scope, "The API key lacks the %s scope this tool needs.", scope)

@@ -307,13 +307,7 @@ func mcpIdempotent[Out any](ctx context.Context, s *Server, key string, r rest, 
 	case !replayed:
 		return nil, result.(Out), nil
 	case stored.Status >= http.StatusBadRequest:
-		var env struct {
-			Error struct {
-				Code string `json:"code"`
-			} `json:"error"`
-		}
-		json.Unmarshal(stored.Body, &env)
-		return nil, zero, &mcpx.CallError{Status: stored.Status, Code: env.Error.Code, Body: stored.Body}
+		return nil, zero, mcpx.RecordedRefusal(stored.Status, stored.Body)
 	}
 	var out Out
 	if err := json.Unmarshal(stored.Body, &out); err != nil {
