@@ -317,6 +317,8 @@ func (a *app) guide(ctx context.Context) (http.Handler, error) {
 		ActionTTL:        cfg.PendingActionTTL,
 		Conversations:    gs,
 		Supply:           gs,
+		Admin:            gs,
+		AdminEmails:      cfg.AdminEmails,
 		Avatars:          avatars,
 		AIReplies:        aiClient != nil,
 		CatalogCacheTTL:  cfg.CatalogCacheTTL,

@@ -25,6 +25,7 @@ type Service struct {
 	Closure       ClosureStore
 	Conversations ConversationStore
 	Supply        SupplyStore
+	Admin         AdminStore
 	Clock         clock.Clock
 	ActionTTL     time.Duration // lifetime of a pending action
 
@@ -45,4 +46,7 @@ type Service struct {
 	AIReplies bool
 	// Realtime issues the tokens of the realtime channel.
 	Realtime *chat.Credentials
+	// AdminEmails are the lower-cased e-mail addresses of the admins
+	// (ADMIN_EMAILS).
+	AdminEmails map[string]bool
 }

@@ -161,6 +161,8 @@ func newEnv(t testing.TB, opts options, engine ...store.Engine) *env {
 		ActionTTL:       10 * time.Minute,
 		Conversations:   gs,
 		Supply:          gs,
+		Admin:           gs,
+		AdminEmails:     []string{testAdminEmail},
 		Avatars:         &media.Local{Dir: t.TempDir()},
 		Events:          gs.Events(),
 		Webhooks:        hooks,
@@ -251,6 +253,9 @@ func (e *env) tokenFor(t testing.TB, email string) user {
 	}
 	return user{id: id, email: email, token: token}
 }
+
+// testAdminEmail is the address every test server names in ADMIN_EMAILS.
+const testAdminEmail = "root@example.com"
 
 // guideDoc is the OpenAPI document, parsed once for the package: every
 // environment validates against it, read-only.

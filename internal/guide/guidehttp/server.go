@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/netip"
+	"strings"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -41,9 +42,12 @@ type Config struct {
 	ActionTTL     time.Duration // lifetime of a pending action
 	Conversations guide.ConversationStore
 	Supply        guide.SupplyStore // experts' packages and availability
-	Avatars       media.Store       // uploaded images: avatars and package images
-	Realtime      *chat.Credentials
-	Live          Live // the realtime channel; nil: its routes answer 503
+	Admin         guide.AdminStore  // the audit log of admins' actions
+	// AdminEmails are the e-mail addresses of the admins (ADMIN_EMAILS).
+	AdminEmails []string
+	Avatars     media.Store // uploaded images: avatars and package images
+	Realtime    *chat.Credentials
+	Live        Live // the realtime channel; nil: its routes answer 503
 	// Events is the change feed; Webhooks the webhook endpoints, whose
 	// URLs WebhookPolicy judges.
 	Events        *changes.Feed
@@ -115,9 +119,12 @@ func New(cfg Config) *Server {
 	s := &Server{cfg: cfg, router: httpx.NewRouter(), publicReads: map[string]bool{"GET /api/v1/openapi.json": true}}
 	s.svc = &guide.Service{
 		Catalog: cfg.Catalog, Accounts: cfg.Accounts, Profiles: cfg.Profiles, Bookings: cfg.Bookings, Actions: cfg.Actions,
-		Closure: cfg.Closure, Conversations: cfg.Conversations, Supply: cfg.Supply, Clock: cfg.Clock, ActionTTL: cfg.ActionTTL,
+		Closure: cfg.Closure, Conversations: cfg.Conversations, Supply: cfg.Supply, Admin: cfg.Admin, Clock: cfg.Clock, ActionTTL: cfg.ActionTTL,
 		Tokens: cfg.Tokens, IdpA: cfg.IdpA, IdpB: cfg.IdpB, KeyUsage: cfg.KeyUsage, Blobs: cfg.Avatars, PublicURL: cfg.PublicURL,
-		Logger: cfg.Logger, AIReplies: cfg.AIReplies, Realtime: cfg.Realtime,
+		Logger: cfg.Logger, AIReplies: cfg.AIReplies, Realtime: cfg.Realtime, AdminEmails: map[string]bool{},
+	}
+	for _, e := range cfg.AdminEmails {
+		s.svc.AdminEmails[strings.ToLower(e)] = true
 	}
 	s.idem = &idempotency.HTTP{Store: cfg.Idempotency, Account: idempotencyAccount, Render: renderItem, Logger: cfg.Logger}
 	if cfg.CatalogCacheTTL > 0 {
@@ -190,6 +197,7 @@ func (s *Server) routes() {
 	s.realtimeRoutes()
 	s.authed("GET /api/expert/availability", userOnly, s.handleAvailability)
 	s.supplyRoutes() // experts: supply.go
+	s.adminRoutes()  // admins: admin.go
 	s.authed("POST /api/push/register", userOrSession, s.handlePushRegister)
 	s.authed("POST /api/push/unregister", userOnly, s.handlePushUnregister)
 

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
+	"net/mail"
 	"net/netip"
 	"net/url"
 	"os"
@@ -61,6 +62,9 @@ type Config struct {
 	// PROPERTY_CORS_ALLOWED_ORIGINS); empty: the public reads from any
 	// origin, nothing else.
 	GuideCORSOrigins, PropertyCORSOrigins []string
+	// AdminEmails are the guide marketplace's admins (ADMIN_EMAILS, comma
+	// separated, lower-cased): the accounts with these e-mail addresses.
+	AdminEmails []string
 	// MetricsAddr is where /metrics is served on a listener of its own
 	// (METRICS_ADDR), off the public ports; empty: on both API ports.
 	MetricsAddr string
@@ -111,6 +115,7 @@ func load(getenv func(string) string) (*Config, error) {
 	c.GuidePublicURL = publicURL("GUIDE_PUBLIC_URL", getenv("GUIDE_PUBLIC_URL"), c.GuideAddr, &errs)
 	c.PropertyPublicURL = publicURL("PROPERTY_PUBLIC_URL", getenv("PROPERTY_PUBLIC_URL"), c.PropertyAddr, &errs)
 	c.GuideCORSOrigins = origins("GUIDE_CORS_ALLOWED_ORIGINS", getenv("GUIDE_CORS_ALLOWED_ORIGINS"), &errs)
+	c.AdminEmails = emails("ADMIN_EMAILS", getenv("ADMIN_EMAILS"), &errs)
 	c.PropertyCORSOrigins = origins("PROPERTY_CORS_ALLOWED_ORIGINS", getenv("PROPERTY_CORS_ALLOWED_ORIGINS"), &errs)
 	if _, _, err := dburl.Parse(c.GuideDatabaseURL); err != nil {
 		errs = append(errs, fmt.Errorf("GUIDE_DATABASE_URL: %w", err))
@@ -334,4 +339,21 @@ func webhookAllowHosts(v string, errs *[]error) []string {
 		hosts = append(hosts, h)
 	}
 	return hosts
+}
+
+// emails parses a comma-separated list of e-mail addresses.
+func emails(name, v string, errs *[]error) []string {
+	var out []string
+	for _, e := range strings.Split(v, ",") {
+		e = strings.ToLower(strings.TrimSpace(e))
+		if e == "" {
+			continue
+		}
+		if a, err := mail.ParseAddress(e); err != nil || a.Address != e {
+			*errs = append(*errs, fmt.Errorf("%s: %q is not an e-mail address", name, e))
+			continue
+		}
+		out = append(out, e)
+	}
+	return out
 }
