@@ -168,9 +168,12 @@ func (a *app) close() {
 	}
 }
 
-// openDB opens the database of a service and migrates it to schema; a
-// failure names setting, the variable that pointed at the database.
-func (a *app) openDB(ctx context.Context, setting, url string, schema store.Schema) (*store.DB, error) {
+// openDB opens the database of a service, migrates it to schema and, when
+// it holds nothing yet and sample data is on, loads sample, all under the
+// database's lock for this schema, so that replicas started together do
+// each step once. A failure names setting, the variable that pointed at
+// the database.
+func (a *app) openDB(ctx context.Context, setting, url string, schema store.Schema, sample sampleLoader) (*store.DB, error) {
 	service := schema.Name
 	db, err := store.Open(ctx, url)
 	if err != nil {
@@ -180,7 +183,25 @@ func (a *app) openDB(ctx context.Context, setting, url string, schema store.Sche
 	if a.cfg.DatabaseMaxConns > 0 {
 		db.SetPool(a.cfg.DatabaseMaxConns)
 	}
-	if err := db.Migrate(ctx, schema); err != nil {
+	err = db.Exclusive(ctx, schema.Name, func(ctx context.Context) error {
+		if err := db.Migrate(ctx, schema); err != nil {
+			return err
+		}
+		if !a.cfg.SampleData {
+			return nil
+		}
+		empty, err := sample.isEmpty(ctx, db)
+		if err != nil || !empty {
+			return err
+		}
+		start := time.Now()
+		if err := sample.load(ctx, db); err != nil {
+			return fmt.Errorf("load %s sample data: %w", service, err)
+		}
+		a.logger.Info("loaded sample data", "service", service, "scale", a.cfg.SampleScale, "duration", time.Since(start))
+		return nil
+	})
+	if err != nil {
 		return nil, fmt.Errorf("%s: %w", setting, err)
 	}
 	a.registry.MustRegister(collectors.NewDBStatsCollector(db.DB, service))
@@ -203,6 +224,13 @@ func (a *app) openDB(ctx context.Context, setting, url string, schema store.Sche
 	return db, nil
 }
 
+// sampleLoader tells whether a product's database is empty and fills it
+// with sample data.
+type sampleLoader struct {
+	isEmpty func(context.Context, *store.DB) (bool, error)
+	load    func(context.Context, *store.DB) error
+}
+
 // readyChecks are the dependencies /readyz asks about, besides db.
 func (a *app) readyChecks(db *store.DB) []httpx.Check {
 	checks := []httpx.Check{{Name: "database", Check: db.PingContext}}
@@ -215,14 +243,21 @@ func (a *app) readyChecks(db *store.DB) []httpx.Check {
 // guide wires the guide marketplace API.
 func (a *app) guide(ctx context.Context) (http.Handler, error) {
 	cfg, clk, logger := a.cfg, a.clock, a.logger
-	db, err := a.openDB(ctx, "GUIDE_DATABASE_URL", cfg.GuideDatabaseURL, guidedb.Schema)
+	db, err := a.openDB(ctx, "GUIDE_DATABASE_URL", cfg.GuideDatabaseURL, guidedb.Schema, sampleLoader{guidedb.IsEmpty,
+		func(ctx context.Context, db *store.DB) error {
+			return guidedb.LoadSampleScaled(ctx, db, sample.Generate(), cfg.SampleScale)
+		}})
 	if err != nil {
 		return nil, err
 	}
 	gs := guidedb.New(db, clk)
 	queue := store.NewJobs(db, clk)
 	keys := idempotency.NewKeys(db, clk, cfg.IdempotencyLockTTL)
-	if err := loadGuideSample(ctx, cfg, db, gs, logger); err != nil {
+	hash, err := demoHash(ctx, cfg)
+	if err != nil {
+		return nil, err
+	}
+	if err := gs.SetDemoPasswords(ctx, hash); err != nil {
 		return nil, err
 	}
 	if err := gs.SetCurrencyRates(ctx, cfg.CurrencyRates); err != nil {
@@ -352,26 +387,16 @@ func (a *app) guide(ctx context.Context) (http.Handler, error) {
 // property wires the property platform API.
 func (a *app) property(ctx context.Context) (http.Handler, error) {
 	cfg, clk, logger := a.cfg, a.clock, a.logger
-	db, err := a.openDB(ctx, "PROPERTY_DATABASE_URL", cfg.PropertyDatabaseURL, propertydb.Schema)
+	db, err := a.openDB(ctx, "PROPERTY_DATABASE_URL", cfg.PropertyDatabaseURL, propertydb.Schema, sampleLoader{propertydb.IsEmpty,
+		func(ctx context.Context, db *store.DB) error {
+			// The calendar starts today, so that "next month" has stock.
+			return propertydb.LoadSampleScaled(ctx, db, propertysample.Generate(property.DateOf(clk.Now())), cfg.SampleScale)
+		}})
 	if err != nil {
 		return nil, err
 	}
 	ps := propertydb.New(db, clk)
 	keys := idempotency.NewKeys(db, clk, cfg.IdempotencyLockTTL)
-	if cfg.SampleData {
-		empty, err := propertydb.IsEmpty(ctx, db)
-		if err != nil {
-			return nil, err
-		}
-		if empty {
-			start := time.Now()
-			// The calendar starts today, so that "next month" has stock.
-			if err := propertydb.LoadSampleScaled(ctx, db, propertysample.Generate(property.DateOf(clk.Now())), cfg.SampleScale); err != nil {
-				return nil, fmt.Errorf("load property sample data: %w", err)
-			}
-			logger.Info("loaded property sample data", "scale", cfg.SampleScale, "duration", time.Since(start))
-		}
-	}
 	hash, err := demoHash(ctx, cfg)
 	if err != nil {
 		return nil, err
@@ -449,27 +474,6 @@ func (a *app) webhooks(db *store.DB, events *changes.Feed, publicURL string, run
 		return errors.Join(err1, err2)
 	}})
 	return hooks
-}
-
-func loadGuideSample(ctx context.Context, cfg *config.Config, db *store.DB, g *guidedb.Guide, logger *slog.Logger) error {
-	if cfg.SampleData {
-		empty, err := guidedb.IsEmpty(ctx, db)
-		if err != nil {
-			return err
-		}
-		if empty {
-			start := time.Now()
-			if err := guidedb.LoadSampleScaled(ctx, db, sample.Generate(), cfg.SampleScale); err != nil {
-				return fmt.Errorf("load sample data: %w", err)
-			}
-			logger.Info("loaded guide sample data", "scale", cfg.SampleScale, "duration", time.Since(start))
-		}
-	}
-	hash, err := demoHash(ctx, cfg)
-	if err != nil {
-		return err
-	}
-	return g.SetDemoPasswords(ctx, hash)
 }
 
 // demoHash hashes DEMO_PASSWORD; "" when it is unset, which takes the demo

@@ -121,6 +121,13 @@ func (p *process) start() { p.t.Helper(); p.startUntil("/readyz") }
 // startUntil starts the binary and waits until path answers 200.
 func (p *process) startUntil(path string) {
 	p.t.Helper()
+	p.launch()
+	p.waitFor(path)
+}
+
+// launch starts the binary without waiting for it.
+func (p *process) launch() {
+	p.t.Helper()
 	p.out.Reset()
 	p.cmd = exec.Command(p.bin)
 	p.cmd.Env, p.cmd.Stdout, p.cmd.Stderr = p.env, &p.out, &p.out
@@ -136,6 +143,11 @@ func (p *process) startUntil(path string) {
 			cmd.Wait()
 		}
 	})
+}
+
+// waitFor waits until path answers 200.
+func (p *process) waitFor(path string) {
+	p.t.Helper()
 	deadline := time.Now().Add(30 * time.Second)
 	for time.Now().Before(deadline) {
 		if res, err := http.Get(p.base + path); err == nil {
