@@ -57,7 +57,6 @@ type options struct {
 	noPageCache    bool // every catalogue read goes to the store
 	noIdP          bool
 	limiter        ratelimit.Limiter // strict limiter; a memory one when nil
-	readLimiter    ratelimit.Limiter
 	readyChecks    []httpx.Check
 	corsOrigins    []string
 }
@@ -176,7 +175,6 @@ func newEnv(t testing.TB, opts options, engine ...store.Engine) *env {
 		KeyUsage:        keyUsage,
 		Clock:           clk,
 		Limiter:         opts.limiter,
-		ReadLimiter:     opts.readLimiter,
 		PublicLimit:     ratelimit.PerMinute(opts.publicLimit),
 		AuthLimit:       ratelimit.Limit{Rate: opts.authLimit, Period: 15 * time.Minute},
 		AvatarLimit:     ratelimit.Limit{Rate: opts.avatarLimit, Period: time.Hour},

@@ -64,11 +64,9 @@ type Config struct {
 	IdpA, IdpB      *auth.IdentityProvider // nil when not configured
 	KeyUsage        *auth.KeyUsage
 	Clock           clock.Clock
-	// Limiter counts login, registration and key-authenticated writes; if
-	// it fails they are refused. ReadLimiter (Limiter when nil) counts
-	// public and key-authenticated reads and may fall back to a local count.
+	// Limiter counts every rate-limited request (shared by the replicas
+	// when it is Redis, with a per-replica fallback).
 	Limiter        ratelimit.Limiter
-	ReadLimiter    ratelimit.Limiter
 	PublicLimit    ratelimit.Limit // per client IP on public reads and sample images
 	AuthLimit      ratelimit.Limit // per client IP on login, register, providers, session exchange
 	AvatarLimit    ratelimit.Limit // avatar uploads per user (GUIDE_AVATAR_RATE_LIMIT); default 10 an hour
@@ -107,9 +105,6 @@ func New(cfg Config) *Server {
 	if cfg.Gatherer == nil {
 		cfg.Gatherer = prometheus.NewRegistry()
 	}
-	if cfg.ReadLimiter == nil {
-		cfg.ReadLimiter = cfg.Limiter
-	}
 	if cfg.AvatarLimit.Rate == 0 {
 		cfg.AvatarLimit = ratelimit.Limit{Rate: 10, Period: time.Hour}
 	}
@@ -146,7 +141,7 @@ func (s *Server) Routes() []string { return s.router.Patterns() }
 func (s *Server) routes() {
 	public := func(pattern string, h httpx.HandlerFunc) {
 		s.publicReads[pattern] = true
-		s.router.Handle(pattern, httpx.Adapt(httpx.RateLimitCounted(s.cfg.Metrics, s.cfg.ReadLimiter, s.publicKey, s.cached(h))))
+		s.router.Handle(pattern, httpx.Adapt(httpx.RateLimitCounted(s.cfg.Metrics, s.cfg.Limiter, s.publicKey, s.cached(h))))
 	}
 	public("GET /api/v1/experts", s.handleExpertList)
 	public("GET /api/v1/experts/{handle}", s.handleExpertGet)
@@ -219,7 +214,7 @@ func (s *Server) routes() {
 	// Where the person approves what an agent asked for (pending actions).
 	webui.Confirm().Register(s.router)
 	portrait, landscape := media.Size{Width: 320, Height: 320}, media.Size{Width: 640, Height: 420}
-	s.router.Handle("GET /media/sample/{kind}/{name}", httpx.Adapt(httpx.RateLimitCounted(s.cfg.Metrics, s.cfg.ReadLimiter, s.publicKey,
+	s.router.Handle("GET /media/sample/{kind}/{name}", httpx.Adapt(httpx.RateLimitCounted(s.cfg.Metrics, s.cfg.Limiter, s.publicKey,
 		media.SampleImages(map[string]media.Size{
 			"experts": portrait, "avatars": portrait, "covers": landscape, "packages": landscape, "travelogues": landscape,
 			"messages": {Width: 640, Height: 480},
