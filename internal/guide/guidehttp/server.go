@@ -213,6 +213,8 @@ func (s *Server) routes() {
 	webui.Docs(webui.DocsConfig{Title: "Guide Marketplace API", API: httpx.GuideAPI}).Register(s.router)
 	// Where the person approves what an agent asked for (pending actions).
 	webui.Confirm().Register(s.router)
+	// Where admins decide on applications and reports.
+	webui.Admin().Register(s.router)
 	portrait, landscape := media.Size{Width: 320, Height: 320}, media.Size{Width: 640, Height: 420}
 	s.router.Handle("GET /media/sample/{kind}/{name}", httpx.Adapt(httpx.RateLimitCounted(s.cfg.Metrics, s.cfg.Limiter, s.publicKey,
 		media.SampleImages(map[string]media.Size{
