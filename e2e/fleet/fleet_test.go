@@ -35,6 +35,7 @@ const (
 	phaseKill     = "kill"     // one replica SIGKILLed, then started again
 	phasePostgres = "postgres" // PostgreSQL restarting (pg_ctl restart -m fast)
 	phaseRecover  = "recover"  // PostgreSQL is back; no replica is restarted
+	phaseRedis    = "redis"    // Redis stopped, then started again
 	phaseDone     = "done"     // stop the load and check
 )
 
@@ -365,7 +366,7 @@ func (d *driver) report() {
 		}
 	}
 	t.Log("phase      attempts  failed")
-	for _, p := range []string{phaseWarmup, phaseRoll, phaseKill, phasePostgres, phaseRecover} {
+	for _, p := range []string{phaseWarmup, phaseRoll, phaseKill, phasePostgres, phaseRecover, phaseRedis} {
 		c := per[p]
 		if c == nil {
 			c = &count{}
@@ -382,13 +383,18 @@ func (d *driver) report() {
 	t.Logf("keyed writes: %d guide bookings and %d property bookings acknowledged, %d property stays sold out (409), %d retries with the same key, %d keys given up",
 		len(d.guideAcked), len(d.propertyAcked), d.propertySold, d.retried, len(d.gaveUp))
 
-	for _, p := range []string{phaseWarmup, phaseRoll, phaseKill, phasePostgres, phaseRecover} {
+	for _, p := range []string{phaseWarmup, phaseRoll, phaseKill, phasePostgres, phaseRecover, phaseRedis} {
 		if per[p] == nil || per[p].total == 0 {
 			t.Errorf("no request was sent in the %s phase", p)
 		}
 	}
 	if c := per[phaseRoll]; c != nil && c.failed > 0 {
 		t.Errorf("%d of %d requests failed during the rolling restart; want 0", c.failed, c.total)
+	}
+	// Without Redis every replica keeps serving, with limits counted per
+	// replica.
+	if c := per[phaseRedis]; c != nil && c.failed > 0 {
+		t.Errorf("%d of %d requests failed while Redis was down; want 0", c.failed, c.total)
 	}
 	if len(d.gaveUp) > 0 {
 		t.Errorf("%d keyed writes were never acknowledged within %s of retries: %v", len(d.gaveUp), retryFor, d.gaveUp[:min(5, len(d.gaveUp))])

@@ -1,19 +1,20 @@
 #!/usr/bin/env bash
 # Fleet test: three replicas of cmd/server behind HAProxy, on a PostgreSQL
-# cluster of its own and the local Redis, under a load of keyed writes and
+# cluster and a Redis server of its own, under a load of keyed writes and
 # reads (fleet_test.go, the driver), while this script
 #   1. rolls every replica in turn (SIGTERM, wait for exit, start, ready),
 #   2. kills one with SIGKILL and starts it again,
-#   3. restarts PostgreSQL (pg_ctl restart -m fast) and restarts no replica.
-# The driver then asserts: no failed request during the roll, every
-# acknowledged write stored, no Idempotency-Key executed twice, and requests
-# succeeding again soon after PostgreSQL is back; it prints a summary.
+#   3. restarts PostgreSQL (pg_ctl restart -m fast) and restarts no replica,
+#   4. stops Redis for a while, then starts it again.
+# The driver then asserts: no failed request during the roll or while Redis
+# is down, every acknowledged write stored, no Idempotency-Key executed
+# twice, and requests succeeding again soon after PostgreSQL is back; it
+# prints a summary.
 #
-# Needs Go, PostgreSQL's server binaries (initdb, pg_ctl), Redis on
-# 127.0.0.1:6379 (it uses database FLEET_REDIS_DB, 14 by default, and
-# flushes it) and HAProxy (installed from Debian's packages when missing and
-# running as root). CI's shared PostgreSQL is never touched: the cluster is
-# made in a temporary folder on a free port and removed afterwards.
+# Needs Go, PostgreSQL's server binaries (initdb, pg_ctl), redis-server and
+# HAProxy (installed from Debian's packages when missing and running as
+# root). CI's shared PostgreSQL and Redis are never touched: the test's own
+# run on free ports, from a temporary folder removed afterwards.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 export PATH="$PATH:/usr/local/go/bin"
@@ -21,7 +22,6 @@ export PATH="$PATH:/usr/local/go/bin"
 log() { printf '%s fleet: %s\n' "$(date +%H:%M:%S)" "$*"; }
 die() { log "$*" >&2; exit 1; }
 
-REDIS_DB="${FLEET_REDIS_DB:-14}"
 DEMO_PASSWORD=fleet-demo-password
 
 if ! command -v haproxy >/dev/null; then
@@ -31,12 +31,13 @@ if ! command -v haproxy >/dev/null; then
 fi
 PG_BIN="$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)"
 [ -x "$PG_BIN/initdb" ] || die "PostgreSQL's initdb not found under /usr/lib/postgresql/*/bin"
-redis-cli -h 127.0.0.1 -p 6379 ping 2>/dev/null | grep -q PONG || die "Redis is not reachable on 127.0.0.1:6379"
+command -v redis-server >/dev/null || die "redis-server is missing (apt-get install redis-server)"
 
 work="$(mktemp -d /tmp/fleet.XXXXXX)"
 chmod 755 "$work"
 declare -a pids=() gports=() pports=() mports=()
 haproxy_pid=""
+redis_pid=""
 pg_started=""
 
 # As root, PostgreSQL runs as the postgres user, which initdb requires.
@@ -50,6 +51,7 @@ cleanup() {
     [ -n "$pid" ] && kill -TERM "$pid" 2>/dev/null || true
   done
   [ -n "$haproxy_pid" ] && kill "$haproxy_pid" 2>/dev/null || true
+  [ -n "$redis_pid" ] && kill "$redis_pid" 2>/dev/null || true
   for pid in "${pids[@]}"; do
     [ -n "$pid" ] && wait "$pid" 2>/dev/null || true
   done
@@ -66,18 +68,19 @@ cleanup() {
 trap cleanup EXIT
 
 # Free loopback ports, all distinct: 3 per replica, 2 for HAProxy's
-# frontends, one for its stats page and one for PostgreSQL; taken below
+# frontends, one for its stats page, one for PostgreSQL and one for
+# Redis; taken below
 # the kernel's range for outgoing connections, and used by no socket.
 ports=()
 low=$(awk '{print $1}' /proc/sys/net/ipv4/ip_local_port_range 2>/dev/null || echo 32768)
-while [ "${#ports[@]}" -lt 13 ]; do
+while [ "${#ports[@]}" -lt 14 ]; do
   p=$((10000 + RANDOM % (low - 10000)))
   case " ${ports[*]} " in *" $p "*) continue ;; esac
   ss -Htan "sport = :$p" | grep -q . && continue
   ports+=("$p")
 done
 for i in 0 1 2; do gports[i]=${ports[i*3]}; pports[i]=${ports[i*3+1]}; mports[i]=${ports[i*3+2]}; done
-GUIDE_LB=${ports[9]} PROPERTY_LB=${ports[10]} STATS=${ports[11]} PG_PORT=${ports[12]}
+GUIDE_LB=${ports[9]} PROPERTY_LB=${ports[10]} STATS=${ports[11]} PG_PORT=${ports[12]} REDIS_PORT=${ports[13]}
 
 log "building the server and the driver"
 go build -o "$work/server" ./cmd/server
@@ -97,13 +100,20 @@ done
 GUIDE_DB="postgres://postgres@127.0.0.1:$PG_PORT/guide?sslmode=disable"
 PROPERTY_DB="postgres://postgres@127.0.0.1:$PG_PORT/property?sslmode=disable"
 
-redis-cli -h 127.0.0.1 -p 6379 -n "$REDIS_DB" flushdb >/dev/null
+start_redis() {
+  redis-server --bind 127.0.0.1 --port "$REDIS_PORT" --save "" --appendonly no --dir "$work" >>"$work/redis.log" 2>&1 &
+  redis_pid=$!
+  for _ in $(seq 1 40); do redis-cli -p "$REDIS_PORT" ping 2>/dev/null | grep -q PONG && return 0; sleep 0.25; done
+  die "Redis did not start on 127.0.0.1:$REDIS_PORT"
+}
+log "Redis $(redis-server --version | sed 's/.*v=\([^ ]*\).*/\1/') on 127.0.0.1:$REDIS_PORT"
+start_redis
 
 start_replica() {
   local i=$1
   env GUIDE_ADDR="127.0.0.1:${gports[i]}" PROPERTY_ADDR="127.0.0.1:${pports[i]}" METRICS_ADDR="127.0.0.1:${mports[i]}" \
     GUIDE_PUBLIC_URL="http://127.0.0.1:$GUIDE_LB" PROPERTY_PUBLIC_URL="http://127.0.0.1:$PROPERTY_LB" \
-    GUIDE_DATABASE_URL="$GUIDE_DB" PROPERTY_DATABASE_URL="$PROPERTY_DB" REDIS_URL="redis://127.0.0.1:6379/$REDIS_DB" \
+    GUIDE_DATABASE_URL="$GUIDE_DB" PROPERTY_DATABASE_URL="$PROPERTY_DB" REDIS_URL="redis://127.0.0.1:$REDIS_PORT/0" \
     JWT_SECRET=fleet-jwt-secret-fleet-jwt-secret-0001 PORTAL_JWT_SECRET=fleet-portal-secret-fleet-portal-0001 \
     REALTIME_SECRET=fleet-realtime-secret-fleet-realtime-01 DEMO_PASSWORD="$DEMO_PASSWORD" SAMPLE_DATA=on \
     SHUTDOWN_DRAIN=3s SHUTDOWN_GRACE=10s DATABASE_MAX_CONNS=8 AVATAR_DIR="$work/avatars" LOG_LEVEL=warn \
@@ -217,6 +227,16 @@ for i in 0 1 2; do wait_lb_up "$i"; done
 sleep 4
 [ "${pids[*]}" = "$before" ] || die "a replica was restarted during the PostgreSQL phase"
 for i in 0 1 2; do kill -0 "${pids[i]}" 2>/dev/null || die "replica $i died during the PostgreSQL restart"; done
+
+phase redis
+kill "$redis_pid"; wait "$redis_pid" 2>/dev/null || true
+redis_pid=""
+sleep 1
+body=$(curl -sS "http://127.0.0.1:${gports[0]}/readyz")
+case "$body" in *degraded*) log "replica 0 /readyz without Redis: $body" ;; *) die "/readyz without Redis: $body; want degraded" ;; esac
+sleep 4
+start_redis
+sleep 2
 
 phase done
 driver_status=0
