@@ -58,10 +58,13 @@ cleanup() {
   [ -n "$pg_started" ] && as_pg "$PG_BIN/pg_ctl" -D "$work/pg" -m immediate stop >/dev/null 2>&1 || true
   if [ "$status" -ne 0 ]; then
     for i in 0 1 2; do
-      [ -f "$work/replica$i.log" ] && { echo "--- replica $i log (last 20 lines)" >&2; tail -n 20 "$work/replica$i.log" >&2; }
+      [ -f "$work/replica$i.log" ] && { echo "--- replica $i log (last 20 lines but the realtime channel's)" >&2; grep -v '"realtime: ' "$work/replica$i.log" | tail -n 20 >&2; }
     done
+    [ -f "$work/haproxy.log" ] && { echo "--- HAProxy log (last 30 lines)" >&2; tail -n 30 "$work/haproxy.log" >&2; }
     [ -f "$work/pg.log" ] && { echo "--- PostgreSQL log (last 20 lines)" >&2; tail -n 20 "$work/pg.log" >&2; }
   fi
+  # FLEET_LOGS=folder keeps the logs of the replicas, HAProxy and PostgreSQL.
+  [ -n "${FLEET_LOGS:-}" ] && mkdir -p "$FLEET_LOGS" && cp "$work"/*.log "$FLEET_LOGS"/ 2>/dev/null
   rm -rf "$work"
   exit "$status"
 }
@@ -151,12 +154,18 @@ for i in 0 1 2; do wait_ready "$i"; done
 cat >"$work/haproxy.cfg" <<EOF
 global
     maxconn 2000
+    log stderr format iso local0 info
 defaults
     mode http
+    log global
+    option log-health-checks
+    option dontlog-normal
     timeout connect 2s
     timeout client 60s
     timeout server 60s
-    timeout check 1s
+    # Above /readyz's own bound (each check it makes gets 2 s): a slow
+    # answer is not a failed one.
+    timeout check 3s
     # A connection refused (a replica gone) is tried again on another
     # replica; a request already sent is not, so a replica that dies
     # with requests in flight shows as failures.
@@ -241,5 +250,9 @@ sleep 2
 phase done
 driver_status=0
 wait "$driver_pid" || driver_status=$?
+echo "--- HAProxy's view: replicas leaving and joining the pools"
+grep -E '^[0-9-]+T.* Server [a-z]+/r[0-9] is (UP|DOWN)' "$work/haproxy.log" | sed -E 's/^[0-9-]+T([0-9:.]{12})[0-9]*\+00:00 Server ([a-z]+\/r[0-9]) is (UP|DOWN)\. ([0-9]+) active.*/\1 \2 \3 (\4 active)/' || true
+echo "--- HAProxy's failed health checks, by reason"
+grep -E '^[0-9-]+T.*Health check for server .* failed' "$work/haproxy.log" | grep -oE 'reason: [^,]*' | sort | uniq -c || true
 [ "$driver_status" -eq 0 ] || die "the fleet test failed (see the driver's output above)"
 log "passed"
