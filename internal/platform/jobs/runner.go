@@ -505,6 +505,7 @@ func (r *Runner) handle(ctx, hctx context.Context, j store.Job) (done bool, _ er
 	switch {
 	case errors.As(err, &d):
 		log.DebugContext(rctx, "worker: job deferred", "until", d.Until)
+		err = nil // not a failure: the span ends as a success
 		return false, r.Jobs.Defer(rctx, j.ID, d.Until)
 	case ctx.Err() != nil:
 		// Interrupted at shutdown: not the job's failure.
