@@ -2,7 +2,10 @@ package guide
 
 import (
 	"log/slog"
+	"sync"
 	"time"
+
+	"github.com/microcosm-cc/bluemonday"
 
 	"github.com/wayfarer-asia/platform/internal/platform/auth"
 	"github.com/wayfarer-asia/platform/internal/platform/chat"
@@ -25,6 +28,7 @@ type Service struct {
 	Closure       ClosureStore
 	Conversations ConversationStore
 	Supply        SupplyStore
+	Authoring     TravelogueStore // travelogues as their authors write them
 	Clock         clock.Clock
 	ActionTTL     time.Duration // lifetime of a pending action
 
@@ -45,4 +49,8 @@ type Service struct {
 	AIReplies bool
 	// Realtime issues the tokens of the realtime channel.
 	Realtime *chat.Credentials
+
+	// contentPolicy sanitises travelogue content, made once for PublicURL.
+	contentOnce   sync.Once
+	contentPolicy *bluemonday.Policy
 }

@@ -40,8 +40,9 @@ type Config struct {
 	Closure       guide.ClosureStore
 	ActionTTL     time.Duration // lifetime of a pending action
 	Conversations guide.ConversationStore
-	Supply        guide.SupplyStore // experts' packages and availability
-	Avatars       media.Store       // uploaded images: avatars and package images
+	Supply        guide.SupplyStore     // experts' packages and availability
+	Travelogues   guide.TravelogueStore // travelogues as their authors write them
+	Avatars       media.Store           // uploaded images: avatars and package images
 	Realtime      *chat.Credentials
 	Live          Live // the realtime channel; nil: its routes answer 503
 	// Events is the change feed; Webhooks the webhook endpoints, whose
@@ -63,17 +64,20 @@ type Config struct {
 	// Limiter counts login, registration and key-authenticated writes; if
 	// it fails they are refused. ReadLimiter (Limiter when nil) counts
 	// public and key-authenticated reads and may fall back to a local count.
-	Limiter        ratelimit.Limiter
-	ReadLimiter    ratelimit.Limiter
-	PublicLimit    ratelimit.Limit // per client IP on public reads and sample images
-	AuthLimit      ratelimit.Limit // per client IP on login, register, providers, session exchange
-	AvatarLimit    ratelimit.Limit // avatar uploads per user (GUIDE_AVATAR_RATE_LIMIT); default 10 an hour
-	ImageLimit     ratelimit.Limit // package image uploads per user (GUIDE_PACKAGE_IMAGE_RATE_LIMIT); default 30 an hour
-	TrustedProxies []netip.Prefix
-	Logger         *slog.Logger
-	OpenAPI        []byte              // the OpenAPI document as JSON
-	Metrics        *httpx.Metrics      // may be nil
-	Gatherer       prometheus.Gatherer // served at /metrics; nil: an empty registry
+	Limiter     ratelimit.Limiter
+	ReadLimiter ratelimit.Limiter
+	PublicLimit ratelimit.Limit // per client IP on public reads and sample images
+	AuthLimit   ratelimit.Limit // per client IP on login, register, providers, session exchange
+	AvatarLimit ratelimit.Limit // avatar uploads per user (GUIDE_AVATAR_RATE_LIMIT); default 10 an hour
+	ImageLimit  ratelimit.Limit // package and travelogue image uploads per user (GUIDE_PACKAGE_IMAGE_RATE_LIMIT); default 30 an hour
+	// TravelogueLimit bounds the travelogues a user creates
+	// (GUIDE_TRAVELOGUE_RATE_LIMIT); default 20 an hour.
+	TravelogueLimit ratelimit.Limit
+	TrustedProxies  []netip.Prefix
+	Logger          *slog.Logger
+	OpenAPI         []byte              // the OpenAPI document as JSON
+	Metrics         *httpx.Metrics      // may be nil
+	Gatherer        prometheus.Gatherer // served at /metrics; nil: an empty registry
 	// MetricsElsewhere leaves /metrics out: it is served on a listener of
 	// its own (METRICS_ADDR).
 	MetricsElsewhere bool
@@ -112,10 +116,13 @@ func New(cfg Config) *Server {
 	if cfg.ImageLimit.Rate == 0 {
 		cfg.ImageLimit = ratelimit.Limit{Rate: 30, Period: time.Hour}
 	}
+	if cfg.TravelogueLimit.Rate == 0 {
+		cfg.TravelogueLimit = ratelimit.Limit{Rate: 20, Period: time.Hour}
+	}
 	s := &Server{cfg: cfg, router: httpx.NewRouter(), publicReads: map[string]bool{"GET /api/v1/openapi.json": true}}
 	s.svc = &guide.Service{
 		Catalog: cfg.Catalog, Accounts: cfg.Accounts, Profiles: cfg.Profiles, Bookings: cfg.Bookings, Actions: cfg.Actions,
-		Closure: cfg.Closure, Conversations: cfg.Conversations, Supply: cfg.Supply, Clock: cfg.Clock, ActionTTL: cfg.ActionTTL,
+		Closure: cfg.Closure, Conversations: cfg.Conversations, Supply: cfg.Supply, Authoring: cfg.Travelogues, Clock: cfg.Clock, ActionTTL: cfg.ActionTTL,
 		Tokens: cfg.Tokens, IdpA: cfg.IdpA, IdpB: cfg.IdpB, KeyUsage: cfg.KeyUsage, Blobs: cfg.Avatars, PublicURL: cfg.PublicURL,
 		Logger: cfg.Logger, AIReplies: cfg.AIReplies, Realtime: cfg.Realtime,
 	}
@@ -148,7 +155,10 @@ func (s *Server) routes() {
 	public("GET /api/v1/packages", s.handlePackageList)
 	public("GET /api/v1/packages/{id}", s.handlePackageGet)
 	public("GET /api/v1/travelogues", s.handleTravelogueList)
-	public("GET /api/v1/travelogues/{slug}", s.handleTravelogueGet)
+	// Public, and with the author's user token also the author's draft.
+	s.publicReads["GET /api/v1/travelogues/{slug}"] = true
+	s.router.Handle("GET /api/v1/travelogues/{slug}", httpx.Adapt(httpx.RateLimitCounted(s.cfg.Metrics, s.cfg.ReadLimiter, s.publicKey,
+		s.travelogueReader(s.cached(s.handleTravelogueGet), s.handleTravelogueGet))))
 	public("GET /api/v1/cities", s.handleCities)
 	public("GET /api/v1/specialties", s.handleSpecialties)
 
@@ -189,7 +199,8 @@ func (s *Server) routes() {
 	s.authed("GET /api/realtime/token", userOnly, s.handleRealtimeToken)
 	s.realtimeRoutes()
 	s.authed("GET /api/expert/availability", userOnly, s.handleAvailability)
-	s.supplyRoutes() // experts: supply.go
+	s.supplyRoutes()     // experts: supply.go
+	s.travelogueRoutes() // authors: travelogue.go
 	s.authed("POST /api/push/register", userOrSession, s.handlePushRegister)
 	s.authed("POST /api/push/unregister", userOnly, s.handlePushUnregister)
 

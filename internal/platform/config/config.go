@@ -34,22 +34,23 @@ type Config struct {
 	TrustedProxies      []netip.Prefix
 	LogLevel            slog.Level
 
-	AuthRateLimit     int           // requests per 15 minutes per client IP on the auth endpoints
-	AvatarRateLimit   int           // avatar uploads per hour per user
-	ImageRateLimit    int           // package image uploads per hour per user
-	PendingActionTTL  time.Duration // lifetime of a pending action
-	JWTSecret         string        // empty: generate one and keep it in the database
-	IdpA, IdpB        *IdentityProvider
-	RealtimeAppID     string
-	RealtimeSecret    string // empty: generate one at start
-	RedisURL          string // empty: limits are counted in this process
-	AvatarDir         string
-	PushGatewayURL    string // empty: notifications are logged, not sent
-	AIBaseURL         string // empty: no AI replies
-	AIAPIKey          string
-	AIModel           string
-	PropertyRateLimit int           // requests per minute per property API key
-	QuoteTTL          time.Duration // how long a property quote holds its units
+	AuthRateLimit       int           // requests per 15 minutes per client IP on the auth endpoints
+	AvatarRateLimit     int           // avatar uploads per hour per user
+	ImageRateLimit      int           // package image uploads per hour per user
+	TravelogueRateLimit int           // travelogues created per hour per user
+	PendingActionTTL    time.Duration // lifetime of a pending action
+	JWTSecret           string        // empty: generate one and keep it in the database
+	IdpA, IdpB          *IdentityProvider
+	RealtimeAppID       string
+	RealtimeSecret      string // empty: generate one at start
+	RedisURL            string // empty: limits are counted in this process
+	AvatarDir           string
+	PushGatewayURL      string // empty: notifications are logged, not sent
+	AIBaseURL           string // empty: no AI replies
+	AIAPIKey            string
+	AIModel             string
+	PropertyRateLimit   int           // requests per minute per property API key
+	QuoteTTL            time.Duration // how long a property quote holds its units
 	// IdempotencyLockTTL is how long a request holds its Idempotency-Key
 	// before a retry may take it over (the server stopped mid-request).
 	IdempotencyLockTTL time.Duration
@@ -157,6 +158,7 @@ func load(getenv func(string) string) (*Config, error) {
 	c.AuthRateLimit = positiveInt(get("GUIDE_AUTH_RATE_LIMIT", "10"), "GUIDE_AUTH_RATE_LIMIT", &errs)
 	c.AvatarRateLimit = positiveInt(get("GUIDE_AVATAR_RATE_LIMIT", "10"), "GUIDE_AVATAR_RATE_LIMIT", &errs)
 	c.ImageRateLimit = positiveInt(get("GUIDE_PACKAGE_IMAGE_RATE_LIMIT", "30"), "GUIDE_PACKAGE_IMAGE_RATE_LIMIT", &errs)
+	c.TravelogueRateLimit = positiveInt(get("GUIDE_TRAVELOGUE_RATE_LIMIT", "20"), "GUIDE_TRAVELOGUE_RATE_LIMIT", &errs)
 	if d, err := time.ParseDuration(get("PENDING_ACTION_TTL", "10m")); err != nil || d < time.Minute || d > 24*time.Hour {
 		errs = append(errs, fmt.Errorf("PENDING_ACTION_TTL=%q: want a Go duration from 1m to 24h, such as 10m", get("PENDING_ACTION_TTL", "")))
 	} else {
