@@ -70,7 +70,7 @@ func TestTravelogueAuthoring(t *testing.T) {
 
 			// Bad text, before any query: 400 naming the field.
 			for body, field := range map[string]string{
-				`{"title":{"en":"A\u0000B"},"content":{"en":"<p>x</p>"},"category":"food"}`:   "title.en",
+				`{"title":{"en":"A\u0000B"},"content":{"en":"<p>x</p>"},"category":"food"}`:           "title.en",
 				"{\"title\":{\"en\":\"ok\"},\"content\":{\"en\":\"\xff\xfe\"},\"category\":\"food\"}": "content.en",
 			} {
 				if res := b.Do("POST", "/api/v1/travelogues", body, bearer(author.token)...).Expect(400); res.ErrorDetails()[field] == nil {
