@@ -100,6 +100,14 @@ var extraRows = []struct{ method, path string }{
 	{"POST", "/api/v1/packages"},
 	{"PATCH", "/api/v1/packages/{id}"},
 	{"POST", "/api/v1/packages/{id}/images"},
+	// Issue 35: any user writes travelogues.
+	{"POST", "/api/v1/travelogues"},
+	{"GET", "/api/v1/travelogues/mine"},
+	{"GET", "/api/v1/travelogues/mine/{slug}"},
+	{"PATCH", "/api/v1/travelogues/{slug}"},
+	{"POST", "/api/v1/travelogues/{slug}/publish"},
+	{"POST", "/api/v1/travelogues/{slug}/unpublish"},
+	{"POST", "/api/v1/travelogues/{slug}/images"},
 }
 
 // requiredScopes is the API key scope of each operation that accepts API
@@ -458,6 +466,12 @@ func TestGuideMatchesDomain(t *testing.T) {
 	}
 	if got := enum("Locale"); !slices.Equal(got, guide.Locales) {
 		t.Errorf("Locale = %v, want %v", got, guide.Locales)
+	}
+	if got := enum("TravelogueCategory"); !slices.Equal(got, guide.TravelogueCategories) {
+		t.Errorf("TravelogueCategory = %v, want %v", got, guide.TravelogueCategories)
+	}
+	if got := enum("EventType"); !slices.Equal(got, guide.EventTypes) {
+		t.Errorf("EventType = %v, want %v", got, guide.EventTypes)
 	}
 	if got := enum("CountryCode"); !slices.Equal(got, guide.CountryCodes) {
 		t.Errorf("CountryCode = %v, want %v", got, guide.CountryCodes)

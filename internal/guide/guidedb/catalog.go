@@ -537,11 +537,17 @@ func traveloguesQuery(f guide.TravelogueFilter) catalogQuery {
 // Errors: apperr.NotFound.
 func (g *Guide) FindTravelogueBySlug(ctx context.Context, slug, locale string) (_ *guide.TravelogueDetail, err error) {
 	defer store.Wrap(&err, "find travelogue %s", slug)
+	return findTravelogue(ctx, g.db, slug, locale, "")
+}
+
+// findTravelogue returns a published travelogue, or a draft of the
+// reader's when readerID is not "".
+func findTravelogue(ctx context.Context, q store.Querier, slug, locale, readerID string) (*guide.TravelogueDetail, error) {
 	var x guide.TravelogueDetail
 	var images []byte
-	err = scanTravelogue(g.db.QueryRowContext(ctx, `SELECT `+travelogueColumns+`,
+	err := scanTravelogue(q.QueryRowContext(ctx, `SELECT `+travelogueColumns+`,
 		COALESCE(t.content, tr.content), tr.images, tr.created_at, tr.updated_at`+
-		travelogueFrom+`$1 WHERE tr.slug = $2 AND tr.status = 'published'`, locale, strings.ToLower(slug)),
+		travelogueFrom+`$1 WHERE tr.slug = $2 AND (tr.status = 'published' OR tr.author_id = $3)`, locale, strings.ToLower(slug), readerID),
 		&x.TravelogueSummary, &x.Content, &images, &x.CreatedAt, &x.UpdatedAt)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, apperr.Errorf(apperr.NotFound, "No travelogue with slug %q.", slug)

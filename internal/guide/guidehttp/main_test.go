@@ -47,18 +47,19 @@ type env struct {
 }
 
 type options struct {
-	publicLimit    int
-	authLimit      int
-	avatarLimit    int // uploads an hour per user
-	imageLimit     int // package image uploads an hour per user
-	trustedProxies []netip.Prefix
-	noSample       bool
-	scale          int  // SAMPLE_SCALE of the catalogue: the ×1 template when 0 or 1
-	noPageCache    bool // every catalogue read goes to the store
-	noIdP          bool
-	limiter        ratelimit.Limiter // strict limiter; a memory one when nil
-	readyChecks    []httpx.Check
-	corsOrigins    []string
+	publicLimit     int
+	authLimit       int
+	avatarLimit     int // uploads an hour per user
+	imageLimit      int // package image uploads an hour per user
+	travelogueLimit int // travelogues created an hour per user
+	trustedProxies  []netip.Prefix
+	noSample        bool
+	scale           int  // SAMPLE_SCALE of the catalogue: the ×1 template when 0 or 1
+	noPageCache     bool // every catalogue read goes to the store
+	noIdP           bool
+	limiter         ratelimit.Limiter // strict limiter; a memory one when nil
+	readyChecks     []httpx.Check
+	corsOrigins     []string
 }
 
 func loadSample(ctx context.Context, db *store.DB) error {
@@ -103,6 +104,9 @@ func newEnv(t testing.TB, opts options, engine ...store.Engine) *env {
 	}
 	if opts.imageLimit == 0 {
 		opts.imageLimit = 1000
+	}
+	if opts.travelogueLimit == 0 {
+		opts.travelogueLimit = 1000
 	}
 	clk := clock.NewFake(time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC))
 	if opts.limiter == nil {
@@ -162,6 +166,7 @@ func newEnv(t testing.TB, opts options, engine ...store.Engine) *env {
 		Supply:          gs,
 		Admin:           gs,
 		AdminEmails:     []string{testAdminEmail},
+		Travelogues:     gs,
 		Avatars:         &media.Local{Dir: t.TempDir()},
 		Events:          gs.Events(),
 		Webhooks:        hooks,
@@ -179,6 +184,7 @@ func newEnv(t testing.TB, opts options, engine ...store.Engine) *env {
 		AuthLimit:       ratelimit.Limit{Rate: opts.authLimit, Period: 15 * time.Minute},
 		AvatarLimit:     ratelimit.Limit{Rate: opts.avatarLimit, Period: time.Hour},
 		ImageLimit:      ratelimit.Limit{Rate: opts.imageLimit, Period: time.Hour},
+		TravelogueLimit: ratelimit.Limit{Rate: opts.travelogueLimit, Period: time.Hour},
 		TrustedProxies:  opts.trustedProxies,
 		Logger:          slog.New(slog.NewTextHandler(io.Discard, nil)),
 		OpenAPI:         openAPI,
