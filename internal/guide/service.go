@@ -26,6 +26,7 @@ type Service struct {
 	Conversations ConversationStore
 	Supply        SupplyStore
 	Admin         AdminStore
+	Moderation    ModerationStore
 	Clock         clock.Clock
 	ActionTTL     time.Duration // lifetime of a pending action
 

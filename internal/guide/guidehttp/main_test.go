@@ -51,6 +51,7 @@ type options struct {
 	authLimit      int
 	avatarLimit    int // uploads an hour per user
 	imageLimit     int // package image uploads an hour per user
+	reportLimit    int // reports an hour per user
 	trustedProxies []netip.Prefix
 	noSample       bool
 	scale          int  // SAMPLE_SCALE of the catalogue: the ×1 template when 0 or 1
@@ -104,6 +105,9 @@ func newEnv(t testing.TB, opts options, engine ...store.Engine) *env {
 	}
 	if opts.imageLimit == 0 {
 		opts.imageLimit = 1000
+	}
+	if opts.reportLimit == 0 {
+		opts.reportLimit = 1000
 	}
 	clk := clock.NewFake(time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC))
 	if opts.limiter == nil {
@@ -162,6 +166,7 @@ func newEnv(t testing.TB, opts options, engine ...store.Engine) *env {
 		Conversations:   gs,
 		Supply:          gs,
 		Admin:           gs,
+		Moderation:      gs,
 		AdminEmails:     []string{testAdminEmail},
 		Avatars:         &media.Local{Dir: t.TempDir()},
 		Events:          gs.Events(),
@@ -181,6 +186,7 @@ func newEnv(t testing.TB, opts options, engine ...store.Engine) *env {
 		AuthLimit:       ratelimit.Limit{Rate: opts.authLimit, Period: 15 * time.Minute},
 		AvatarLimit:     ratelimit.Limit{Rate: opts.avatarLimit, Period: time.Hour},
 		ImageLimit:      ratelimit.Limit{Rate: opts.imageLimit, Period: time.Hour},
+		ReportLimit:     ratelimit.Limit{Rate: opts.reportLimit, Period: time.Hour},
 		TrustedProxies:  opts.trustedProxies,
 		Logger:          slog.New(slog.NewTextHandler(io.Discard, nil)),
 		OpenAPI:         openAPI,

@@ -41,8 +41,9 @@ type Config struct {
 	Closure       guide.ClosureStore
 	ActionTTL     time.Duration // lifetime of a pending action
 	Conversations guide.ConversationStore
-	Supply        guide.SupplyStore // experts' packages and availability
-	Admin         guide.AdminStore  // the audit log of admins' actions
+	Supply        guide.SupplyStore     // experts' packages and availability
+	Admin         guide.AdminStore      // the audit log of admins' actions
+	Moderation    guide.ModerationStore // reports and moderation actions
 	// AdminEmails are the e-mail addresses of the admins (ADMIN_EMAILS).
 	AdminEmails []string
 	Avatars     media.Store // uploaded images: avatars and package images
@@ -73,6 +74,7 @@ type Config struct {
 	AuthLimit      ratelimit.Limit // per client IP on login, register, providers, session exchange
 	AvatarLimit    ratelimit.Limit // avatar uploads per user (GUIDE_AVATAR_RATE_LIMIT); default 10 an hour
 	ImageLimit     ratelimit.Limit // package image uploads per user (GUIDE_PACKAGE_IMAGE_RATE_LIMIT); default 30 an hour
+	ReportLimit    ratelimit.Limit // reports per user; default 20 an hour
 	TrustedProxies []netip.Prefix
 	Logger         *slog.Logger
 	OpenAPI        []byte              // the OpenAPI document as JSON
@@ -116,10 +118,13 @@ func New(cfg Config) *Server {
 	if cfg.ImageLimit.Rate == 0 {
 		cfg.ImageLimit = ratelimit.Limit{Rate: 30, Period: time.Hour}
 	}
+	if cfg.ReportLimit.Rate == 0 {
+		cfg.ReportLimit = ratelimit.Limit{Rate: 20, Period: time.Hour}
+	}
 	s := &Server{cfg: cfg, router: httpx.NewRouter(), publicReads: map[string]bool{"GET /api/v1/openapi.json": true}}
 	s.svc = &guide.Service{
 		Catalog: cfg.Catalog, Accounts: cfg.Accounts, Profiles: cfg.Profiles, Bookings: cfg.Bookings, Actions: cfg.Actions,
-		Closure: cfg.Closure, Conversations: cfg.Conversations, Supply: cfg.Supply, Admin: cfg.Admin, Clock: cfg.Clock, ActionTTL: cfg.ActionTTL,
+		Closure: cfg.Closure, Conversations: cfg.Conversations, Supply: cfg.Supply, Admin: cfg.Admin, Moderation: cfg.Moderation, Clock: cfg.Clock, ActionTTL: cfg.ActionTTL,
 		Tokens: cfg.Tokens, IdpA: cfg.IdpA, IdpB: cfg.IdpB, KeyUsage: cfg.KeyUsage, Blobs: cfg.Avatars, PublicURL: cfg.PublicURL,
 		Logger: cfg.Logger, AIReplies: cfg.AIReplies, Realtime: cfg.Realtime, AdminEmails: map[string]bool{},
 	}
