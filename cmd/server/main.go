@@ -401,6 +401,7 @@ func (a *app) guide(ctx context.Context) (http.Handler, error) {
 		Conversations:    gs,
 		Supply:           gs,
 		Admin:            gs,
+		Moderation:       gs,
 		AdminEmails:      cfg.AdminEmails,
 		Travelogues:      gs,
 		Avatars:          avatars,

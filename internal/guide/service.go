@@ -30,6 +30,7 @@ type Service struct {
 	Supply        SupplyStore
 	Admin         AdminStore
 	Authoring     TravelogueStore // travelogues as their authors write them
+	Moderation    ModerationStore
 	Clock         clock.Clock
 	ActionTTL     time.Duration // lifetime of a pending action
 

@@ -52,6 +52,7 @@ type options struct {
 	avatarLimit     int // uploads an hour per user
 	imageLimit      int // package image uploads an hour per user
 	travelogueLimit int // travelogues created an hour per user
+	reportLimit     int // reports an hour per user
 	trustedProxies  []netip.Prefix
 	noSample        bool
 	scale           int  // SAMPLE_SCALE of the catalogue: the ×1 template when 0 or 1
@@ -107,6 +108,9 @@ func newEnv(t testing.TB, opts options, engine ...store.Engine) *env {
 	}
 	if opts.travelogueLimit == 0 {
 		opts.travelogueLimit = 1000
+	}
+	if opts.reportLimit == 0 {
+		opts.reportLimit = 1000
 	}
 	clk := clock.NewFake(time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC))
 	if opts.limiter == nil {
@@ -165,6 +169,7 @@ func newEnv(t testing.TB, opts options, engine ...store.Engine) *env {
 		Conversations:   gs,
 		Supply:          gs,
 		Admin:           gs,
+		Moderation:      gs,
 		AdminEmails:     []string{testAdminEmail},
 		Travelogues:     gs,
 		Avatars:         &media.Local{Dir: t.TempDir()},
@@ -185,6 +190,7 @@ func newEnv(t testing.TB, opts options, engine ...store.Engine) *env {
 		AvatarLimit:     ratelimit.Limit{Rate: opts.avatarLimit, Period: time.Hour},
 		ImageLimit:      ratelimit.Limit{Rate: opts.imageLimit, Period: time.Hour},
 		TravelogueLimit: ratelimit.Limit{Rate: opts.travelogueLimit, Period: time.Hour},
+		ReportLimit:     ratelimit.Limit{Rate: opts.reportLimit, Period: time.Hour},
 		TrustedProxies:  opts.trustedProxies,
 		Logger:          slog.New(slog.NewTextHandler(io.Discard, nil)),
 		OpenAPI:         openAPI,

@@ -44,6 +44,7 @@ type Config struct {
 	Supply        guide.SupplyStore     // experts' packages and availability
 	Travelogues   guide.TravelogueStore // travelogues as their authors write them
 	Admin         guide.AdminStore      // the audit log of admins' actions
+	Moderation    guide.ModerationStore // reports and moderation actions
 	// AdminEmails are the e-mail addresses of the admins (ADMIN_EMAILS).
 	AdminEmails []string
 	Avatars     media.Store // uploaded images: avatars and package images
@@ -75,6 +76,7 @@ type Config struct {
 	// TravelogueLimit bounds the travelogues a user creates
 	// (GUIDE_TRAVELOGUE_RATE_LIMIT); default 20 an hour.
 	TravelogueLimit ratelimit.Limit
+	ReportLimit     ratelimit.Limit // reports per user; default 20 an hour
 	TrustedProxies  []netip.Prefix
 	Logger          *slog.Logger
 	OpenAPI         []byte              // the OpenAPI document as JSON
@@ -118,10 +120,13 @@ func New(cfg Config) *Server {
 	if cfg.TravelogueLimit.Rate == 0 {
 		cfg.TravelogueLimit = ratelimit.Limit{Rate: 20, Period: time.Hour}
 	}
+	if cfg.ReportLimit.Rate == 0 {
+		cfg.ReportLimit = ratelimit.Limit{Rate: 20, Period: time.Hour}
+	}
 	s := &Server{cfg: cfg, router: httpx.NewRouter(), publicReads: map[string]bool{"GET /api/v1/openapi.json": true}}
 	s.svc = &guide.Service{
 		Catalog: cfg.Catalog, Accounts: cfg.Accounts, Profiles: cfg.Profiles, Bookings: cfg.Bookings, Actions: cfg.Actions,
-		Closure: cfg.Closure, Conversations: cfg.Conversations, Supply: cfg.Supply, Authoring: cfg.Travelogues, Admin: cfg.Admin, Clock: cfg.Clock, ActionTTL: cfg.ActionTTL,
+		Closure: cfg.Closure, Conversations: cfg.Conversations, Supply: cfg.Supply, Authoring: cfg.Travelogues, Admin: cfg.Admin, Moderation: cfg.Moderation, Clock: cfg.Clock, ActionTTL: cfg.ActionTTL,
 		Tokens: cfg.Tokens, IdpA: cfg.IdpA, IdpB: cfg.IdpB, KeyUsage: cfg.KeyUsage, Blobs: cfg.Avatars, PublicURL: cfg.PublicURL,
 		Logger: cfg.Logger, AIReplies: cfg.AIReplies, Realtime: cfg.Realtime, AdminEmails: map[string]bool{},
 	}
