@@ -353,6 +353,7 @@ func (a *app) guide(ctx context.Context) (http.Handler, error) {
 		Conversations:    gs,
 		Supply:           gs,
 		Admin:            gs,
+		Applications:     gs,
 		AdminEmails:      cfg.AdminEmails,
 		Avatars:          avatars,
 		AIReplies:        aiClient != nil,

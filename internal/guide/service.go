@@ -26,6 +26,7 @@ type Service struct {
 	Conversations ConversationStore
 	Supply        SupplyStore
 	Admin         AdminStore
+	Applications  ApplicationStore // expert applications and verified experts' profiles
 	Clock         clock.Clock
 	ActionTTL     time.Duration // lifetime of a pending action
 

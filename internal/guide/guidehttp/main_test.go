@@ -162,6 +162,7 @@ func newEnv(t testing.TB, opts options, engine ...store.Engine) *env {
 		Conversations:   gs,
 		Supply:          gs,
 		Admin:           gs,
+		Applications:    gs,
 		AdminEmails:     []string{testAdminEmail},
 		Avatars:         &media.Local{Dir: t.TempDir()},
 		Events:          gs.Events(),

@@ -43,6 +43,9 @@ type Config struct {
 	Conversations guide.ConversationStore
 	Supply        guide.SupplyStore // experts' packages and availability
 	Admin         guide.AdminStore  // the audit log of admins' actions
+	// Applications keeps expert applications and verified experts'
+	// profiles.
+	Applications guide.ApplicationStore
 	// AdminEmails are the e-mail addresses of the admins (ADMIN_EMAILS).
 	AdminEmails []string
 	Avatars     media.Store // uploaded images: avatars and package images
@@ -67,17 +70,20 @@ type Config struct {
 	// Limiter counts login, registration and key-authenticated writes; if
 	// it fails they are refused. ReadLimiter (Limiter when nil) counts
 	// public and key-authenticated reads and may fall back to a local count.
-	Limiter        ratelimit.Limiter
-	ReadLimiter    ratelimit.Limiter
-	PublicLimit    ratelimit.Limit // per client IP on public reads and sample images
-	AuthLimit      ratelimit.Limit // per client IP on login, register, providers, session exchange
-	AvatarLimit    ratelimit.Limit // avatar uploads per user (GUIDE_AVATAR_RATE_LIMIT); default 10 an hour
-	ImageLimit     ratelimit.Limit // package image uploads per user (GUIDE_PACKAGE_IMAGE_RATE_LIMIT); default 30 an hour
-	TrustedProxies []netip.Prefix
-	Logger         *slog.Logger
-	OpenAPI        []byte              // the OpenAPI document as JSON
-	Metrics        *httpx.Metrics      // may be nil
-	Gatherer       prometheus.Gatherer // served at /metrics; nil: an empty registry
+	Limiter     ratelimit.Limiter
+	ReadLimiter ratelimit.Limiter
+	PublicLimit ratelimit.Limit // per client IP on public reads and sample images
+	AuthLimit   ratelimit.Limit // per client IP on login, register, providers, session exchange
+	AvatarLimit ratelimit.Limit // avatar uploads per user (GUIDE_AVATAR_RATE_LIMIT); default 10 an hour
+	ImageLimit  ratelimit.Limit // package image uploads per user (GUIDE_PACKAGE_IMAGE_RATE_LIMIT); default 30 an hour
+	// ApplicationLimit bounds the writes of expert applications per user
+	// (applying, editing, document uploads); default 20 an hour.
+	ApplicationLimit ratelimit.Limit
+	TrustedProxies   []netip.Prefix
+	Logger           *slog.Logger
+	OpenAPI          []byte              // the OpenAPI document as JSON
+	Metrics          *httpx.Metrics      // may be nil
+	Gatherer         prometheus.Gatherer // served at /metrics; nil: an empty registry
 	// MetricsElsewhere leaves /metrics out: it is served on a listener of
 	// its own (METRICS_ADDR).
 	MetricsElsewhere bool
@@ -116,10 +122,13 @@ func New(cfg Config) *Server {
 	if cfg.ImageLimit.Rate == 0 {
 		cfg.ImageLimit = ratelimit.Limit{Rate: 30, Period: time.Hour}
 	}
+	if cfg.ApplicationLimit.Rate == 0 {
+		cfg.ApplicationLimit = ratelimit.Limit{Rate: 20, Period: time.Hour}
+	}
 	s := &Server{cfg: cfg, router: httpx.NewRouter(), publicReads: map[string]bool{"GET /api/v1/openapi.json": true}}
 	s.svc = &guide.Service{
 		Catalog: cfg.Catalog, Accounts: cfg.Accounts, Profiles: cfg.Profiles, Bookings: cfg.Bookings, Actions: cfg.Actions,
-		Closure: cfg.Closure, Conversations: cfg.Conversations, Supply: cfg.Supply, Admin: cfg.Admin, Clock: cfg.Clock, ActionTTL: cfg.ActionTTL,
+		Closure: cfg.Closure, Conversations: cfg.Conversations, Supply: cfg.Supply, Admin: cfg.Admin, Applications: cfg.Applications, Clock: cfg.Clock, ActionTTL: cfg.ActionTTL,
 		Tokens: cfg.Tokens, IdpA: cfg.IdpA, IdpB: cfg.IdpB, KeyUsage: cfg.KeyUsage, Blobs: cfg.Avatars, PublicURL: cfg.PublicURL,
 		Logger: cfg.Logger, AIReplies: cfg.AIReplies, Realtime: cfg.Realtime, AdminEmails: map[string]bool{},
 	}
@@ -196,8 +205,9 @@ func (s *Server) routes() {
 	s.authed("GET /api/realtime/token", userOnly, s.handleRealtimeToken)
 	s.realtimeRoutes()
 	s.authed("GET /api/expert/availability", userOnly, s.handleAvailability)
-	s.supplyRoutes() // experts: supply.go
-	s.adminRoutes()  // admins: admin.go
+	s.supplyRoutes()      // experts: supply.go
+	s.adminRoutes()       // admins: admin.go
+	s.applicationRoutes() // guides joining, and their profiles: application.go
 	s.authed("POST /api/push/register", userOrSession, s.handlePushRegister)
 	s.authed("POST /api/push/unregister", userOnly, s.handlePushUnregister)
 
