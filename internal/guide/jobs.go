@@ -22,7 +22,7 @@ const (
 	// JobPushApplication tells an applicant, on one of their devices, an
 	// admin's decision on their expert application, in their language.
 	// The decision enqueues one per device in its transaction. Payload:
-	// {"applicationId": "...", "token": "..."}.
+	// {"applicationId": "...", "status": "...", "token": "..."}.
 	JobPushApplication = "push.application"
 	// JobAIReply asks the AI model for the expert's reply to a traveller's
 	// message. Payload: {"conversationId": "...", "messageId": "..."}.

@@ -360,7 +360,10 @@ func (g *Guide) DecideApplication(ctx context.Context, id string, d guide.Decisi
 		if err := g.recordAudit(ctx, tx, d.AdminID, d.Audit, guide.AuditTargetApplication, id, d.Message); err != nil {
 			return err
 		}
-		if _, err := g.enqueuePerDevice(ctx, tx, a.UserID, guide.JobPushApplication, "applicationId", id, now); err != nil {
+		// The status decided goes with the job: a notification of it is
+		// sent only while the application still has it.
+		if _, err := g.enqueuePerDeviceWith(ctx, tx, a.UserID, guide.JobPushApplication,
+			map[string]string{"applicationId": id, "status": d.Status}, now); err != nil {
 			return err
 		}
 		if d.Status == guide.ApplicationApproved || d.Status == guide.ApplicationRejected {
@@ -629,19 +632,20 @@ type ApplicationPush struct {
 	Timezone        string // IANA name; "" when the device sent none
 }
 
-// ApplicationPushDelivery loads the notification of the decision on an
-// application for the device, or returns nil when there is nothing to
-// tell: the application is pending again (its applicant answered a
-// request for changes), the device is no longer registered to the
-// applicant, or the account is closed.
-func (g *Guide) ApplicationPushDelivery(ctx context.Context, applicationID, token string) (_ *ApplicationPush, err error) {
+// ApplicationPushDelivery loads the notification of the decision that
+// moved an application to status for the device, or returns nil when
+// there is nothing to tell: the application has moved on since (its
+// applicant answered a request for changes, or another decision
+// followed), the device is no longer registered to the applicant, or the
+// account is closed.
+func (g *Guide) ApplicationPushDelivery(ctx context.Context, applicationID, status, token string) (_ *ApplicationPush, err error) {
 	defer store.Wrap(&err, "load push delivery of application %s", applicationID)
 	d := &ApplicationPush{ApplicationID: applicationID, Token: token}
 	var message, deviceLocale, timezone sql.NullString
 	err = g.db.QueryRowContext(ctx, `SELECT a.status, a.reviewer_message, a.handle, a.user_id, u.locale, t.platform, t.device_locale, t.timezone
 		FROM expert_applications a JOIN users u ON u.id = a.user_id
 		JOIN push_tokens t ON t.user_id = a.user_id AND t.token = $2
-		WHERE a.id = $1 AND a.status <> 'pending' AND u.deleted_at IS NULL`, applicationID, token).
+		WHERE a.id = $1 AND a.status = $3 AND u.deleted_at IS NULL`, applicationID, token, status).
 		Scan(&d.Status, &message, &d.Handle, &d.UserID, &d.RecipientLocale, &d.Platform, &deviceLocale, &timezone)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, nil

@@ -36,17 +36,19 @@ var applicationTexts = map[string]struct {
 // deliverApplication tells the applicant, on one device and in the
 // device's language (else the account's), the decision on their
 // application, unless the device is in its quiet hours: then the job
-// waits for the morning. Nothing is sent once the application is pending
-// again (the applicant answered a request for changes).
+// waits for the morning. Nothing is sent once the application has moved
+// on from the status decided (the applicant answered a request for
+// changes, another decision followed).
 func (g *Jobs) deliverApplication(ctx context.Context, j store.Job) error {
 	var p struct {
 		ApplicationID string `json:"applicationId"`
+		Status        string `json:"status"`
 		Token         string `json:"token"`
 	}
 	if err := jobs.Decode(j, &p); err != nil {
 		return err
 	}
-	d, err := g.Store.ApplicationPushDelivery(ctx, p.ApplicationID, p.Token)
+	d, err := g.Store.ApplicationPushDelivery(ctx, p.ApplicationID, p.Status, p.Token)
 	if err != nil || d == nil {
 		return err
 	}

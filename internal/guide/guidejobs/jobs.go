@@ -30,7 +30,7 @@ type Store interface {
 	FanOutPushMessage(ctx context.Context, jobID, messageID string) (int, error)
 	PushDelivery(ctx context.Context, messageID, token string) (*guidedb.PushDelivery, error)
 	ActionPushDelivery(ctx context.Context, actionID, token string) (*guidedb.ActionPush, error)
-	ApplicationPushDelivery(ctx context.Context, applicationID, token string) (*guidedb.ApplicationPush, error)
+	ApplicationPushDelivery(ctx context.Context, applicationID, status, token string) (*guidedb.ApplicationPush, error)
 	DeletePushToken(ctx context.Context, token string) error
 	LoadAIReplyContext(ctx context.Context, conversationID, messageID string) (*guidedb.AIReplyContext, error)
 	PostAIReply(ctx context.Context, conversationID, messageID, text string) (string, error)
