@@ -106,6 +106,9 @@ func newEnv(t testing.TB, opts options, engine ...store.Engine) *env {
 	if opts.imageLimit == 0 {
 		opts.imageLimit = 1000
 	}
+	if opts.applicationLimit == 0 {
+		opts.applicationLimit = 1000
+	}
 	clk := clock.NewFake(time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC))
 	if opts.limiter == nil {
 		opts.limiter = ratelimit.NewMemory(clk)
