@@ -402,6 +402,7 @@ func (a *app) guide(ctx context.Context) (http.Handler, error) {
 		Supply:           gs,
 		Admin:            gs,
 		Moderation:       gs,
+		Applications:     gs,
 		AdminEmails:      cfg.AdminEmails,
 		Travelogues:      gs,
 		Avatars:          avatars,

@@ -235,6 +235,11 @@ var countedFilters = map[string]bool{"country": true, "city": true, "language": 
 
 // loadExpertTags fills in the languages and specialties of experts.
 func (g *Guide) loadExpertTags(ctx context.Context, experts []guide.ExpertSummary) error {
+	return loadExpertTags(ctx, g.db, experts)
+}
+
+// loadExpertTags fills in the languages and specialties of experts, in q.
+func loadExpertTags(ctx context.Context, q store.Querier, experts []guide.ExpertSummary) error {
 	if len(experts) == 0 {
 		return nil
 	}
@@ -244,7 +249,7 @@ func (g *Guide) loadExpertTags(ctx context.Context, experts []guide.ExpertSummar
 		ids[i] = experts[i].ID
 		index[experts[i].ID] = &experts[i]
 	}
-	rows, err := g.db.QueryContext(ctx, expertTagsSQL(len(ids)), ids...)
+	rows, err := q.QueryContext(ctx, expertTagsSQL(len(ids)), ids...)
 	if err != nil {
 		return err
 	}
@@ -296,25 +301,31 @@ func (g *Guide) publicExpertID(ctx context.Context, handle string) (id string, r
 // Errors: apperr.NotFound.
 func (g *Guide) FindExpertByHandle(ctx context.Context, handle, locale string) (_ *guide.ExpertDetail, err error) {
 	defer store.Wrap(&err, "find expert %s", handle)
+	return expertDetail(ctx, g.db, "u.handle = $2", strings.ToLower(handle), locale)
+}
+
+// expertDetail reads in q the listed expert that cond (on $2, arg)
+// selects, in locale. Errors: apperr.NotFound.
+func expertDetail(ctx context.Context, q store.Querier, cond, arg, locale string) (*guide.ExpertDetail, error) {
 	var x guide.ExpertDetail
 	var cover sql.NullString
 	var social, schedule []byte
 	var verified sql.NullTime
-	err = scanExpert(g.db.QueryRowContext(ctx, `
+	err := scanExpert(q.QueryRowContext(ctx, `
 		SELECT `+expertColumns+`, e.cover_image, e.social_links, e.messaging_enabled, e.weekly_schedule, e.timezone, e.verified_at
 		FROM experts e JOIN users u ON u.id = e.user_id
 		LEFT JOIN expert_translations t ON t.expert_id = e.id AND t.locale = $1
-		WHERE u.handle = $2 AND `+publicExpert, locale, strings.ToLower(handle)),
+		WHERE `+cond+` AND `+publicExpert, locale, arg),
 		&x.ExpertSummary, &cover, &social, &x.MessagingEnabled, &schedule, &x.Timezone, &verified)
 	if errors.Is(err, sql.ErrNoRows) {
-		return nil, apperr.Errorf(apperr.NotFound, "No expert with handle %q.", handle)
+		return nil, apperr.Errorf(apperr.NotFound, "No expert with handle %q.", arg)
 	} else if err != nil {
 		return nil, err
 	}
 	x.CoverImage, x.VerifiedAt = store.NullString(cover), store.NullTime(verified)
 	x.SocialLinks, x.WeeklySchedule = store.RawJSON(social, "{}"), store.RawJSON(schedule, "{}")
 	experts := []guide.ExpertSummary{x.ExpertSummary}
-	if err := g.loadExpertTags(ctx, experts); err != nil {
+	if err := loadExpertTags(ctx, q, experts); err != nil {
 		return nil, err
 	}
 	x.ExpertSummary = experts[0]

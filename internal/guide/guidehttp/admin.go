@@ -13,6 +13,11 @@ import (
 // that the caller is an admin.
 func (s *Server) adminRoutes() {
 	s.authed("GET /api/v1/admin/audit", userOrSession, s.handleAuditLog)
+	// Expert applications (application.go).
+	s.authed("GET /api/v1/admin/expert-applications", userOrSession, s.handleApplicationQueue)
+	s.authed("GET /api/v1/admin/expert-applications/{id}", userOrSession, s.handleApplicationGet)
+	s.authed("POST /api/v1/admin/expert-applications/{id}/{decision}", userOrSession, s.handleApplicationDecision)
+	s.authed("GET /api/v1/admin/expert-applications/{id}/documents/{docId}", userOrSession, s.handleApplicationDocumentGet)
 	s.authed("GET /api/v1/admin/reports", userOrSession, s.handleReportList)
 	s.authed("POST /api/v1/admin/reports/{id}/dismiss", userOrSession, s.handleReportDismiss)
 	s.authed("POST /api/v1/admin/moderation", userOrSession, s.handleModerate)

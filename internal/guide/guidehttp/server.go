@@ -45,6 +45,9 @@ type Config struct {
 	Travelogues   guide.TravelogueStore // travelogues as their authors write them
 	Admin         guide.AdminStore      // the audit log of admins' actions
 	Moderation    guide.ModerationStore // reports and moderation actions
+	// Applications keeps expert applications and verified experts'
+	// profiles.
+	Applications guide.ApplicationStore
 	// AdminEmails are the e-mail addresses of the admins (ADMIN_EMAILS).
 	AdminEmails []string
 	Avatars     media.Store // uploaded images: avatars and package images
@@ -77,11 +80,14 @@ type Config struct {
 	// (GUIDE_TRAVELOGUE_RATE_LIMIT); default 20 an hour.
 	TravelogueLimit ratelimit.Limit
 	ReportLimit     ratelimit.Limit // reports per user; default 20 an hour
-	TrustedProxies  []netip.Prefix
-	Logger          *slog.Logger
-	OpenAPI         []byte              // the OpenAPI document as JSON
-	Metrics         *httpx.Metrics      // may be nil
-	Gatherer        prometheus.Gatherer // served at /metrics; nil: an empty registry
+	// ApplicationLimit bounds the writes of expert applications per user
+	// (applying, editing, document uploads); default 20 an hour.
+	ApplicationLimit ratelimit.Limit
+	TrustedProxies   []netip.Prefix
+	Logger           *slog.Logger
+	OpenAPI          []byte              // the OpenAPI document as JSON
+	Metrics          *httpx.Metrics      // may be nil
+	Gatherer         prometheus.Gatherer // served at /metrics; nil: an empty registry
 	// MetricsElsewhere leaves /metrics out: it is served on a listener of
 	// its own (METRICS_ADDR).
 	MetricsElsewhere bool
@@ -123,10 +129,13 @@ func New(cfg Config) *Server {
 	if cfg.ReportLimit.Rate == 0 {
 		cfg.ReportLimit = ratelimit.Limit{Rate: 20, Period: time.Hour}
 	}
+	if cfg.ApplicationLimit.Rate == 0 {
+		cfg.ApplicationLimit = ratelimit.Limit{Rate: 20, Period: time.Hour}
+	}
 	s := &Server{cfg: cfg, router: httpx.NewRouter(), publicReads: map[string]bool{"GET /api/v1/openapi.json": true}}
 	s.svc = &guide.Service{
 		Catalog: cfg.Catalog, Accounts: cfg.Accounts, Profiles: cfg.Profiles, Bookings: cfg.Bookings, Actions: cfg.Actions,
-		Closure: cfg.Closure, Conversations: cfg.Conversations, Supply: cfg.Supply, Authoring: cfg.Travelogues, Admin: cfg.Admin, Moderation: cfg.Moderation, Clock: cfg.Clock, ActionTTL: cfg.ActionTTL,
+		Closure: cfg.Closure, Conversations: cfg.Conversations, Supply: cfg.Supply, Authoring: cfg.Travelogues, Admin: cfg.Admin, Moderation: cfg.Moderation, Applications: cfg.Applications, Clock: cfg.Clock, ActionTTL: cfg.ActionTTL,
 		Tokens: cfg.Tokens, IdpA: cfg.IdpA, IdpB: cfg.IdpB, KeyUsage: cfg.KeyUsage, Blobs: cfg.Avatars, PublicURL: cfg.PublicURL,
 		Logger: cfg.Logger, AIReplies: cfg.AIReplies, Realtime: cfg.Realtime, AdminEmails: map[string]bool{},
 	}
@@ -206,9 +215,10 @@ func (s *Server) routes() {
 	s.authed("GET /api/realtime/token", userOnly, s.handleRealtimeToken)
 	s.realtimeRoutes()
 	s.authed("GET /api/expert/availability", userOnly, s.handleAvailability)
-	s.supplyRoutes()     // experts: supply.go
-	s.travelogueRoutes() // authors: travelogue.go
-	s.adminRoutes()      // admins: admin.go
+	s.supplyRoutes()      // experts: supply.go
+	s.travelogueRoutes()  // authors: travelogue.go
+	s.adminRoutes()       // admins: admin.go
+	s.applicationRoutes() // guides joining, and their profiles: application.go
 	s.authed("POST /api/push/register", userOrSession, s.handlePushRegister)
 	s.authed("POST /api/push/unregister", userOnly, s.handlePushUnregister)
 
