@@ -108,6 +108,12 @@ var extraRows = []struct{ method, path string }{
 	{"POST", "/api/v1/travelogues/{slug}/publish"},
 	{"POST", "/api/v1/travelogues/{slug}/unpublish"},
 	{"POST", "/api/v1/travelogues/{slug}/images"},
+	// Issue 35: admins' audit log; reports and moderation.
+	{"GET", "/api/v1/admin/audit"},
+	{"POST", "/api/v1/reports"},
+	{"GET", "/api/v1/admin/reports"},
+	{"POST", "/api/v1/admin/reports/{id}/dismiss"},
+	{"POST", "/api/v1/admin/moderation"},
 }
 
 // requiredScopes is the API key scope of each operation that accepts API

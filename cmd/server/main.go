@@ -9,12 +9,14 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net"
 	"net/http"
 	"os"
 	"os/signal"
 	"runtime/debug"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -78,8 +80,20 @@ func run() error {
 		opts.DialTimeout, opts.ReadTimeout, opts.WriteTimeout = time.Second, 250*time.Millisecond, 250*time.Millisecond
 		a.redis = redis.NewClient(opts)
 		a.closers = append(a.closers, a.redis.Close)
+		// Without Redis the replicas keep serving (readiness stays 200,
+		// "degraded"); this gauge is where monitoring sees it.
+		a.registry.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+			Name: "redis_up", Help: "1 when Redis answers a ping within 250 ms at scrape time, 0 while it is unreachable (rate limits then count per replica).",
+		}, func() float64 {
+			ctx, cancel := context.WithTimeout(context.Background(), 250*time.Millisecond)
+			defer cancel()
+			if a.redis.Ping(ctx).Err() != nil {
+				return 0
+			}
+			return 1
+		}))
 	}
-	a.limiter, a.readLimiter = limiters(a.redis, a.clock, a.metrics, logger)
+	a.limiter = limiter(a.redis, a.clock, a.metrics, logger)
 
 	guideHandler, err := a.guide(ctx)
 	if err != nil {
@@ -94,6 +108,36 @@ func run() error {
 	// their working size instead of waiting for the scavenger's pace.
 	debug.FreeOSMemory()
 
+	// Every port is bound before anything runs, so a busy one stops the
+	// start with the setting that named it.
+	type listener struct {
+		setting string
+		srv     *http.Server
+	}
+	listeners := []listener{{"GUIDE_ADDR", newServer(cfg.GuideAddr, guideHandler)}, {"PROPERTY_ADDR", newServer(cfg.PropertyAddr, propertyHandler)}}
+	if cfg.PprofAddr != "" {
+		listeners = append(listeners, listener{"PPROF_ADDR", newPprofServer(cfg.PprofAddr)})
+	}
+	if cfg.MetricsAddr != "" {
+		// Operators keep this port private; the API ports then have no
+		// /metrics.
+		metrics := http.NewServeMux()
+		metrics.Handle("GET /metrics", httpx.HandleMetrics(a.registry))
+		listeners = append(listeners, listener{"METRICS_ADDR", newServer(cfg.MetricsAddr, metrics)})
+	}
+	var servers []*http.Server
+	var bound []net.Listener
+	for _, l := range listeners {
+		ln, err := net.Listen("tcp", l.srv.Addr)
+		if err != nil {
+			for _, b := range bound {
+				b.Close()
+			}
+			return fmt.Errorf("%s=%s: %w", l.setting, l.srv.Addr, err)
+		}
+		servers, bound = append(servers, l.srv), append(bound, ln)
+	}
+
 	// Background jobs run until the servers have drained, so that work the
 	// last requests recorded is still flushed.
 	jobsCtx, stopJobs := context.WithCancel(context.WithoutCancel(ctx))
@@ -104,33 +148,28 @@ func run() error {
 	for _, r := range append([]*jobs.Runner{a.runner}, a.runners...) {
 		background.Go(func() { r.Run(jobsCtx) })
 	}
-
-	servers := []*http.Server{newServer(cfg.GuideAddr, guideHandler), newServer(cfg.PropertyAddr, propertyHandler)}
-	if cfg.PprofAddr != "" {
-		servers = append(servers, newPprofServer(cfg.PprofAddr))
-	}
-	if cfg.MetricsAddr != "" {
-		// Operators keep this port private; the API ports then have no
-		// /metrics.
-		metrics := http.NewServeMux()
-		metrics.Handle("GET /metrics", httpx.HandleMetrics(a.registry))
-		servers = append(servers, newServer(cfg.MetricsAddr, metrics))
-	}
 	errc := make(chan error, len(servers))
-	for _, srv := range servers {
+	for i, srv := range servers {
 		go func() {
-			logger.Info("listening", "addr", srv.Addr)
-			if err := srv.ListenAndServe(); !errors.Is(err, http.ErrServerClosed) {
-				errc <- fmt.Errorf("listen on %s: %w", srv.Addr, err)
+			logger.Info("listening", "addr", bound[i].Addr().String())
+			if err := srv.Serve(bound[i]); !errors.Is(err, http.ErrServerClosed) {
+				errc <- fmt.Errorf("serve %s: %w", srv.Addr, err)
 			}
 		}()
 	}
+
 	select {
 	case err = <-errc:
 	case <-ctx.Done():
+		// Readiness fails first and the listeners stay open for the drain,
+		// so the load balancer moves traffic away before anything is
+		// refused; then requests in flight get the grace period.
+		a.draining.Store(true)
+		logger.Info("shutting down: draining", "drain", cfg.ShutdownDrain)
+		time.Sleep(cfg.ShutdownDrain)
 		logger.Info("shutting down: finishing in-flight requests")
 	}
-	shutdown(servers, logger)
+	shutdown(servers, cfg.ShutdownGrace, logger)
 	stopJobs()
 	background.Wait()
 	if err == nil {
@@ -141,18 +180,19 @@ func run() error {
 
 // app holds what the two APIs share while the server is wired.
 type app struct {
-	cfg         *config.Config
-	logger      *slog.Logger
-	clock       clock.Clock
-	registry    *prometheus.Registry
-	metrics     *httpx.Metrics
-	redis       *redis.Client
-	limiter     ratelimit.Limiter
-	readLimiter ratelimit.Limiter
-	jobs        []job
-	runner      *jobs.Runner
-	runners     []*jobs.Runner // more runners: the property platform's webhooks
-	closers     []func() error
+	cfg      *config.Config
+	logger   *slog.Logger
+	clock    clock.Clock
+	registry *prometheus.Registry
+	metrics  *httpx.Metrics
+	redis    *redis.Client
+	limiter  ratelimit.Limiter
+	// draining is set on SIGTERM: /readyz answers 503 from then on.
+	draining atomic.Bool
+	jobs     []job
+	runner   *jobs.Runner
+	runners  []*jobs.Runner // more runners: the property platform's webhooks
+	closers  []func() error
 }
 
 // job is background work run every so often.
@@ -168,9 +208,12 @@ func (a *app) close() {
 	}
 }
 
-// openDB opens the database of a service and migrates it to schema; a
-// failure names setting, the variable that pointed at the database.
-func (a *app) openDB(ctx context.Context, setting, url string, schema store.Schema) (*store.DB, error) {
+// openDB opens the database of a service, migrates it to schema and, when
+// it holds nothing yet and sample data is on, loads sample, all under the
+// database's lock for this schema, so that replicas started together do
+// each step once. A failure names setting, the variable that pointed at
+// the database.
+func (a *app) openDB(ctx context.Context, setting, url string, schema store.Schema, sample sampleLoader) (*store.DB, error) {
 	service := schema.Name
 	db, err := store.Open(ctx, url)
 	if err != nil {
@@ -180,7 +223,25 @@ func (a *app) openDB(ctx context.Context, setting, url string, schema store.Sche
 	if a.cfg.DatabaseMaxConns > 0 {
 		db.SetPool(a.cfg.DatabaseMaxConns)
 	}
-	if err := db.Migrate(ctx, schema); err != nil {
+	err = db.Exclusive(ctx, schema.Name, func(ctx context.Context) error {
+		if err := db.Migrate(ctx, schema); err != nil {
+			return err
+		}
+		if !a.cfg.SampleData {
+			return nil
+		}
+		empty, err := sample.isEmpty(ctx, db)
+		if err != nil || !empty {
+			return err
+		}
+		start := time.Now()
+		if err := sample.load(ctx, db); err != nil {
+			return fmt.Errorf("load %s sample data: %w", service, err)
+		}
+		a.logger.Info("loaded sample data", "service", service, "scale", a.cfg.SampleScale, "duration", time.Since(start))
+		return nil
+	})
+	if err != nil {
 		return nil, fmt.Errorf("%s: %w", setting, err)
 	}
 	a.registry.MustRegister(collectors.NewDBStatsCollector(db.DB, service))
@@ -203,11 +264,26 @@ func (a *app) openDB(ctx context.Context, setting, url string, schema store.Sche
 	return db, nil
 }
 
+// sampleLoader tells whether a product's database is empty and fills it
+// with sample data.
+type sampleLoader struct {
+	isEmpty func(context.Context, *store.DB) (bool, error)
+	load    func(context.Context, *store.DB) error
+}
+
 // readyChecks are the dependencies /readyz asks about, besides db.
 func (a *app) readyChecks(db *store.DB) []httpx.Check {
-	checks := []httpx.Check{{Name: "database", Check: db.PingContext}}
+	checks := []httpx.Check{
+		{Name: "shutdown", Check: func(context.Context) error {
+			if a.draining.Load() {
+				return httpx.ErrDraining
+			}
+			return nil
+		}},
+		{Name: "database", Check: db.PingContext},
+	}
 	if a.redis != nil {
-		checks = append(checks, httpx.Check{Name: "redis", Check: func(ctx context.Context) error { return a.redis.Ping(ctx).Err() }})
+		checks = append(checks, httpx.Check{Name: "redis", Degrades: true, Check: func(ctx context.Context) error { return a.redis.Ping(ctx).Err() }})
 	}
 	return checks
 }
@@ -215,14 +291,21 @@ func (a *app) readyChecks(db *store.DB) []httpx.Check {
 // guide wires the guide marketplace API.
 func (a *app) guide(ctx context.Context) (http.Handler, error) {
 	cfg, clk, logger := a.cfg, a.clock, a.logger
-	db, err := a.openDB(ctx, "GUIDE_DATABASE_URL", cfg.GuideDatabaseURL, guidedb.Schema)
+	db, err := a.openDB(ctx, "GUIDE_DATABASE_URL", cfg.GuideDatabaseURL, guidedb.Schema, sampleLoader{guidedb.IsEmpty,
+		func(ctx context.Context, db *store.DB) error {
+			return guidedb.LoadSampleScaled(ctx, db, sample.Generate(), cfg.SampleScale)
+		}})
 	if err != nil {
 		return nil, err
 	}
 	gs := guidedb.New(db, clk)
 	queue := store.NewJobs(db, clk)
 	keys := idempotency.NewKeys(db, clk, cfg.IdempotencyLockTTL)
-	if err := loadGuideSample(ctx, cfg, db, gs, logger); err != nil {
+	hash, err := demoHash(ctx, cfg)
+	if err != nil {
+		return nil, err
+	}
+	if err := gs.SetDemoPasswords(ctx, hash); err != nil {
 		return nil, err
 	}
 	if err := gs.SetCurrencyRates(ctx, cfg.CurrencyRates); err != nil {
@@ -317,6 +400,9 @@ func (a *app) guide(ctx context.Context) (http.Handler, error) {
 		ActionTTL:        cfg.PendingActionTTL,
 		Conversations:    gs,
 		Supply:           gs,
+		Admin:            gs,
+		Moderation:       gs,
+		AdminEmails:      cfg.AdminEmails,
 		Travelogues:      gs,
 		Avatars:          avatars,
 		AIReplies:        aiClient != nil,
@@ -329,7 +415,6 @@ func (a *app) guide(ctx context.Context) (http.Handler, error) {
 		KeyUsage:         keyUsage,
 		Clock:            clk,
 		Limiter:          a.limiter,
-		ReadLimiter:      a.readLimiter,
 		Metrics:          a.metrics,
 		Gatherer:         a.registry,
 		ReadyChecks:      a.readyChecks(db),
@@ -352,26 +437,16 @@ func (a *app) guide(ctx context.Context) (http.Handler, error) {
 // property wires the property platform API.
 func (a *app) property(ctx context.Context) (http.Handler, error) {
 	cfg, clk, logger := a.cfg, a.clock, a.logger
-	db, err := a.openDB(ctx, "PROPERTY_DATABASE_URL", cfg.PropertyDatabaseURL, propertydb.Schema)
+	db, err := a.openDB(ctx, "PROPERTY_DATABASE_URL", cfg.PropertyDatabaseURL, propertydb.Schema, sampleLoader{propertydb.IsEmpty,
+		func(ctx context.Context, db *store.DB) error {
+			// The calendar starts today, so that "next month" has stock.
+			return propertydb.LoadSampleScaled(ctx, db, propertysample.Generate(property.DateOf(clk.Now())), cfg.SampleScale)
+		}})
 	if err != nil {
 		return nil, err
 	}
 	ps := propertydb.New(db, clk)
 	keys := idempotency.NewKeys(db, clk, cfg.IdempotencyLockTTL)
-	if cfg.SampleData {
-		empty, err := propertydb.IsEmpty(ctx, db)
-		if err != nil {
-			return nil, err
-		}
-		if empty {
-			start := time.Now()
-			// The calendar starts today, so that "next month" has stock.
-			if err := propertydb.LoadSampleScaled(ctx, db, propertysample.Generate(property.DateOf(clk.Now())), cfg.SampleScale); err != nil {
-				return nil, fmt.Errorf("load property sample data: %w", err)
-			}
-			logger.Info("loaded property sample data", "scale", cfg.SampleScale, "duration", time.Since(start))
-		}
-	}
 	hash, err := demoHash(ctx, cfg)
 	if err != nil {
 		return nil, err
@@ -451,27 +526,6 @@ func (a *app) webhooks(db *store.DB, events *changes.Feed, publicURL string, run
 	return hooks
 }
 
-func loadGuideSample(ctx context.Context, cfg *config.Config, db *store.DB, g *guidedb.Guide, logger *slog.Logger) error {
-	if cfg.SampleData {
-		empty, err := guidedb.IsEmpty(ctx, db)
-		if err != nil {
-			return err
-		}
-		if empty {
-			start := time.Now()
-			if err := guidedb.LoadSampleScaled(ctx, db, sample.Generate(), cfg.SampleScale); err != nil {
-				return fmt.Errorf("load sample data: %w", err)
-			}
-			logger.Info("loaded guide sample data", "scale", cfg.SampleScale, "duration", time.Since(start))
-		}
-	}
-	hash, err := demoHash(ctx, cfg)
-	if err != nil {
-		return err
-	}
-	return g.SetDemoPasswords(ctx, hash)
-}
-
 // demoHash hashes DEMO_PASSWORD; "" when it is unset, which takes the demo
 // accounts' passwords away.
 func demoHash(ctx context.Context, cfg *config.Config) (string, error) {
@@ -481,19 +535,24 @@ func demoHash(ctx context.Context, cfg *config.Config) (string, error) {
 	return auth.HashPassword(ctx, cfg.DemoPassword)
 }
 
-// limiters returns the strict limiter (login, registration, key writes:
-// refused when it fails) and the read limiter (falls back to a count in
-// this process). With Redis both count there, shared by every replica.
-func limiters(rdb *redis.Client, clk clock.Clock, m *httpx.Metrics, logger *slog.Logger) (strict, read ratelimit.Limiter) {
+// limiter returns the rate limiter of both APIs: with Redis, counts
+// shared by every replica, falling back to counts in this process while
+// Redis is unreachable; without, counts in this process.
+func limiter(rdb *redis.Client, clk clock.Clock, m *httpx.Metrics, logger *slog.Logger) ratelimit.Limiter {
 	local := ratelimit.NewMemory(clk)
 	if rdb == nil {
-		return local, local
+		return local
 	}
-	shared := ratelimit.NewRedis(rdb, "rl:")
-	return shared, &ratelimit.Fallback{Primary: shared, Local: local, OnFallback: func(err error) {
-		m.LimiterDecision("fallback")
-		logger.Warn("Redis unreachable: counting this read locally", "err", err)
-	}}
+	l := &ratelimit.Fallback{Primary: ratelimit.NewRedis(rdb, "rl:"), Local: local,
+		OnFallback: func(error) { m.LimiterDecision("fallback") },
+		OnChange: func(down bool, err error) {
+			if down {
+				logger.Warn("Redis unreachable: rate limits count per replica until it returns", "err", err)
+			} else {
+				logger.Info("Redis reachable again: rate limits are shared across replicas")
+			}
+		}}
+	return l
 }
 
 // persistedSecret returns the configured secret, or else the one kept in
@@ -573,8 +632,8 @@ func newServer(addr string, h http.Handler) *http.Server {
 	}
 }
 
-func shutdown(servers []*http.Server, logger *slog.Logger) {
-	ctx, cancel := context.WithTimeout(context.Background(), 25*time.Second)
+func shutdown(servers []*http.Server, grace time.Duration, logger *slog.Logger) {
+	ctx, cancel := context.WithTimeout(context.Background(), grace)
 	defer cancel()
 	for _, srv := range servers {
 		if err := srv.Shutdown(ctx); err != nil {

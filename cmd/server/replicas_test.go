@@ -19,11 +19,11 @@ import (
 	_ "github.com/jackc/pgx/v5/stdlib"
 )
 
-// TestTwoReplicas runs two server processes on one PostgreSQL and one
+// TestReplicas runs three server processes on one PostgreSQL and one
 // Redis, as a deployment behind a load balancer would, and checks what
 // must hold across them: one rate limit, no overselling, a pending action
 // confirmed on the other replica, a notification delivered once.
-func TestTwoReplicas(t *testing.T) {
+func TestReplicas(t *testing.T) {
 	t.Parallel()
 	pgURL, redisURL := os.Getenv("TEST_POSTGRES_URL"), os.Getenv("TEST_REDIS_URL")
 	if pgURL == "" || redisURL == "" {
@@ -52,12 +52,18 @@ func TestTwoReplicas(t *testing.T) {
 			"PORTAL_JWT_SECRET=replica-portal-secret-replica-portal!")
 		return p
 	}
-	// The first replica loads the sample data; the second finds it there.
-	a, b := replica(), replica()
-	a.start()
-	defer stop(a)
-	b.start()
-	defer stop(b)
+	// Started together on empty databases, as a fleet starts: one replica
+	// migrates and loads the sample data, the others wait for it and find
+	// it there (before the migration lock, two of three exited on
+	// duplicate keys).
+	a, b, c := replica(), replica(), replica()
+	for _, p := range []*process{a, b, c} {
+		p.launch()
+		defer stop(p)
+	}
+	for _, p := range []*process{a, b, c} {
+		p.waitFor("/readyz")
+	}
 	both := []*process{a, b}
 
 	_, login := a.call("POST", "/api/v1/auth/login", "", map[string]string{"email": "traveller@example.com", "password": "demo-password-1"})

@@ -27,9 +27,11 @@ type process struct {
 	bin  string
 	dir  string
 	base string
-	env  []string
-	cmd  *exec.Cmd
-	out  syncBuffer
+	// metrics is the address of the /metrics listener (METRICS_ADDR).
+	metrics string
+	env     []string
+	cmd     *exec.Cmd
+	out     syncBuffer
 }
 
 // syncBuffer is the process's output, written by exec's copying goroutine
@@ -107,19 +109,26 @@ func freePort(t *testing.T) string {
 
 func newProcess(t *testing.T, bin string) *process {
 	dir := t.TempDir()
-	guide, property := freePort(t), freePort(t)
-	return &process{t: t, bin: bin, dir: dir, base: "http://" + guide, env: append(os.Environ(),
-		"GUIDE_ADDR="+guide, "PROPERTY_ADDR="+property,
+	guide, property, metrics := freePort(t), freePort(t), freePort(t)
+	return &process{t: t, bin: bin, dir: dir, base: "http://" + guide, metrics: metrics, env: append(os.Environ(),
+		"GUIDE_ADDR="+guide, "PROPERTY_ADDR="+property, "METRICS_ADDR="+metrics,
 		"GUIDE_DATABASE_URL="+filepath.Join(dir, "guide.db"), "PROPERTY_DATABASE_URL="+filepath.Join(dir, "property.db"),
 		"AVATAR_DIR="+filepath.Join(dir, "avatars"), "DEMO_PASSWORD=demo-password-1",
 		"JWT_SECRET=crash-test-secret-crash-test-secret!", "GUIDE_PUBLIC_RATE_LIMIT=100000", "GUIDE_AUTH_RATE_LIMIT=100000",
-		"LOG_LEVEL=warn", "REDIS_URL=")}
+		"LOG_LEVEL=warn", "REDIS_URL=", "SHUTDOWN_DRAIN=0s")}
 }
 
 func (p *process) start() { p.t.Helper(); p.startUntil("/readyz") }
 
 // startUntil starts the binary and waits until path answers 200.
 func (p *process) startUntil(path string) {
+	p.t.Helper()
+	p.launch()
+	p.waitFor(path)
+}
+
+// launch starts the binary without waiting for it.
+func (p *process) launch() {
 	p.t.Helper()
 	p.out.Reset()
 	p.cmd = exec.Command(p.bin)
@@ -136,6 +145,11 @@ func (p *process) startUntil(path string) {
 			cmd.Wait()
 		}
 	})
+}
+
+// waitFor waits until path answers 200.
+func (p *process) waitFor(path string) {
+	p.t.Helper()
 	deadline := time.Now().Add(30 * time.Second)
 	for time.Now().Before(deadline) {
 		if res, err := http.Get(p.base + path); err == nil {
@@ -268,12 +282,17 @@ func TestCrashSafety(t *testing.T) {
 func TestGracefulShutdown(t *testing.T) {
 	t.Parallel()
 	p := newProcess(t, build(t))
+	p.env = append(p.env, "SHUTDOWN_DRAIN=4s")
 	p.start()
 	_, login := p.call("POST", "/api/v1/auth/login", "", map[string]string{"email": "traveller@example.com", "password": "demo-password-1"})
 	token := login["token"].(string)
 
-	// The metrics a deployment scrapes are all there.
-	res, err := http.Get(p.base + "/metrics")
+	// The metrics a deployment scrapes are all there, on their own
+	// listener; the public port has none.
+	if res, err := http.Get(p.base + "/metrics"); err != nil || res.StatusCode != 404 {
+		t.Fatalf("public port serves /metrics: %v %v", res, err)
+	}
+	res, err := http.Get("http://" + p.metrics + "/metrics")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -302,7 +321,27 @@ func TestGracefulShutdown(t *testing.T) {
 	if err := p.cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(200 * time.Millisecond)
+	// Draining: readiness fails at once, so a load balancer stops sending,
+	// while new connections are still served.
+	deadline := time.Now().Add(3 * time.Second)
+	for {
+		res, err := http.Get(p.base + "/readyz")
+		if err != nil {
+			t.Fatalf("readyz while draining: %v", err)
+		}
+		body, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		if res.StatusCode == 503 && bytes.Contains(body, []byte(`"status":"draining"`)) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("readyz after SIGTERM: %d %s", res.StatusCode, body)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if status, _ := p.call("GET", "/api/v1/experts", "", nil); status != 200 {
+		t.Errorf("a new request while draining: %d", status)
+	}
 	pw.Write([]byte(`"Still here"}`))
 	pw.Close()
 	res = <-done
@@ -325,9 +364,17 @@ func TestGracefulShutdown(t *testing.T) {
 func TestStartupErrors(t *testing.T) {
 	t.Parallel()
 	bin := build(t)
+	// A port another program holds.
+	busy, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer busy.Close()
 	for _, tc := range []struct{ name, value string }{
 		{"GUIDE_ADDR", "notaport"},
 		{"PROPERTY_ADDR", "notaport"},
+		{"GUIDE_ADDR", busy.Addr().String()},
+		{"METRICS_ADDR", busy.Addr().String()},
 		{"PROPERTY_DATABASE_URL", "mysql://x"},
 		{"GUIDE_DATABASE_URL", "mysql://x"},
 		{"GUIDE_PUBLIC_URL", "api.example.com"},

@@ -28,7 +28,9 @@ type Service struct {
 	Closure       ClosureStore
 	Conversations ConversationStore
 	Supply        SupplyStore
+	Admin         AdminStore
 	Authoring     TravelogueStore // travelogues as their authors write them
+	Moderation    ModerationStore
 	Clock         clock.Clock
 	ActionTTL     time.Duration // lifetime of a pending action
 
@@ -49,6 +51,9 @@ type Service struct {
 	AIReplies bool
 	// Realtime issues the tokens of the realtime channel.
 	Realtime *chat.Credentials
+	// AdminEmails are the lower-cased e-mail addresses of the admins
+	// (ADMIN_EMAILS).
+	AdminEmails map[string]bool
 
 	// contentPolicy sanitises travelogue content, made once for PublicURL.
 	contentOnce   sync.Once

@@ -13,13 +13,23 @@ import (
 )
 
 // publicExpert is the condition for an expert to be seen by the public:
-// experts.listed is kept by triggers (guide migration 00012) as verified
-// and the user not deleted.
+// experts.listed is kept by triggers (guide migrations 00012, 00023) as
+// verified, not suspended by an admin and the user not deleted.
 const publicExpert = "e.listed = TRUE"
 
 // publicPackage is the condition for a package to be seen by the public:
-// packages.listed is kept as active and the expert listed.
+// packages.listed is kept as active, not hidden by an admin and the expert
+// listed.
 const publicPackage = "p.listed = TRUE"
+
+// publicTravelogue is the condition for a travelogue to be seen by the
+// public: published and not hidden by an admin, the condition of the
+// travelogues' partial indexes and counts (guide migration 00023).
+const publicTravelogue = "tr.status = 'published' AND tr.hidden_at IS NULL"
+
+// publicReview is the condition for a review to be shown and counted in
+// its expert's rating: not hidden by an admin.
+const publicReview = "r.hidden_at IS NULL"
 
 const expertColumns = `e.id, u.handle, u.name, u.avatar, COALESCE(t.bio, e.bio), e.location,
 	e.country_code, e.currency, e.profile_image, e.hourly_rate, e.rating, e.review_count`
@@ -436,7 +446,7 @@ func (g *Guide) FindReviews(ctx context.Context, handle string, f guide.ReviewFi
 	rows, err := g.db.QueryContext(ctx, `
 		SELECT r.id, r.rating, r.comment, r.created_at, u.name, u.avatar, u.deleted_at IS NOT NULL
 		FROM reviews r JOIN users u ON u.id = r.author_id
-		WHERE r.expert_id = $1
+		WHERE r.expert_id = $1 AND `+publicReview+`
 		ORDER BY `+col+` `+dir+`, r.created_at `+dir+`, r.id `+dir+`
 		LIMIT $2 OFFSET $3`, expertID, f.PageSize, f.Offset())
 	if err != nil {
@@ -511,7 +521,7 @@ func (g *Guide) FindTravelogues(ctx context.Context, f guide.TravelogueFilter) (
 // traveloguesQuery is the list query of FindTravelogues.
 func traveloguesQuery(f guide.TravelogueFilter) catalogQuery {
 	w := &store.Where{}
-	w.And("tr.status = 'published'")
+	w.And(publicTravelogue)
 	set := map[string][]string{} // the filters set, for counted
 	if f.Category != "" {
 		w.And("lower(tr.category) = " + w.Arg(strings.ToLower(f.Category)))
@@ -547,7 +557,7 @@ func findTravelogue(ctx context.Context, q store.Querier, slug, locale, readerID
 	var images []byte
 	err := scanTravelogue(q.QueryRowContext(ctx, `SELECT `+travelogueColumns+`,
 		COALESCE(t.content, tr.content), tr.images, tr.created_at, tr.updated_at`+
-		travelogueFrom+`$1 WHERE tr.slug = $2 AND (tr.status = 'published' OR tr.author_id = $3)`, locale, strings.ToLower(slug), readerID),
+		travelogueFrom+`$1 WHERE tr.slug = $2 AND (`+publicTravelogue+` OR tr.author_id = $3)`, locale, strings.ToLower(slug), readerID),
 		&x.TravelogueSummary, &x.Content, &images, &x.CreatedAt, &x.UpdatedAt)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, apperr.Errorf(apperr.NotFound, "No travelogue with slug %q.", slug)

@@ -49,11 +49,7 @@ func (s *Server) authed(pattern string, rl rule, h httpx.HandlerFunc) {
 		r = r.WithContext(context.WithValue(r.Context(), callerKey{}, c))
 		if c.APIKey != nil {
 			s.cfg.KeyUsage.Record(c.APIKey.ID, s.cfg.Clock.Now())
-			limiter := s.cfg.Limiter
-			if r.Method == http.MethodGet {
-				limiter = s.cfg.ReadLimiter
-			}
-			return httpx.RateLimitCounted(s.cfg.Metrics, limiter, func(*http.Request) (string, ratelimit.Limit) {
+			return httpx.RateLimitCounted(s.cfg.Metrics, s.cfg.Limiter, func(*http.Request) (string, ratelimit.Limit) {
 				return "guide:key:" + c.APIKey.ID, ratelimit.PerMinute(c.APIKey.RateLimit)
 			}, h)(w, r)
 		}

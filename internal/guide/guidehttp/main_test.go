@@ -52,13 +52,13 @@ type options struct {
 	avatarLimit     int // uploads an hour per user
 	imageLimit      int // package image uploads an hour per user
 	travelogueLimit int // travelogues created an hour per user
+	reportLimit     int // reports an hour per user
 	trustedProxies  []netip.Prefix
 	noSample        bool
 	scale           int  // SAMPLE_SCALE of the catalogue: the ×1 template when 0 or 1
 	noPageCache     bool // every catalogue read goes to the store
 	noIdP           bool
 	limiter         ratelimit.Limiter // strict limiter; a memory one when nil
-	readLimiter     ratelimit.Limiter
 	readyChecks     []httpx.Check
 	corsOrigins     []string
 }
@@ -108,6 +108,9 @@ func newEnv(t testing.TB, opts options, engine ...store.Engine) *env {
 	}
 	if opts.travelogueLimit == 0 {
 		opts.travelogueLimit = 1000
+	}
+	if opts.reportLimit == 0 {
+		opts.reportLimit = 1000
 	}
 	clk := clock.NewFake(time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC))
 	if opts.limiter == nil {
@@ -165,6 +168,9 @@ func newEnv(t testing.TB, opts options, engine ...store.Engine) *env {
 		ActionTTL:       10 * time.Minute,
 		Conversations:   gs,
 		Supply:          gs,
+		Admin:           gs,
+		Moderation:      gs,
+		AdminEmails:     []string{testAdminEmail},
 		Travelogues:     gs,
 		Avatars:         &media.Local{Dir: t.TempDir()},
 		Events:          gs.Events(),
@@ -179,12 +185,12 @@ func newEnv(t testing.TB, opts options, engine ...store.Engine) *env {
 		KeyUsage:        keyUsage,
 		Clock:           clk,
 		Limiter:         opts.limiter,
-		ReadLimiter:     opts.readLimiter,
 		PublicLimit:     ratelimit.PerMinute(opts.publicLimit),
 		AuthLimit:       ratelimit.Limit{Rate: opts.authLimit, Period: 15 * time.Minute},
 		AvatarLimit:     ratelimit.Limit{Rate: opts.avatarLimit, Period: time.Hour},
 		ImageLimit:      ratelimit.Limit{Rate: opts.imageLimit, Period: time.Hour},
 		TravelogueLimit: ratelimit.Limit{Rate: opts.travelogueLimit, Period: time.Hour},
+		ReportLimit:     ratelimit.Limit{Rate: opts.reportLimit, Period: time.Hour},
 		TrustedProxies:  opts.trustedProxies,
 		Logger:          slog.New(slog.NewTextHandler(io.Discard, nil)),
 		OpenAPI:         openAPI,
@@ -257,6 +263,9 @@ func (e *env) tokenFor(t testing.TB, email string) user {
 	}
 	return user{id: id, email: email, token: token}
 }
+
+// testAdminEmail is the address every test server names in ADMIN_EMAILS.
+const testAdminEmail = "root@example.com"
 
 // guideDoc is the OpenAPI document, parsed once for the package: every
 // environment validates against it, read-only.

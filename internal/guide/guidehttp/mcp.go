@@ -41,7 +41,7 @@ func (s *Server) mcpRoutes() {
 	s.mcpTools(d)
 	s.router.Handle("POST /mcp", d.Endpoint(s.cfg.PublicURL, s.mcpPrincipal, s.mcpMeter, func(h httpx.HandlerFunc) httpx.HandlerFunc {
 		// Failed attempts count against the client IP, as public reads do.
-		return httpx.RateLimitCounted(s.cfg.Metrics, s.cfg.ReadLimiter, s.publicKey, h)
+		return httpx.RateLimitCounted(s.cfg.Metrics, s.cfg.Limiter, s.publicKey, h)
 	}))
 	s.router.Handle("GET "+mcpx.MetadataPath, mcpx.Metadata(s.cfg.PublicURL, "Wayfarer guide marketplace API", guide.Scopes))
 }
@@ -74,16 +74,11 @@ func mcpCallerFrom(ctx context.Context) *guide.Caller {
 }
 
 // mcpMeter counts one MCP message against the key's rate limit and
-// usage, as a REST request of the key is: a tool call that may change
-// data on the write limiter, any other message on the read limiter.
-func (s *Server) mcpMeter(w http.ResponseWriter, r *http.Request, p *mcpx.Principal, write bool) error {
+// usage, as a REST request of the key is.
+func (s *Server) mcpMeter(w http.ResponseWriter, r *http.Request, p *mcpx.Principal) error {
 	c := p.Value.(*guide.Caller)
-	limiter := s.cfg.ReadLimiter
-	if write {
-		limiter = s.cfg.Limiter
-	}
 	s.cfg.KeyUsage.Record(c.APIKey.ID, s.cfg.Clock.Now())
-	return httpx.RateLimitCounted(s.cfg.Metrics, limiter, func(*http.Request) (string, ratelimit.Limit) {
+	return httpx.RateLimitCounted(s.cfg.Metrics, s.cfg.Limiter, func(*http.Request) (string, ratelimit.Limit) {
 		return "guide:key:" + c.APIKey.ID, ratelimit.PerMinute(c.APIKey.RateLimit)
 	}, func(http.ResponseWriter, *http.Request) error { return nil })(w, r)
 }

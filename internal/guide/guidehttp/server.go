@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/netip"
+	"strings"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -42,9 +43,13 @@ type Config struct {
 	Conversations guide.ConversationStore
 	Supply        guide.SupplyStore     // experts' packages and availability
 	Travelogues   guide.TravelogueStore // travelogues as their authors write them
-	Avatars       media.Store           // uploaded images: avatars and package images
-	Realtime      *chat.Credentials
-	Live          Live // the realtime channel; nil: its routes answer 503
+	Admin         guide.AdminStore      // the audit log of admins' actions
+	Moderation    guide.ModerationStore // reports and moderation actions
+	// AdminEmails are the e-mail addresses of the admins (ADMIN_EMAILS).
+	AdminEmails []string
+	Avatars     media.Store // uploaded images: avatars and package images
+	Realtime    *chat.Credentials
+	Live        Live // the realtime channel; nil: its routes answer 503
 	// Events is the change feed; Webhooks the webhook endpoints, whose
 	// URLs WebhookPolicy judges.
 	Events        *changes.Feed
@@ -61,11 +66,9 @@ type Config struct {
 	IdpA, IdpB      *auth.IdentityProvider // nil when not configured
 	KeyUsage        *auth.KeyUsage
 	Clock           clock.Clock
-	// Limiter counts login, registration and key-authenticated writes; if
-	// it fails they are refused. ReadLimiter (Limiter when nil) counts
-	// public and key-authenticated reads and may fall back to a local count.
+	// Limiter counts every rate-limited request (shared by the replicas
+	// when it is Redis, with a per-replica fallback).
 	Limiter     ratelimit.Limiter
-	ReadLimiter ratelimit.Limiter
 	PublicLimit ratelimit.Limit // per client IP on public reads and sample images
 	AuthLimit   ratelimit.Limit // per client IP on login, register, providers, session exchange
 	AvatarLimit ratelimit.Limit // avatar uploads per user (GUIDE_AVATAR_RATE_LIMIT); default 10 an hour
@@ -73,6 +76,7 @@ type Config struct {
 	// TravelogueLimit bounds the travelogues a user creates
 	// (GUIDE_TRAVELOGUE_RATE_LIMIT); default 20 an hour.
 	TravelogueLimit ratelimit.Limit
+	ReportLimit     ratelimit.Limit // reports per user; default 20 an hour
 	TrustedProxies  []netip.Prefix
 	Logger          *slog.Logger
 	OpenAPI         []byte              // the OpenAPI document as JSON
@@ -107,9 +111,6 @@ func New(cfg Config) *Server {
 	if cfg.Gatherer == nil {
 		cfg.Gatherer = prometheus.NewRegistry()
 	}
-	if cfg.ReadLimiter == nil {
-		cfg.ReadLimiter = cfg.Limiter
-	}
 	if cfg.AvatarLimit.Rate == 0 {
 		cfg.AvatarLimit = ratelimit.Limit{Rate: 10, Period: time.Hour}
 	}
@@ -119,12 +120,18 @@ func New(cfg Config) *Server {
 	if cfg.TravelogueLimit.Rate == 0 {
 		cfg.TravelogueLimit = ratelimit.Limit{Rate: 20, Period: time.Hour}
 	}
+	if cfg.ReportLimit.Rate == 0 {
+		cfg.ReportLimit = ratelimit.Limit{Rate: 20, Period: time.Hour}
+	}
 	s := &Server{cfg: cfg, router: httpx.NewRouter(), publicReads: map[string]bool{"GET /api/v1/openapi.json": true}}
 	s.svc = &guide.Service{
 		Catalog: cfg.Catalog, Accounts: cfg.Accounts, Profiles: cfg.Profiles, Bookings: cfg.Bookings, Actions: cfg.Actions,
-		Closure: cfg.Closure, Conversations: cfg.Conversations, Supply: cfg.Supply, Authoring: cfg.Travelogues, Clock: cfg.Clock, ActionTTL: cfg.ActionTTL,
+		Closure: cfg.Closure, Conversations: cfg.Conversations, Supply: cfg.Supply, Authoring: cfg.Travelogues, Admin: cfg.Admin, Moderation: cfg.Moderation, Clock: cfg.Clock, ActionTTL: cfg.ActionTTL,
 		Tokens: cfg.Tokens, IdpA: cfg.IdpA, IdpB: cfg.IdpB, KeyUsage: cfg.KeyUsage, Blobs: cfg.Avatars, PublicURL: cfg.PublicURL,
-		Logger: cfg.Logger, AIReplies: cfg.AIReplies, Realtime: cfg.Realtime,
+		Logger: cfg.Logger, AIReplies: cfg.AIReplies, Realtime: cfg.Realtime, AdminEmails: map[string]bool{},
+	}
+	for _, e := range cfg.AdminEmails {
+		s.svc.AdminEmails[strings.ToLower(e)] = true
 	}
 	s.idem = &idempotency.HTTP{Store: cfg.Idempotency, Account: idempotencyAccount, Render: renderItem, Logger: cfg.Logger}
 	if cfg.CatalogCacheTTL > 0 {
@@ -146,7 +153,7 @@ func (s *Server) Routes() []string { return s.router.Patterns() }
 func (s *Server) routes() {
 	public := func(pattern string, h httpx.HandlerFunc) {
 		s.publicReads[pattern] = true
-		s.router.Handle(pattern, httpx.Adapt(httpx.RateLimitCounted(s.cfg.Metrics, s.cfg.ReadLimiter, s.publicKey, s.cached(h))))
+		s.router.Handle(pattern, httpx.Adapt(httpx.RateLimitCounted(s.cfg.Metrics, s.cfg.Limiter, s.publicKey, s.cached(h))))
 	}
 	public("GET /api/v1/experts", s.handleExpertList)
 	public("GET /api/v1/experts/{handle}", s.handleExpertGet)
@@ -157,7 +164,7 @@ func (s *Server) routes() {
 	public("GET /api/v1/travelogues", s.handleTravelogueList)
 	// Public, and with the author's user token also the author's draft.
 	s.publicReads["GET /api/v1/travelogues/{slug}"] = true
-	s.router.Handle("GET /api/v1/travelogues/{slug}", httpx.Adapt(httpx.RateLimitCounted(s.cfg.Metrics, s.cfg.ReadLimiter, s.publicKey,
+	s.router.Handle("GET /api/v1/travelogues/{slug}", httpx.Adapt(httpx.RateLimitCounted(s.cfg.Metrics, s.cfg.Limiter, s.publicKey,
 		s.travelogueReader(s.cached(s.handleTravelogueGet), s.handleTravelogueGet))))
 	public("GET /api/v1/cities", s.handleCities)
 	public("GET /api/v1/specialties", s.handleSpecialties)
@@ -201,6 +208,7 @@ func (s *Server) routes() {
 	s.authed("GET /api/expert/availability", userOnly, s.handleAvailability)
 	s.supplyRoutes()     // experts: supply.go
 	s.travelogueRoutes() // authors: travelogue.go
+	s.adminRoutes()      // admins: admin.go
 	s.authed("POST /api/push/register", userOrSession, s.handlePushRegister)
 	s.authed("POST /api/push/unregister", userOnly, s.handlePushUnregister)
 
@@ -221,8 +229,10 @@ func (s *Server) routes() {
 	webui.Docs(webui.DocsConfig{Title: "Guide Marketplace API", API: httpx.GuideAPI}).Register(s.router)
 	// Where the person approves what an agent asked for (pending actions).
 	webui.Confirm().Register(s.router)
+	// Where admins decide on applications and reports.
+	webui.Admin().Register(s.router)
 	portrait, landscape := media.Size{Width: 320, Height: 320}, media.Size{Width: 640, Height: 420}
-	s.router.Handle("GET /media/sample/{kind}/{name}", httpx.Adapt(httpx.RateLimitCounted(s.cfg.Metrics, s.cfg.ReadLimiter, s.publicKey,
+	s.router.Handle("GET /media/sample/{kind}/{name}", httpx.Adapt(httpx.RateLimitCounted(s.cfg.Metrics, s.cfg.Limiter, s.publicKey,
 		media.SampleImages(map[string]media.Size{
 			"experts": portrait, "avatars": portrait, "covers": landscape, "packages": landscape, "travelogues": landscape,
 			"messages": {Width: 640, Height: 480},

@@ -3,8 +3,13 @@
 package apperr
 
 import (
+	"database/sql"
+	"database/sql/driver"
 	"errors"
 	"fmt"
+	"net"
+	"strings"
+	"syscall"
 )
 
 // Error codes. Each is stable, documented at /docs/errors/{code}, and maps to
@@ -91,4 +96,25 @@ func Field(field, msg string) error {
 	errs := FieldErrors{}
 	errs.Add(field, msg)
 	return errs.Err()
+}
+
+// Outage reports whether err says that a dependency of the service, the
+// database or Redis, is unreachable or restarting: a connection refused or
+// dropped, or PostgreSQL shutting down, starting up or out of
+// connections. Such a failure is the caller's to retry (Unavailable), not
+// a fault of the request.
+func Outage(err error) bool {
+	var state interface{ SQLState() string }
+	if errors.As(err, &state) {
+		switch c := state.SQLState(); {
+		case strings.HasPrefix(c, "08"), // connection exceptions
+			c == "57P01", c == "57P02", c == "57P03", // admin or crash shutdown, cannot connect now
+			c == "53300": // too many connections
+			return true
+		}
+		return false
+	}
+	var op *net.OpError
+	return errors.As(err, &op) || errors.Is(err, driver.ErrBadConn) || errors.Is(err, sql.ErrConnDone) ||
+		errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, syscall.ECONNRESET)
 }

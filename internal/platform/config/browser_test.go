@@ -27,11 +27,15 @@ func TestCORSOrigins(t *testing.T) {
 }
 
 func TestMetricsAddr(t *testing.T) {
-	if c, err := load(env(nil)); err != nil || c.MetricsAddr != "" {
+	// Off the public ports unless asked for.
+	if c, err := load(env(nil)); err != nil || c.MetricsAddr != "127.0.0.1:9090" {
 		t.Fatalf("unset: %q %v", c.MetricsAddr, err)
 	}
-	if c, err := load(env(map[string]string{"METRICS_ADDR": "127.0.0.1:9090"})); err != nil || c.MetricsAddr != "127.0.0.1:9090" {
+	if c, err := load(env(map[string]string{"METRICS_ADDR": ":9100"})); err != nil || c.MetricsAddr != ":9100" {
 		t.Fatalf("set: %v", err)
+	}
+	if c, err := load(env(map[string]string{"METRICS_ADDR": "api"})); err != nil || c.MetricsAddr != "" {
+		t.Fatalf("api: %q %v", c.MetricsAddr, err)
 	}
 	for _, bad := range []string{"9090", ":8080"} {
 		if _, err := load(env(map[string]string{"METRICS_ADDR": bad})); err == nil || !strings.Contains(err.Error(), "METRICS_ADDR") {

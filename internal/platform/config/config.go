@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
+	"net/mail"
 	"net/netip"
 	"net/url"
 	"os"
@@ -39,20 +40,26 @@ type Config struct {
 	ImageRateLimit      int           // package image uploads per hour per user
 	TravelogueRateLimit int           // travelogues created per hour per user
 	PendingActionTTL    time.Duration // lifetime of a pending action
-	JWTSecret           string        // empty: generate one and keep it in the database
-	IdpA, IdpB          *IdentityProvider
-	RealtimeAppID       string
-	RealtimeSecret      string // empty: generate one at start
-	RedisURL            string // empty: limits are counted in this process
-	AvatarDir           string
-	PushGatewayURL      string // empty: notifications are logged, not sent
-	AIBaseURL           string // empty: no AI replies
-	AIAPIKey            string
-	AIModel             string
-	PropertyRateLimit   int           // requests per minute per property API key
-	QuoteTTL            time.Duration // how long a property quote holds its units
-	// IdempotencyLockTTL is how long a request holds its Idempotency-Key
-	// before a retry may take it over (the server stopped mid-request).
+	// ShutdownDrain is how long a stopping replica keeps serving with
+	// /readyz at 503 (SHUTDOWN_DRAIN), so the load balancer stops sending
+	// before the listeners close; ShutdownGrace then bounds the wait for
+	// requests in flight (SHUTDOWN_GRACE).
+	ShutdownDrain, ShutdownGrace time.Duration
+	JWTSecret                    string // empty: generate one and keep it in the database
+	IdpA, IdpB                   *IdentityProvider
+	RealtimeAppID                string
+	RealtimeSecret               string // empty: generate one at start
+	RedisURL                     string // empty: limits are counted in this process
+	AvatarDir                    string
+	PushGatewayURL               string // empty: notifications are logged, not sent
+	AIBaseURL                    string // empty: no AI replies
+	AIAPIKey                     string
+	AIModel                      string
+	PropertyRateLimit            int           // requests per minute per property API key
+	QuoteTTL                     time.Duration // how long a property quote holds its units
+	// IdempotencyLockTTL is the lease on an Idempotency-Key, renewed while
+	// its request runs: how long a retry waits before taking over the key
+	// of a request whose server died.
 	IdempotencyLockTTL time.Duration
 	PortalJWTSecret    string        // empty: generate one and keep it in the property database
 	CatalogCacheTTL    time.Duration // 0 disables the catalogue page cache
@@ -62,8 +69,12 @@ type Config struct {
 	// PROPERTY_CORS_ALLOWED_ORIGINS); empty: the public reads from any
 	// origin, nothing else.
 	GuideCORSOrigins, PropertyCORSOrigins []string
+	// AdminEmails are the guide marketplace's admins (ADMIN_EMAILS, comma
+	// separated, lower-cased): the accounts with these e-mail addresses.
+	AdminEmails []string
 	// MetricsAddr is where /metrics is served on a listener of its own
-	// (METRICS_ADDR), off the public ports; empty: on both API ports.
+	// (METRICS_ADDR, default 127.0.0.1:9090), off the public ports; empty
+	// (METRICS_ADDR=api): on both API ports instead.
 	MetricsAddr string
 	// CurrencyRates are US dollars per unit of each currency (CURRENCY_RATES),
 	// written to the guide database at start: sort=price compares
@@ -112,6 +123,7 @@ func load(getenv func(string) string) (*Config, error) {
 	c.GuidePublicURL = publicURL("GUIDE_PUBLIC_URL", getenv("GUIDE_PUBLIC_URL"), c.GuideAddr, &errs)
 	c.PropertyPublicURL = publicURL("PROPERTY_PUBLIC_URL", getenv("PROPERTY_PUBLIC_URL"), c.PropertyAddr, &errs)
 	c.GuideCORSOrigins = origins("GUIDE_CORS_ALLOWED_ORIGINS", getenv("GUIDE_CORS_ALLOWED_ORIGINS"), &errs)
+	c.AdminEmails = emails("ADMIN_EMAILS", getenv("ADMIN_EMAILS"), &errs)
 	c.PropertyCORSOrigins = origins("PROPERTY_CORS_ALLOWED_ORIGINS", getenv("PROPERTY_CORS_ALLOWED_ORIGINS"), &errs)
 	if _, _, err := dburl.Parse(c.GuideDatabaseURL); err != nil {
 		errs = append(errs, fmt.Errorf("GUIDE_DATABASE_URL: %w", err))
@@ -164,6 +176,8 @@ func load(getenv func(string) string) (*Config, error) {
 	} else {
 		c.PendingActionTTL = d
 	}
+	c.ShutdownDrain = boundedDuration("SHUTDOWN_DRAIN", get("SHUTDOWN_DRAIN", "5s"), 0, 5*time.Minute, &errs)
+	c.ShutdownGrace = boundedDuration("SHUTDOWN_GRACE", get("SHUTDOWN_GRACE", "25s"), time.Second, 10*time.Minute, &errs)
 	c.JWTSecret = getenv("JWT_SECRET")
 	if c.JWTSecret != "" && len(c.JWTSecret) < 32 {
 		errs = append(errs, fmt.Errorf("JWT_SECRET: %d bytes is too short; use at least 32 random bytes, or leave it unset to have one generated", len(c.JWTSecret)))
@@ -185,8 +199,8 @@ func load(getenv func(string) string) (*Config, error) {
 	} else {
 		c.QuoteTTL = d
 	}
-	if d, err := time.ParseDuration(get("IDEMPOTENCY_LOCK_TTL", "1m")); err != nil || d < time.Second || d > time.Hour {
-		errs = append(errs, fmt.Errorf("IDEMPOTENCY_LOCK_TTL: want a Go duration from 1s to 1h, such as 1m"))
+	if d, err := time.ParseDuration(get("IDEMPOTENCY_LOCK_TTL", "6s")); err != nil || d < time.Second || d > time.Hour {
+		errs = append(errs, fmt.Errorf("IDEMPOTENCY_LOCK_TTL: want a Go duration from 1s to 1h, such as 6s"))
 	} else {
 		c.IdempotencyLockTTL = d
 	}
@@ -231,7 +245,7 @@ func load(getenv func(string) string) (*Config, error) {
 		errs = append(errs, fmt.Errorf("LOG_LEVEL: want debug, info, warn or error"))
 	}
 	c.CurrencyRates = currencyRates(get("CURRENCY_RATES", DefaultCurrencyRates), &errs)
-	if v := get("METRICS_ADDR", ""); v != "" {
+	if v := get("METRICS_ADDR", "127.0.0.1:9090"); v != "api" {
 		c.MetricsAddr = listenAddr("METRICS_ADDR", v, &errs)
 		if c.MetricsAddr != "" && (c.MetricsAddr == c.GuideAddr || c.MetricsAddr == c.PropertyAddr) {
 			errs = append(errs, fmt.Errorf("METRICS_ADDR %q is an API's address; give the metrics a port of their own", c.MetricsAddr))
@@ -336,4 +350,30 @@ func webhookAllowHosts(v string, errs *[]error) []string {
 		hosts = append(hosts, h)
 	}
 	return hosts
+}
+
+// emails parses a comma-separated list of e-mail addresses.
+func emails(name, v string, errs *[]error) []string {
+	var out []string
+	for _, e := range strings.Split(v, ",") {
+		e = strings.ToLower(strings.TrimSpace(e))
+		if e == "" {
+			continue
+		}
+		if a, err := mail.ParseAddress(e); err != nil || a.Address != e {
+			*errs = append(*errs, fmt.Errorf("%s: %q is not an e-mail address", name, e))
+			continue
+		}
+		out = append(out, e)
+	}
+	return out
+}
+
+// boundedDuration parses a Go duration from min to max.
+func boundedDuration(name, v string, min, max time.Duration, errs *[]error) time.Duration {
+	d, err := time.ParseDuration(v)
+	if err != nil || d < min || d > max {
+		*errs = append(*errs, fmt.Errorf("%s=%q: want a Go duration from %v to %v, such as 5s", name, v, min, max))
+	}
+	return d
 }

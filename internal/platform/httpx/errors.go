@@ -83,10 +83,17 @@ type errorDetail struct {
 
 // WriteError answers with the error envelope. An error that is not an
 // *apperr.Error is logged in full and answered as a generic 500, so no
-// internal detail reaches the caller.
+// internal detail reaches the caller; one that says a dependency is down
+// (apperr.Outage) is answered 503 with Retry-After, since the same
+// request will succeed once it is back.
 func WriteError(w http.ResponseWriter, r *http.Request, err error) {
 	var e *apperr.Error
-	if !errors.As(err, &e) {
+	switch {
+	case errors.As(err, &e):
+	case apperr.Outage(err):
+		slog.WarnContext(r.Context(), "request failed: a dependency is unavailable", "err", err, "method", r.Method, "path", r.URL.Path)
+		e = &apperr.Error{Code: apperr.Unavailable, Message: "The service is briefly unavailable; retry shortly.", RetryAfter: 1}
+	default:
 		slog.ErrorContext(r.Context(), "request failed", "err", err, "method", r.Method, "path", r.URL.Path)
 		e = &apperr.Error{Code: apperr.Internal, Message: "An internal error occurred; it has been logged."}
 	}

@@ -2,6 +2,7 @@ package httpx
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"strconv"
 	"time"
@@ -68,7 +69,17 @@ func (m *Metrics) ToolCall(server, tool, outcome string) {
 type Check struct {
 	Name  string
 	Check func(context.Context) error
+	// Degrades: the service still serves without the dependency (Redis:
+	// rate limits count per replica), so its failure leaves the replica
+	// ready and is reported as "degraded" instead; a load balancer must
+	// not take every replica out for it.
+	Degrades bool
 }
+
+// ErrDraining is the failure of the readiness check of a replica that is
+// shutting down: it answers 503 so the load balancer stops sending to it
+// while it finishes what it has.
+var ErrDraining = errors.New("draining")
 
 // HandleHealth answers liveness: the process serves requests.
 func HandleHealth(w http.ResponseWriter, r *http.Request) error {
@@ -78,26 +89,36 @@ func HandleHealth(w http.ResponseWriter, r *http.Request) error {
 }
 
 // HandleReady answers readiness: 200 when every dependency answers within
-// two seconds, else 503 naming the ones that failed (without their error
-// text, which is logged).
+// two seconds (or only those that Degrades fail: "degraded"), else 503
+// naming the ones that failed (without their error text, which is
+// logged).
 func HandleReady(checks []Check) HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
 		defer cancel()
-		status, results := http.StatusOK, map[string]string{}
+		status, state, results := http.StatusOK, "ready", map[string]string{}
 		for _, c := range checks {
-			if err := c.Check(ctx); err != nil {
+			err := c.Check(ctx)
+			switch {
+			case err == nil:
+				results[c.Name] = "ok"
+			case errors.Is(err, ErrDraining):
+				status, state, results[c.Name] = http.StatusServiceUnavailable, "draining", "draining"
+			case c.Degrades:
+				results[c.Name] = "failing"
+				if status == http.StatusOK {
+					state = "degraded"
+				}
+				logError(r, "readiness check failed; serving degraded", "check", c.Name, "err", err)
+			default:
 				status, results[c.Name] = http.StatusServiceUnavailable, "failing"
+				if state != "draining" {
+					state = "not ready"
+				}
 				logError(r, "readiness check failed", "check", c.Name, "err", err)
-				continue
 			}
-			results[c.Name] = "ok"
 		}
 		w.Header().Set("Cache-Control", "no-store")
-		state := "ready"
-		if status != http.StatusOK {
-			state = "not ready"
-		}
 		WriteJSON(w, status, map[string]any{"status": state, "checks": results})
 		return nil
 	}

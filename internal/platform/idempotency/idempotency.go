@@ -8,8 +8,10 @@
 // context and calls Claim.Render), so
 // whatever fails afterwards, a retry either replays the committed answer
 // or finds no effect and runs the operation for the first time. A claim
-// taken over by a retry after LockTTL carries a new token, and the first
-// request's commit, still holding the old one, rolls back.
+// is a lease that its request renews while it runs (Store.Hold); one whose
+// server died stops being renewed and is taken over by a retry after the
+// lock TTL, with a new token, so that the first request's commit, should
+// it still come, holds the old one and rolls back.
 package idempotency
 
 import (
@@ -21,10 +23,12 @@ import (
 // TTL is how long a key is remembered.
 const TTL = 24 * time.Hour
 
-// DefaultLockTTL is how long a request may hold its key in progress before
-// the key is taken to be abandoned (the server stopped mid-request) and a
-// retry may run the request again (IDEMPOTENCY_LOCK_TTL).
-const DefaultLockTTL = time.Minute
+// DefaultLockTTL is how long a claim lasts unless its request renews it:
+// the longest a retry waits on a request whose server died mid-request
+// before it may run the request again (IDEMPOTENCY_LOCK_TTL). A request
+// still running renews its claim three times per TTL, however long it
+// takes.
+const DefaultLockTTL = 6 * time.Second
 
 // Response is the answer recorded for a key.
 type Response struct {
@@ -48,6 +52,9 @@ type Store interface {
 	// Abandon forgets a claim still in progress, so that the request may be
 	// sent again (after a server error); a committed answer stays.
 	Abandon(ctx context.Context, c *Claim) error
+	// Hold keeps the claim alive while its request runs, until release is
+	// called.
+	Hold(ctx context.Context, c *Claim) (release func())
 }
 
 // Claim is a running request's hold on its key.
@@ -118,7 +125,9 @@ func Do(ctx context.Context, s Store, c Call, op func(ctx context.Context) (any,
 			s.Abandon(settle, claim)
 		}
 	}()
+	release := s.Hold(settle, claim)
 	result, err = op(NewContext(ctx, claim))
+	release()
 	settled = true
 	status, body, ok := c.Answer(result, err)
 	if !ok {

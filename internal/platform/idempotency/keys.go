@@ -99,6 +99,34 @@ func (s *Keys) Begin(ctx context.Context, account, key, hash string) (string, *R
 	return "", nil, fmt.Errorf("idempotency key %q of %s: could not be claimed", key, account)
 }
 
+// Hold renews the claim's lease every third of the lock TTL until
+// release, so that a request that runs long keeps its key while one whose
+// process died gives it up within the TTL. A failed renewal is retried
+// at the next tick: the claim lapses only if renewals keep failing for a
+// whole TTL, and then the request's commit rolls back (its token is gone)
+// rather than apply twice.
+func (s *Keys) Hold(ctx context.Context, c *Claim) (release func()) {
+	ctx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		// The cadence is wall time; the lease's timestamps come from the
+		// clock, as the takeover's comparison does.
+		t := time.NewTicker(s.lockTTL / 3)
+		defer t.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-t.C:
+				s.db.ExecContext(ctx, `UPDATE idempotency_keys SET locked_at = $1
+					WHERE account = $2 AND key = $3 AND token = $4 AND status = 'in_progress'`, s.clock.Now(), c.Account, c.Key, c.Token)
+			}
+		}
+	}()
+	return func() { cancel(); <-done }
+}
+
 // Finish records the answer of a request whose claim is still held.
 func (s *Keys) Finish(ctx context.Context, c *Claim, status int, body []byte) error {
 	if _, err := finishClaim(ctx, s.db, c, status, body); err != nil {

@@ -85,3 +85,31 @@ func TestIdempotencyKeys(t *testing.T) {
 		}
 	}
 }
+
+// TestHoldRenewsTheClaim: a request that runs longer than the lock TTL
+// keeps its key (retries are told it is in progress), because its claim
+// is renewed while it runs; once it is released without a renewal, a
+// retry after the TTL takes the key over, as after a crash.
+func TestHoldRenewsTheClaim(t *testing.T) {
+	t.Parallel()
+	const ttl = 600 * time.Millisecond
+	for _, engine := range storetest.Engines() {
+		db := storetest.MustOpenDB(t, engine, guidedb.Schema)
+		s := idempotency.NewKeys(db, clock.System{}, ttl)
+		ctx := t.Context()
+		token, _, err := s.Begin(ctx, "acct", "long", "h")
+		if err != nil {
+			t.Fatal(err)
+		}
+		release := s.Hold(ctx, &idempotency.Claim{Account: "acct", Key: "long", Token: token})
+		time.Sleep(3 * ttl)
+		if _, _, err := s.Begin(ctx, "acct", "long", "h"); apperr.Code(err) != apperr.IdempotencyInProgress {
+			t.Errorf("%s: a held claim was taken over: %v", engine, err)
+		}
+		release()
+		time.Sleep(ttl + ttl/2)
+		if tok, _, err := s.Begin(ctx, "acct", "long", "h"); err != nil || tok == "" || tok == token {
+			t.Errorf("%s: a claim no longer renewed was not taken over: %q %v", engine, tok, err)
+		}
+	}
+}

@@ -29,10 +29,9 @@ const MaxBatch = 20
 const MaxAnswer = 8 << 20
 
 // Meter counts one JSON-RPC message of the key against its rate limit and
-// usage, setting the X-RateLimit-* headers on w; write tells a tool call
-// that may change data from a read. It answers the REST API's error
+// usage, setting the X-RateLimit-* headers on w. It answers the REST API's error
 // (RATE_LIMITED) once the budget is spent.
-type Meter func(w http.ResponseWriter, r *http.Request, p *Principal, write bool) error
+type Meter func(w http.ResponseWriter, r *http.Request, p *Principal) error
 
 // methods are the JSON-RPC methods the door serves: the SDK's for what
 // this server offers (tools, no prompts, resources or subscriptions).
@@ -175,14 +174,14 @@ func (d *Door) Endpoint(publicURL string, authenticate func(*http.Request) (*Pri
 		msgs, batch, refusal := parseMessages(body)
 		if refusal != nil {
 			// The refused request counts as one message.
-			if err := meter(w, r, p, false); err != nil {
+			if err := meter(w, r, p); err != nil {
 				return err
 			}
 			writeJSON(w, http.StatusBadRequest, refusal)
 			return nil
 		}
-		for _, m := range msgs {
-			if err := meter(w, r, p, d.writes(m)); err != nil {
+		for range msgs {
+			if err := meter(w, r, p); err != nil {
 				return err
 			}
 		}
@@ -191,17 +190,6 @@ func (d *Door) Endpoint(publicURL string, authenticate func(*http.Request) (*Pri
 }
 
 // writes tells whether m calls a tool that may change data.
-func (d *Door) writes(m *message) bool {
-	if m.Method != "tools/call" {
-		return false
-	}
-	var params struct {
-		Name string `json:"name"`
-	}
-	json.Unmarshal(m.Params, &params)
-	return !d.readOnly[params.Name]
-}
-
 // serve answers the metered messages: a call of a method the door does not
 // serve with -32601, another notification not at all, the rest by the
 // SDK, whose answer is made JSON and bounded.

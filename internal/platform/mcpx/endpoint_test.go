@@ -52,7 +52,7 @@ func door(t *testing.T) (string, *atomic.Int64) {
 		})
 	var metered atomic.Int64
 	authenticate := func(*http.Request) (*mcpx.Principal, error) { return &mcpx.Principal{KeyID: "k"}, nil }
-	meter := func(http.ResponseWriter, *http.Request, *mcpx.Principal, bool) error { metered.Add(1); return nil }
+	meter := func(http.ResponseWriter, *http.Request, *mcpx.Principal) error { metered.Add(1); return nil }
 	refuse := func(h httpx.HandlerFunc) httpx.HandlerFunc { return h }
 	outer := &httpx.Outer{Logger: logger, PublicURL: publicURL, Server: "test"}
 	ts := httptest.NewServer(outer.Wrap(d.Endpoint(publicURL, authenticate, meter, refuse)))

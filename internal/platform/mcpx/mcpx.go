@@ -60,11 +60,9 @@ type Door struct {
 	server  *mcp.Server
 	handler http.Handler
 	scopes  map[string]string // tool name → scope it needs ("" for any key)
-	// readOnly names the tools that only read, metered as reads.
-	readOnly map[string]bool
-	maxBody  int64 // bytes of an MCP request
-	logger   *slog.Logger
-	metrics  *httpx.Metrics
+	maxBody int64             // bytes of an MCP request
+	logger  *slog.Logger
+	metrics *httpx.Metrics
 	// TypeSchemas are the schemas of types that encode as something
 	// other than their Go shape (a date that is a JSON string).
 	TypeSchemas map[reflect.Type]*jsonschema.Schema
@@ -81,7 +79,7 @@ func NewDoor(name, version, instructions string, maxBody int64, logger *slog.Log
 	if logger == nil {
 		logger = slog.Default()
 	}
-	d := &Door{name: name, scopes: map[string]string{}, readOnly: map[string]bool{}, maxBody: maxBody, logger: logger, metrics: metrics}
+	d := &Door{name: name, scopes: map[string]string{}, maxBody: maxBody, logger: logger, metrics: metrics}
 	// The SDK logs each stateless session's start and end at Info; only
 	// its warnings and errors are kept.
 	sdkLogger := slog.New(warnings{logger.Handler()})
@@ -172,7 +170,6 @@ type Handler[In, Out any] func(ctx context.Context, req *mcp.CallToolRequest, in
 // and outcome.
 func AddTool[In, Out any](d *Door, t *mcp.Tool, scope string, h Handler[In, Out]) {
 	d.scopes[t.Name] = scope
-	d.readOnly[t.Name] = t.Annotations != nil && t.Annotations.ReadOnlyHint
 	opts := &jsonschema.ForOptions{TypeSchemas: d.typeSchemas()}
 	t.InputSchema = must(jsonschema.For[In](opts))
 	// A tool's output is an object: a pointer result is never null.

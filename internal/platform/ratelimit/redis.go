@@ -3,6 +3,7 @@ package ratelimit
 import (
 	"context"
 	"fmt"
+	"sync/atomic"
 	"time"
 
 	"github.com/go-redis/redis_rate/v10"
@@ -41,22 +42,32 @@ func (r *Redis) Allow(ctx context.Context, key string, l Limit) (Result, error) 
 
 // Fallback is a Limiter that asks Primary and, when Primary fails, counts
 // in Local instead, so that a service whose shared limiter is down keeps
-// serving with a limit per replica rather than none. OnFallback, if set,
-// hears of each failure.
+// serving every route with a limit per replica rather than failing or
+// going unlimited. OnFallback, if set, hears of each failure (for a
+// metric); OnChange, if set, hears once when Primary starts failing and
+// once when it answers again (for the log).
 type Fallback struct {
 	Primary    Limiter
 	Local      Limiter
 	OnFallback func(error)
+	OnChange   func(down bool, err error)
+	down       atomic.Bool
 }
 
 // Allow counts one request for key.
 func (f *Fallback) Allow(ctx context.Context, key string, l Limit) (Result, error) {
 	res, err := f.Primary.Allow(ctx, key, l)
 	if err == nil {
+		if f.down.CompareAndSwap(true, false) && f.OnChange != nil {
+			f.OnChange(false, nil)
+		}
 		return res, nil
 	}
 	if f.OnFallback != nil {
 		f.OnFallback(err)
+	}
+	if f.down.CompareAndSwap(false, true) && f.OnChange != nil {
+		f.OnChange(true, err)
 	}
 	return f.Local.Allow(ctx, key, l)
 }

@@ -3,6 +3,7 @@ package ratelimit
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"testing"
 	"time"
@@ -77,5 +78,32 @@ func TestFallback(t *testing.T) {
 	}
 	if d := time.Since(start); d > 2*time.Second {
 		t.Errorf("unreachable Redis took %v", d)
+	}
+}
+
+// flaky fails while down is set.
+type flaky struct{ down *bool }
+
+func (f flaky) Allow(context.Context, string, Limit) (Result, error) {
+	if *f.down {
+		return Result{}, errors.New("connection refused")
+	}
+	return Result{Allowed: true}, nil
+}
+
+// TestFallbackChanges: an outage is reported once when it starts and once
+// when it ends, however many requests it spans.
+func TestFallbackChanges(t *testing.T) {
+	down := false
+	var changes []bool
+	f := &Fallback{Primary: flaky{&down}, Local: NewMemory(clock.NewFake(time.Unix(0, 0))), OnChange: func(d bool, _ error) { changes = append(changes, d) }}
+	for _, d := range []bool{false, true, true, true, false, false, true} {
+		down = d
+		if _, err := f.Allow(t.Context(), "k", PerMinute(100)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if fmt.Sprint(changes) != "[true false true]" {
+		t.Errorf("changes = %v", changes)
 	}
 }

@@ -10,6 +10,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -219,6 +220,37 @@ func (db *DB) Migrate(ctx context.Context, s Schema) error {
 		return fmt.Errorf("migrate %s: %w", s.Name, err)
 	}
 	return nil
+}
+
+// Exclusive runs fn while no other process runs Exclusive with the same
+// name on this database (and schema). Replicas started together on an
+// empty PostgreSQL database would otherwise all run the same migrations
+// and load the sample data side by side; with it, the first one does and
+// the others find the work done. The lock is a session advisory lock on a
+// connection held for the call, so a process that dies releases it. On
+// SQLite one process owns the file, so fn simply runs.
+func (db *DB) Exclusive(ctx context.Context, name string, fn func(context.Context) error) error {
+	if db.Engine != Postgres {
+		return fn(ctx)
+	}
+	conn, err := db.DB.Conn(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	key := "wayfarer:" + name
+	if _, err := conn.ExecContext(ctx, `SELECT pg_advisory_lock(hashtext($1 || current_schema()))`, key); err != nil {
+		return fmt.Errorf("lock %s: %w", name, err)
+	}
+	defer func() {
+		// A failed unlock ends with the connection: Close below returns
+		// it to the pool, so drop it instead by leaving the error to Raw.
+		_, err := conn.ExecContext(context.WithoutCancel(ctx), `SELECT pg_advisory_unlock(hashtext($1 || current_schema()))`, key)
+		if err != nil {
+			_ = conn.Raw(func(any) error { return driver.ErrBadConn })
+		}
+	}()
+	return fn(ctx)
 }
 
 func (db *DB) migrations(s Schema) (*goose.Provider, error) {

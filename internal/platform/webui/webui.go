@@ -104,6 +104,13 @@ func Confirm() *Site {
 	return newSite("/confirm", PortalCSP, "confirm", nil, "confirm", "common")
 }
 
+// Admin returns the guide API's admin console (/admin/): an admin signs
+// in there and works through expert applications, reports and the
+// moderation log, all through the API's admin routes.
+func Admin() *Site {
+	return newSite("/admin", PortalCSP, "admin", nil, "admin", "common")
+}
+
 // Docs returns the API reference of one server: its OpenAPI document
 // rendered in the browser, and the error-code pages that doc_url points
 // to (/docs/errors/).

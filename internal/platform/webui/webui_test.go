@@ -21,12 +21,13 @@ import (
 	"github.com/wayfarer-asia/platform/internal/platform/webui"
 )
 
-// mux returns a router with the portal, the confirmation page and a
-// reference page registered.
+// mux returns a router with the portal, the confirmation page, the
+// admin console and a reference page registered.
 func mux() *http.ServeMux {
 	m := http.NewServeMux()
 	webui.Portal().Register(m)
 	webui.Confirm().Register(m)
+	webui.Admin().Register(m)
 	webui.Docs(webui.DocsConfig{Title: "Property <Platform> API", Links: []webui.Link{{Text: "Developer portal", Href: "/portal/"}}}).Register(m)
 	return m
 }
@@ -42,7 +43,7 @@ func get(t *testing.T, h http.Handler, path string, headers ...string) *httptest
 	return rec
 }
 
-var assetRef = regexp.MustCompile(`(?:src|href|data-renderer)="(/(?:portal|docs|confirm)/assets/[^"]+)"`)
+var assetRef = regexp.MustCompile(`(?:src|href|data-renderer)="(/(?:portal|docs|confirm|admin)/assets/[^"]+)"`)
 
 // TestPages: each page is HTML with its CSP, is not framed, is revalidated,
 // and every asset it links is served with its type and cached for good.
@@ -55,6 +56,7 @@ func TestPages(t *testing.T) {
 		{"/portal/", webui.PortalCSP, []string{"portal.js", "portal.css", "favicon.svg"}},
 		{"/docs/", webui.DocsCSP, []string{"docs.js", "docs.css", "favicon.svg", "redoc.standalone.js"}},
 		{"/confirm/", webui.PortalCSP, []string{"confirm.js", "confirm.css", "favicon.svg"}},
+		{"/admin/", webui.PortalCSP, []string{"admin.js", "admin.css", "favicon.svg"}},
 	} {
 		t.Run(tc.path, func(t *testing.T) {
 			rec := get(t, m, tc.path)
@@ -238,7 +240,7 @@ func TestNoOutsideAddresses(t *testing.T) {
 		"https://redocly.com/redoc/\"", // the renderer's attribution, styled in docs.css
 	}
 	url := regexp.MustCompile(`(?:https?:)?//[a-z0-9.-]+\.[a-z]{2,}[^\s'")]*["']?`)
-	for _, dir := range []string{"portal", "confirm", "docs", "common"} {
+	for _, dir := range []string{"portal", "confirm", "admin", "docs", "common"} {
 		files, err := os.ReadDir(filepath.Join("..", "..", "..", "web", dir))
 		if err != nil {
 			t.Fatal(err)
@@ -262,7 +264,7 @@ func TestNoOutsideAddresses(t *testing.T) {
 // other.
 func TestDistMatchesSources(t *testing.T) {
 	web := filepath.Join("..", "..", "..", "web")
-	for _, dir := range []string{"portal", "confirm", "docs", "common"} {
+	for _, dir := range []string{"portal", "confirm", "admin", "docs", "common"} {
 		src, err := os.ReadDir(filepath.Join(web, dir))
 		if err != nil {
 			t.Fatal(err)

@@ -70,7 +70,7 @@ func mcpCaller(ctx context.Context) *property.Caller {
 
 // mcpMeter counts one MCP message against the key's rate limit and usage,
 // as a REST request of the key is.
-func (s *Server) mcpMeter(w http.ResponseWriter, r *http.Request, p *mcpx.Principal, _ bool) error {
+func (s *Server) mcpMeter(w http.ResponseWriter, r *http.Request, p *mcpx.Principal) error {
 	return s.meterKey(w, r, p.Value.(*property.Key), func(http.ResponseWriter, *http.Request) error { return nil })
 }
 
