@@ -103,7 +103,7 @@ var extraRows = []struct{ method, path string }{
 	// Issue 35: any user writes travelogues.
 	{"POST", "/api/v1/travelogues"},
 	{"GET", "/api/v1/travelogues/mine"},
-	{"GET", "/api/v1/travelogues/mine/{slug}"},
+	{"GET", "/api/v1/travelogues/{slug}/edit"},
 	{"PATCH", "/api/v1/travelogues/{slug}"},
 	{"POST", "/api/v1/travelogues/{slug}/publish"},
 	{"POST", "/api/v1/travelogues/{slug}/unpublish"},

@@ -24,7 +24,7 @@ func (s *Server) travelogueRoutes() {
 	s.authed("POST /api/v1/travelogues", userOnly, httpx.RateLimitCounted(s.cfg.Metrics, s.cfg.Limiter, s.travelogueKey,
 		httpx.LimitBody(maxTravelogueBody, s.idem.Wrap(http.StatusCreated, nil, s.handleTravelogueCreate))))
 	s.authed("GET /api/v1/travelogues/mine", userOnly, s.handleMyTravelogues)
-	s.authed("GET /api/v1/travelogues/mine/{slug}", userOnly, s.handleMyTravelogue)
+	s.authed("GET /api/v1/travelogues/{slug}/edit", userOnly, s.handleMyTravelogue)
 	s.authed("PATCH /api/v1/travelogues/{slug}", userOnly,
 		httpx.LimitBody(maxTravelogueBody, s.idem.Wrap(http.StatusOK, nil, s.handleTravelogueUpdate)))
 	s.authed("POST /api/v1/travelogues/{slug}/publish", userOnly, s.handleTravelogueStatus(s.svc.PublishTravelogue))

@@ -109,7 +109,7 @@ func TestTravelogueAuthoring(t *testing.T) {
 			if mine.Meta.Total != 0 {
 				t.Fatalf("another's list: %+v", mine)
 			}
-			b.Get("/api/v1/travelogues/mine/"+slug, bearer(other.token)...).Expect(404)
+			b.Get("/api/v1/travelogues/"+slug+"/edit", bearer(other.token)...).Expect(404)
 			b.Do("PATCH", "/api/v1/travelogues/"+slug, map[string]any{"category": "food"}, bearer(other.token)...).Expect(404)
 			b.Do("POST", "/api/v1/travelogues/"+slug+"/publish", nil, bearer(other.token)...).Expect(404)
 
