@@ -24,6 +24,10 @@ const (
 	// The decision enqueues one per device in its transaction. Payload:
 	// {"applicationId": "...", "status": "...", "token": "..."}.
 	JobPushApplication = "push.application"
+	// JobPushCancellation tells a traveller, on one of their devices, that
+	// an admin cancelled their booking (its expert was suspended).
+	// Payload: {"bookingId": "...", "token": "..."}.
+	JobPushCancellation = "push.cancellation"
 	// JobAIReply asks the AI model for the expert's reply to a traveller's
 	// message. Payload: {"conversationId": "...", "messageId": "..."}.
 	JobAIReply = "ai.reply"

@@ -655,3 +655,41 @@ func (g *Guide) ApplicationPushDelivery(ctx context.Context, applicationID, stat
 	d.Message, d.DeviceLocale, d.Timezone = message.String, deviceLocale.String, timezone.String
 	return d, nil
 }
+
+// CancellationPush is the notification of a booking an admin cancelled,
+// for one device of its traveller.
+type CancellationPush struct {
+	BookingID       string
+	ExpertName      string
+	ScheduledDate   time.Time
+	ExpertTimezone  string
+	UserID          string
+	RecipientLocale string
+	Token           string
+	Platform        string
+	DeviceLocale    string
+	Timezone        string
+}
+
+// CancellationPushDelivery loads the notification of an admin's
+// cancellation of the booking for the device, or returns nil when the
+// booking is no longer cancelled by an admin, or the device or the
+// account is gone.
+func (g *Guide) CancellationPushDelivery(ctx context.Context, bookingID, token string) (_ *CancellationPush, err error) {
+	defer store.Wrap(&err, "load cancellation push of booking %s", bookingID)
+	d := &CancellationPush{BookingID: bookingID, Token: token}
+	var name, deviceLocale, timezone sql.NullString
+	err = g.db.QueryRowContext(ctx, `SELECT COALESCE(eu.name, eu.handle), b.scheduled_date, e.timezone, b.tourist_id, u.locale,
+			t.platform, t.device_locale, t.timezone
+		FROM bookings b JOIN experts e ON e.id = b.expert_id JOIN users eu ON eu.id = e.user_id
+		JOIN users u ON u.id = b.tourist_id JOIN push_tokens t ON t.user_id = b.tourist_id AND t.token = $2
+		WHERE b.id = $1 AND b.status = 'CANCELLED' AND b.cancelled_by = 'admin' AND u.deleted_at IS NULL`, bookingID, token).
+		Scan(&name, &d.ScheduledDate, &d.ExpertTimezone, &d.UserID, &d.RecipientLocale, &d.Platform, &deviceLocale, &timezone)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, nil
+	} else if err != nil {
+		return nil, err
+	}
+	d.ExpertName, d.DeviceLocale, d.Timezone = name.String, deviceLocale.String, timezone.String
+	return d, nil
+}

@@ -235,20 +235,20 @@ func stateName(typ string, moderated bool) string {
 
 // cancelFutureBookings cancels the expert's PENDING and CONFIRMED bookings
 // that have not started, as an admin's cancel does (cancelled_by admin),
-// each with the booking.cancelled event that tells its traveller, and
-// returns how many. A booking in progress or past is left as it is.
+// each with the booking.cancelled event and a notification on each of its
+// traveller's devices, and returns how many. A booking in progress or past is left as it is.
 func (g *Guide) cancelFutureBookings(ctx context.Context, tx *sql.Tx, expertID string, now time.Time) (int, error) {
-	rows, err := tx.QueryContext(ctx, `SELECT id, status FROM bookings
+	rows, err := tx.QueryContext(ctx, `SELECT id, status, tourist_id FROM bookings
 		WHERE expert_id = $1 AND status IN ('PENDING', 'CONFIRMED') AND scheduled_date > $2
 		ORDER BY scheduled_date, id`, expertID, now)
 	if err != nil {
 		return 0, err
 	}
-	type booking struct{ id, status string }
+	type booking struct{ id, status, tourist string }
 	var due []booking
 	for rows.Next() {
 		var b booking
-		if err := rows.Scan(&b.id, &b.status); err != nil {
+		if err := rows.Scan(&b.id, &b.status, &b.tourist); err != nil {
 			rows.Close()
 			return 0, err
 		}
@@ -264,6 +264,11 @@ func (g *Guide) cancelFutureBookings(ctx context.Context, tx *sql.Tx, expertID s
 			return 0, err
 		}
 		if err := g.recordBookingEvent(ctx, tx, guide.EventBookingCancelled, b.id, &b.status); err != nil {
+			return 0, err
+		}
+		// The traveller hears of it on their devices too, from jobs
+		// queued in this transaction.
+		if _, err := g.enqueuePerDeviceWith(ctx, tx, b.tourist, guide.JobPushCancellation, map[string]string{"bookingId": b.id}, now); err != nil {
 			return 0, err
 		}
 	}

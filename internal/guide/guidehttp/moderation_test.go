@@ -282,7 +282,12 @@ func TestModeration(t *testing.T) {
 			m.moderate(t, "restore", "travelogue", slug)
 			m.Get("/api/v1/travelogues/" + slug).Expect(200)
 
-			// An expert: its future bookings cancelled with their events.
+			// An expert: its future bookings cancelled with their events, and
+			// each traveller told on their devices in their language.
+			m.device(t, m.tourist, "tourist-phone", "ko-KR")
+			sink := newPushSink(t)
+			runner := m.pushRunner(sink)
+			drain(t, runner) // what the earlier steps queued
 			pending := m.book(t, m.tourist, nil)
 			confirmed := m.book(t, m.stranger, nil)
 			m.Do("POST", "/api/v1/bookings/"+confirmed+"/accept", nil, bearer(m.expert.token)...).Expect(200)
@@ -296,6 +301,16 @@ func TestModeration(t *testing.T) {
 			}
 			if d := m.detail(t, m.tourist, pending); d.Status != "CANCELLED" || d.CancelledAt == nil {
 				t.Errorf("booking after the suspension: %+v", d)
+			}
+			drain(t, runner)
+			var told []notification
+			for _, n := range sink.all() {
+				if n.Data["type"] == "booking_cancelled" {
+					told = append(told, n)
+				}
+			}
+			if len(told) != 1 || told[0].Title != "예약이 취소되었습니다" || told[0].Data["bookingId"] != pending {
+				t.Errorf("cancellation pushes: %+v", told)
 			}
 			for _, id := range []string{pending, confirmed} {
 				if s := m.status(t, id); s != "CANCELLED" {
