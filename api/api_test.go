@@ -100,6 +100,31 @@ var extraRows = []struct{ method, path string }{
 	{"POST", "/api/v1/packages"},
 	{"PATCH", "/api/v1/packages/{id}"},
 	{"POST", "/api/v1/packages/{id}/images"},
+	// Issue 35: any user writes travelogues.
+	{"POST", "/api/v1/travelogues"},
+	{"GET", "/api/v1/travelogues/mine"},
+	{"GET", "/api/v1/travelogues/{slug}/edit"},
+	{"PATCH", "/api/v1/travelogues/{slug}"},
+	{"POST", "/api/v1/travelogues/{slug}/publish"},
+	{"POST", "/api/v1/travelogues/{slug}/unpublish"},
+	{"POST", "/api/v1/travelogues/{slug}/images"},
+	// Issue 35: admins' audit log; reports and moderation; guides joining.
+	{"GET", "/api/v1/admin/audit"},
+	{"POST", "/api/v1/reports"},
+	{"GET", "/api/v1/admin/reports"},
+	{"POST", "/api/v1/admin/reports/{id}/dismiss"},
+	{"POST", "/api/v1/admin/moderation"},
+	{"GET", "/api/v1/admin/expert-applications"},
+	{"GET", "/api/v1/admin/expert-applications/{id}"},
+	{"POST", "/api/v1/admin/expert-applications/{id}/{decision}"},
+	{"GET", "/api/v1/admin/expert-applications/{id}/documents/{docId}"},
+	{"POST", "/api/v1/expert-applications"},
+	{"GET", "/api/v1/expert-applications/mine"},
+	{"PATCH", "/api/v1/expert-applications/{id}"},
+	{"POST", "/api/v1/expert-applications/{id}/documents"},
+	{"GET", "/api/v1/expert/profile"},
+	{"PATCH", "/api/v1/expert/profile"},
+	{"POST", "/api/v1/expert/profile/images"},
 }
 
 // requiredScopes is the API key scope of each operation that accepts API
@@ -369,7 +394,7 @@ func TestGuideResponseSchemasAreComplete(t *testing.T) {
 	// Objects whose properties are optional by design, and single
 	// properties the spec says are present only sometimes.
 	optional := map[string]bool{"Error": true, "Error.error": true, "WeeklySchedule": true}
-	optionalProperty := map[string]bool{"Profile.expert": true}
+	optionalProperty := map[string]bool{"Profile.expert": true, "ExpertApplication.applicant": true}
 	seen := map[*openapi3.Schema]bool{}
 	var walk func(where string, s *openapi3.Schema)
 	walk = func(where string, s *openapi3.Schema) {
@@ -458,6 +483,12 @@ func TestGuideMatchesDomain(t *testing.T) {
 	}
 	if got := enum("Locale"); !slices.Equal(got, guide.Locales) {
 		t.Errorf("Locale = %v, want %v", got, guide.Locales)
+	}
+	if got := enum("TravelogueCategory"); !slices.Equal(got, guide.TravelogueCategories) {
+		t.Errorf("TravelogueCategory = %v, want %v", got, guide.TravelogueCategories)
+	}
+	if got := enum("EventType"); !slices.Equal(got, guide.EventTypes) {
+		t.Errorf("EventType = %v, want %v", got, guide.EventTypes)
 	}
 	if got := enum("CountryCode"); !slices.Equal(got, guide.CountryCodes) {
 		t.Errorf("CountryCode = %v, want %v", got, guide.CountryCodes)

@@ -42,6 +42,7 @@ import (
 	"github.com/wayfarer-asia/platform/internal/platform/push"
 	"github.com/wayfarer-asia/platform/internal/platform/ratelimit"
 	"github.com/wayfarer-asia/platform/internal/platform/store"
+	"github.com/wayfarer-asia/platform/internal/platform/telemetry"
 	"github.com/wayfarer-asia/platform/internal/property"
 	"github.com/wayfarer-asia/platform/internal/property/propertydb"
 	"github.com/wayfarer-asia/platform/internal/property/propertyhttp"
@@ -60,12 +61,21 @@ func run() error {
 	if err != nil {
 		return err
 	}
-	logger := slog.New(slog.NewJSONHandler(os.Stderr, &slog.HandlerOptions{Level: cfg.LogLevel}))
+	// Lines logged under a span carry its trace_id and span_id.
+	logger := slog.New(telemetry.LogHandler(slog.NewJSONHandler(os.Stderr, &slog.HandlerOptions{Level: cfg.LogLevel})))
 	slog.SetDefault(logger)
 	redis.SetLogger(redisLog{logger})
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	// Off unless the OTEL_* variables ask for OTLP export.
+	stopTracing, err := telemetry.Setup(ctx)
+	if err != nil {
+		return err
+	}
+	if telemetry.Enabled() {
+		logger.Info("tracing: exporting spans over OTLP/HTTP")
+	}
 	a := &app{cfg: cfg, logger: logger, clock: clock.System{}, registry: prometheus.NewRegistry()}
 	defer a.close()
 	a.registry.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
@@ -79,6 +89,7 @@ func run() error {
 		// every request; failing fast lets the fallback rules apply.
 		opts.DialTimeout, opts.ReadTimeout, opts.WriteTimeout = time.Second, 250*time.Millisecond, 250*time.Millisecond
 		a.redis = redis.NewClient(opts)
+		a.redis.AddHook(telemetry.RedisHook{})
 		a.closers = append(a.closers, a.redis.Close)
 		// Without Redis the replicas keep serving (readiness stays 200,
 		// "degraded"); this gauge is where monitoring sees it.
@@ -172,6 +183,12 @@ func run() error {
 	shutdown(servers, cfg.ShutdownGrace, logger)
 	stopJobs()
 	background.Wait()
+	// The spans of the last requests and jobs leave before the process.
+	flushCtx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	if err := stopTracing(flushCtx); err != nil {
+		logger.Error("tracing: flushing spans failed", "err", err)
+	}
+	cancel()
 	if err == nil {
 		logger.Info("stopped")
 	}
@@ -401,7 +418,10 @@ func (a *app) guide(ctx context.Context) (http.Handler, error) {
 		Conversations:    gs,
 		Supply:           gs,
 		Admin:            gs,
+		Moderation:       gs,
+		Applications:     gs,
 		AdminEmails:      cfg.AdminEmails,
+		Travelogues:      gs,
 		Avatars:          avatars,
 		AIReplies:        aiClient != nil,
 		CatalogCacheTTL:  cfg.CatalogCacheTTL,
@@ -420,6 +440,7 @@ func (a *app) guide(ctx context.Context) (http.Handler, error) {
 		AuthLimit:        ratelimit.Limit{Rate: cfg.AuthRateLimit, Period: 15 * time.Minute},
 		AvatarLimit:      ratelimit.Limit{Rate: cfg.AvatarRateLimit, Period: time.Hour},
 		ImageLimit:       ratelimit.Limit{Rate: cfg.ImageRateLimit, Period: time.Hour},
+		TravelogueLimit:  ratelimit.Limit{Rate: cfg.TravelogueRateLimit, Period: time.Hour},
 		TrustedProxies:   cfg.TrustedProxies,
 		Logger:           logger,
 		OpenAPI:          openAPI,

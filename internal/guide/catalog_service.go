@@ -259,13 +259,17 @@ type TravelogueLookup struct {
 	Locale string
 }
 
-// Travelogue returns a published travelogue. Errors: apperr.Validation,
-// apperr.NotFound.
-func (s *Service) Travelogue(ctx context.Context, _ *Caller, in TravelogueLookup) (*TravelogueDetail, error) {
+// Travelogue returns a published travelogue, or, to its author (the
+// person, c with a user token), a draft too; c may be nil. Errors:
+// apperr.Validation, apperr.NotFound.
+func (s *Service) Travelogue(ctx context.Context, c *Caller, in TravelogueLookup) (*TravelogueDetail, error) {
 	errs := apperr.FieldErrors{}
 	loc := localeArg(errs, in.Locale)
 	if err := errs.Err(); err != nil {
 		return nil, err
+	}
+	if c != nil && c.User != nil && c.APIKey == nil {
+		return s.Authoring.FindReadableTravelogue(ctx, c.User.ID, in.Slug, loc)
 	}
 	return s.Catalog.FindTravelogueBySlug(ctx, in.Slug, loc)
 }

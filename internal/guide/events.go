@@ -16,11 +16,24 @@ const (
 	// schedule changed (seen by the expert).
 	EventPackageUpdated      = "package.updated"
 	EventAvailabilityUpdated = "availability.updated"
+	// Travelogues: one was written or changed (seen by its author, and by
+	// everyone while it is published), published, or taken back to a
+	// draft (both seen by everyone).
+	EventTravelogueUpdated     = "travelogue.updated"
+	EventTraveloguePublished   = "travelogue.published"
+	EventTravelogueUnpublished = "travelogue.unpublished"
+	// An expert joined the catalogue (an application approved), and a
+	// verified expert's public profile changed: seen by everyone, the
+	// expert as the catalogue shows it (GET /api/v1/experts/{handle}).
+	EventExpertVerified = "expert.verified"
+	EventExpertUpdated  = "expert.updated"
 )
 
 // EventTypes lists every type of the guide API's feed.
 var EventTypes = []string{EventBookingCreated, EventBookingConfirmed, EventBookingStarted, EventBookingCompleted, EventBookingCancelled,
-	EventReviewCreated, EventMessageCreated, EventActionPending, EventActionConfirmed, EventPackageUpdated, EventAvailabilityUpdated}
+	EventReviewCreated, EventMessageCreated, EventActionPending, EventActionConfirmed, EventPackageUpdated, EventAvailabilityUpdated,
+	EventTravelogueUpdated, EventTraveloguePublished, EventTravelogueUnpublished,
+	EventExpertVerified, EventExpertUpdated}
 
 // KeyWithheldEventTypes are the types an API key's feed never carries:
 // keys never reach conversations, so neither do they read their messages

@@ -19,6 +19,15 @@ const (
 	// while the action is still pending. Payload: {"actionId": "...",
 	// "token": "..."}.
 	JobPushAction = "push.action"
+	// JobPushApplication tells an applicant, on one of their devices, an
+	// admin's decision on their expert application, in their language.
+	// The decision enqueues one per device in its transaction. Payload:
+	// {"applicationId": "...", "status": "...", "token": "..."}.
+	JobPushApplication = "push.application"
+	// JobPushCancellation tells a traveller, on one of their devices, that
+	// an admin cancelled their booking (its expert was suspended).
+	// Payload: {"bookingId": "...", "token": "..."}.
+	JobPushCancellation = "push.cancellation"
 	// JobAIReply asks the AI model for the expert's reply to a traveller's
 	// message. Payload: {"conversationId": "...", "messageId": "..."}.
 	JobAIReply = "ai.reply"

@@ -2,7 +2,10 @@ package guide
 
 import (
 	"log/slog"
+	"sync"
 	"time"
+
+	"github.com/microcosm-cc/bluemonday"
 
 	"github.com/wayfarer-asia/platform/internal/platform/auth"
 	"github.com/wayfarer-asia/platform/internal/platform/chat"
@@ -26,6 +29,9 @@ type Service struct {
 	Conversations ConversationStore
 	Supply        SupplyStore
 	Admin         AdminStore
+	Authoring     TravelogueStore // travelogues as their authors write them
+	Moderation    ModerationStore
+	Applications  ApplicationStore // expert applications and verified experts' profiles
 	Clock         clock.Clock
 	ActionTTL     time.Duration // lifetime of a pending action
 
@@ -49,4 +55,8 @@ type Service struct {
 	// AdminEmails are the lower-cased e-mail addresses of the admins
 	// (ADMIN_EMAILS).
 	AdminEmails map[string]bool
+
+	// contentPolicy sanitises travelogue content, made once for PublicURL.
+	contentOnce   sync.Once
+	contentPolicy *bluemonday.Policy
 }

@@ -191,6 +191,7 @@ async function showApplication(id) {
     if (!(a.documents || []).length) docs.append(el('li', { class: 'muted' }, 'No documents.'));
     const open = a.status === 'pending';
     $('#decide-form').hidden = !open;
+    for (const part of document.querySelectorAll('#decide-form .field, #decide-form .actions')) part.hidden = false;
     $('#decide-reason').value = '';
     $('#decide-status').textContent = '';
     showError($('#decide-form .form-error'), null);
@@ -234,9 +235,12 @@ for (const b of document.querySelectorAll('#decide-form [data-decision]')) {
     showError(box, null);
     try {
       const { data } = await api('POST', `/api/v1/admin/expert-applications/${encodeURIComponent(current.id)}/${decision}`, body);
-      $('#decide-status').textContent = `Done: ${STATUS_LABELS[data.status] || data.status}.`;
-      $('#decide-form').hidden = false;
+      // The queue moves on; the decided application stays in view, done.
       await loadApplications(true);
+      $('#app-detail').hidden = false;
+      $('#app-status-label').textContent = STATUS_LABELS[data.status] || data.status;
+      for (const part of document.querySelectorAll('#decide-form .field, #decide-form .actions')) part.hidden = true;
+      $('#decide-status').textContent = `Done: ${STATUS_LABELS[data.status] || data.status}.`;
     } catch (err) {
       if (err.status === 401 || err.status === 403) consoleError(err);
       else showError(box, err);

@@ -244,6 +244,17 @@ func (g *Guide) bookingWithAudience(ctx context.Context, q store.Querier, p guid
 	return &b, audience, nil
 }
 
+// recomputeRating sets the expert's rating and review count from its
+// visible reviews (hidden ones count for nothing), in q, the transaction
+// of the change, and returns them. 0 and 0 when none is visible.
+func recomputeRating(ctx context.Context, q store.Querier, expertID string) (rating float64, count int, err error) {
+	err = q.QueryRowContext(ctx, `UPDATE experts SET
+			rating = COALESCE((SELECT CAST(SUM(r.rating) AS DOUBLE PRECISION) / COUNT(*) FROM reviews r WHERE r.expert_id = $1 AND `+publicReview+`), 0),
+			review_count = (SELECT COUNT(*) FROM reviews r WHERE r.expert_id = $1 AND `+publicReview+`)
+		WHERE id = $1 RETURNING rating, review_count`, expertID).Scan(&rating, &count)
+	return rating, count, err
+}
+
 func firstOf(a, b sql.NullString) *string {
 	if a.Valid {
 		return &a.String
@@ -404,10 +415,7 @@ func (g *Guide) CreateReview(ctx context.Context, user *guide.User, bookingID st
 		} else if err != nil {
 			return err
 		}
-		err = tx.QueryRowContext(ctx, `UPDATE experts SET
-				rating = (SELECT CAST(SUM(rating) AS DOUBLE PRECISION) / COUNT(*) FROM reviews WHERE expert_id = $1),
-				review_count = (SELECT COUNT(*) FROM reviews WHERE expert_id = $1)
-			WHERE id = $1 RETURNING rating, review_count`, expertID.String).Scan(&r.Expert.Rating, &r.Expert.ReviewCount)
+		r.Expert.Rating, r.Expert.ReviewCount, err = recomputeRating(ctx, tx, expertID.String)
 		if err != nil {
 			return fmt.Errorf("recompute rating of expert %s: %w", expertID.String, err)
 		}

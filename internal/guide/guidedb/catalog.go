@@ -13,13 +13,23 @@ import (
 )
 
 // publicExpert is the condition for an expert to be seen by the public:
-// experts.listed is kept by triggers (guide migration 00012) as verified
-// and the user not deleted.
+// experts.listed is kept by triggers (guide migrations 00012, 00023) as
+// verified, not suspended by an admin and the user not deleted.
 const publicExpert = "e.listed = TRUE"
 
 // publicPackage is the condition for a package to be seen by the public:
-// packages.listed is kept as active and the expert listed.
+// packages.listed is kept as active, not hidden by an admin and the expert
+// listed.
 const publicPackage = "p.listed = TRUE"
+
+// publicTravelogue is the condition for a travelogue to be seen by the
+// public: published and not hidden by an admin, the condition of the
+// travelogues' partial indexes and counts (guide migration 00023).
+const publicTravelogue = "tr.status = 'published' AND tr.hidden_at IS NULL"
+
+// publicReview is the condition for a review to be shown and counted in
+// its expert's rating: not hidden by an admin.
+const publicReview = "r.hidden_at IS NULL"
 
 const expertColumns = `e.id, u.handle, u.name, u.avatar, COALESCE(t.bio, e.bio), e.location,
 	e.country_code, e.currency, e.profile_image, e.hourly_rate, e.rating, e.review_count`
@@ -225,6 +235,11 @@ var countedFilters = map[string]bool{"country": true, "city": true, "language": 
 
 // loadExpertTags fills in the languages and specialties of experts.
 func (g *Guide) loadExpertTags(ctx context.Context, experts []guide.ExpertSummary) error {
+	return loadExpertTags(ctx, g.db, experts)
+}
+
+// loadExpertTags fills in the languages and specialties of experts, in q.
+func loadExpertTags(ctx context.Context, q store.Querier, experts []guide.ExpertSummary) error {
 	if len(experts) == 0 {
 		return nil
 	}
@@ -234,7 +249,7 @@ func (g *Guide) loadExpertTags(ctx context.Context, experts []guide.ExpertSummar
 		ids[i] = experts[i].ID
 		index[experts[i].ID] = &experts[i]
 	}
-	rows, err := g.db.QueryContext(ctx, expertTagsSQL(len(ids)), ids...)
+	rows, err := q.QueryContext(ctx, expertTagsSQL(len(ids)), ids...)
 	if err != nil {
 		return err
 	}
@@ -286,25 +301,31 @@ func (g *Guide) publicExpertID(ctx context.Context, handle string) (id string, r
 // Errors: apperr.NotFound.
 func (g *Guide) FindExpertByHandle(ctx context.Context, handle, locale string) (_ *guide.ExpertDetail, err error) {
 	defer store.Wrap(&err, "find expert %s", handle)
+	return expertDetail(ctx, g.db, "u.handle = $2", strings.ToLower(handle), locale)
+}
+
+// expertDetail reads in q the listed expert that cond (on $2, arg)
+// selects, in locale. Errors: apperr.NotFound.
+func expertDetail(ctx context.Context, q store.Querier, cond, arg, locale string) (*guide.ExpertDetail, error) {
 	var x guide.ExpertDetail
 	var cover sql.NullString
 	var social, schedule []byte
 	var verified sql.NullTime
-	err = scanExpert(g.db.QueryRowContext(ctx, `
+	err := scanExpert(q.QueryRowContext(ctx, `
 		SELECT `+expertColumns+`, e.cover_image, e.social_links, e.messaging_enabled, e.weekly_schedule, e.timezone, e.verified_at
 		FROM experts e JOIN users u ON u.id = e.user_id
 		LEFT JOIN expert_translations t ON t.expert_id = e.id AND t.locale = $1
-		WHERE u.handle = $2 AND `+publicExpert, locale, strings.ToLower(handle)),
+		WHERE `+cond+` AND `+publicExpert, locale, arg),
 		&x.ExpertSummary, &cover, &social, &x.MessagingEnabled, &schedule, &x.Timezone, &verified)
 	if errors.Is(err, sql.ErrNoRows) {
-		return nil, apperr.Errorf(apperr.NotFound, "No expert with handle %q.", handle)
+		return nil, apperr.Errorf(apperr.NotFound, "No expert with handle %q.", arg)
 	} else if err != nil {
 		return nil, err
 	}
 	x.CoverImage, x.VerifiedAt = store.NullString(cover), store.NullTime(verified)
 	x.SocialLinks, x.WeeklySchedule = store.RawJSON(social, "{}"), store.RawJSON(schedule, "{}")
 	experts := []guide.ExpertSummary{x.ExpertSummary}
-	if err := g.loadExpertTags(ctx, experts); err != nil {
+	if err := loadExpertTags(ctx, q, experts); err != nil {
 		return nil, err
 	}
 	x.ExpertSummary = experts[0]
@@ -436,7 +457,7 @@ func (g *Guide) FindReviews(ctx context.Context, handle string, f guide.ReviewFi
 	rows, err := g.db.QueryContext(ctx, `
 		SELECT r.id, r.rating, r.comment, r.created_at, u.name, u.avatar, u.deleted_at IS NOT NULL
 		FROM reviews r JOIN users u ON u.id = r.author_id
-		WHERE r.expert_id = $1
+		WHERE r.expert_id = $1 AND `+publicReview+`
 		ORDER BY `+col+` `+dir+`, r.created_at `+dir+`, r.id `+dir+`
 		LIMIT $2 OFFSET $3`, expertID, f.PageSize, f.Offset())
 	if err != nil {
@@ -511,7 +532,7 @@ func (g *Guide) FindTravelogues(ctx context.Context, f guide.TravelogueFilter) (
 // traveloguesQuery is the list query of FindTravelogues.
 func traveloguesQuery(f guide.TravelogueFilter) catalogQuery {
 	w := &store.Where{}
-	w.And("tr.status = 'published'")
+	w.And(publicTravelogue)
 	set := map[string][]string{} // the filters set, for counted
 	if f.Category != "" {
 		w.And("lower(tr.category) = " + w.Arg(strings.ToLower(f.Category)))
@@ -537,11 +558,17 @@ func traveloguesQuery(f guide.TravelogueFilter) catalogQuery {
 // Errors: apperr.NotFound.
 func (g *Guide) FindTravelogueBySlug(ctx context.Context, slug, locale string) (_ *guide.TravelogueDetail, err error) {
 	defer store.Wrap(&err, "find travelogue %s", slug)
+	return findTravelogue(ctx, g.db, slug, locale, "")
+}
+
+// findTravelogue returns a published travelogue, or a draft of the
+// reader's when readerID is not "".
+func findTravelogue(ctx context.Context, q store.Querier, slug, locale, readerID string) (*guide.TravelogueDetail, error) {
 	var x guide.TravelogueDetail
 	var images []byte
-	err = scanTravelogue(g.db.QueryRowContext(ctx, `SELECT `+travelogueColumns+`,
+	err := scanTravelogue(q.QueryRowContext(ctx, `SELECT `+travelogueColumns+`,
 		COALESCE(t.content, tr.content), tr.images, tr.created_at, tr.updated_at`+
-		travelogueFrom+`$1 WHERE tr.slug = $2 AND tr.status = 'published'`, locale, strings.ToLower(slug)),
+		travelogueFrom+`$1 WHERE tr.slug = $2 AND (`+publicTravelogue+` OR tr.author_id = $3)`, locale, strings.ToLower(slug), readerID),
 		&x.TravelogueSummary, &x.Content, &images, &x.CreatedAt, &x.UpdatedAt)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, apperr.Errorf(apperr.NotFound, "No travelogue with slug %q.", slug)

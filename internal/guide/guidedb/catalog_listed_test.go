@@ -22,9 +22,9 @@ import (
 // listedDrift counts the rows whose listed flag or sort copies disagree
 // with what they are kept from (guide migration 00012's triggers).
 const listedDrift = `SELECT
-	(SELECT COUNT(*) FROM experts e WHERE e.listed <> (e.verified_at IS NOT NULL
+	(SELECT COUNT(*) FROM experts e WHERE e.listed <> (e.verified_at IS NOT NULL AND e.suspended_at IS NULL
 		AND EXISTS (SELECT 1 FROM users u WHERE u.id = e.user_id AND u.deleted_at IS NULL)))
-	+ (SELECT COUNT(*) FROM packages p WHERE p.listed <> (p.is_active = TRUE
+	+ (SELECT COUNT(*) FROM packages p WHERE p.listed <> (p.is_active = TRUE AND p.hidden_at IS NULL
 		AND EXISTS (SELECT 1 FROM experts e WHERE e.id = p.expert_id AND e.listed = TRUE)))
 	+ (SELECT COUNT(*) FROM expert_languages l JOIN experts e ON e.id = l.expert_id
 		WHERE l.listed <> e.listed OR l.rating <> e.rating OR l.review_count <> e.review_count OR l.created_at <> e.created_at)
@@ -42,8 +42,8 @@ const countsDrift = `WITH fresh (list, filter, value, n) AS (
 	UNION ALL SELECT 'packages', '', '', COUNT(*) FROM packages WHERE listed = TRUE
 	UNION ALL SELECT 'packages', 'country', country_code, COUNT(*) FROM packages WHERE listed = TRUE GROUP BY country_code
 	UNION ALL SELECT 'packages', 'category', lower(category), COUNT(*) FROM packages WHERE listed = TRUE GROUP BY lower(category)
-	UNION ALL SELECT 'travelogues', '', '', COUNT(*) FROM travelogues WHERE status = 'published'
-	UNION ALL SELECT 'travelogues', 'category', lower(category), COUNT(*) FROM travelogues WHERE status = 'published' GROUP BY lower(category)
+	UNION ALL SELECT 'travelogues', '', '', COUNT(*) FROM travelogues WHERE status = 'published' AND hidden_at IS NULL
+	UNION ALL SELECT 'travelogues', 'category', lower(category), COUNT(*) FROM travelogues WHERE status = 'published' AND hidden_at IS NULL GROUP BY lower(category)
 ), kept AS (
 	SELECT list, filter, value, n FROM catalog_counts WHERE n <> 0
 )
@@ -133,6 +133,20 @@ func TestListedFollowsWrites(t *testing.T) {
 			}
 			exec(`UPDATE packages SET is_active = TRUE WHERE id = $1`, packageID)
 			shown(true)
+			// Moderation (migration 00023): a suspension hides the expert
+			// and its packages; a hidden package stays hidden while its
+			// expert comes and goes, and comes back once restored.
+			exec(`UPDATE experts SET suspended_at = created_at WHERE id = $1`, expertID)
+			shown(false)
+			exec(`UPDATE packages SET hidden_at = created_at WHERE id = $1`, packageID)
+			exec(`UPDATE experts SET suspended_at = NULL WHERE id = $1`, expertID)
+			if _, err := g.FindPackageByID(ctx, packageID, "en"); apperr.Code(err) != apperr.NotFound {
+				t.Errorf("hidden package of a reinstated expert: %v", err)
+			}
+			exec(`UPDATE users SET deleted_at = created_at WHERE id = $1`, userID)
+			exec(`UPDATE users SET deleted_at = NULL WHERE id = $1`, userID)
+			exec(`UPDATE packages SET hidden_at = NULL WHERE id = $1`, packageID)
+			shown(true)
 
 			// A new rating moves the expert in the walk of its tag as in
 			// the list of all: the tag's page is the list's order
@@ -177,6 +191,9 @@ func TestListedFollowsWrites(t *testing.T) {
 			exec(`UPDATE packages SET category = 'Underwater', country_code = 'TW' WHERE id = $1`, packageID)
 			exec(`UPDATE travelogues SET status = 'draft' WHERE id = (SELECT MIN(id) FROM travelogues WHERE status = 'published')`)
 			exec(`UPDATE travelogues SET status = 'published', category = 'Underwater' WHERE id = (SELECT MIN(id) FROM travelogues WHERE status = 'draft')`)
+			exec(`UPDATE travelogues SET hidden_at = created_at WHERE category = 'Underwater'`)
+			exec(`UPDATE travelogues SET status = 'draft' WHERE category = 'Underwater'`)
+			exec(`UPDATE travelogues SET hidden_at = NULL, status = 'published' WHERE category = 'Underwater'`)
 			exec(`DELETE FROM expert_languages WHERE expert_id = $1`, expertID)
 			exec(`UPDATE experts SET verified_at = NULL WHERE id = $1`, expertID)
 		})

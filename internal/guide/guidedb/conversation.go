@@ -266,7 +266,7 @@ func (g *Guide) SendMessage(ctx context.Context, user *guide.User, id string, nm
 			// conversation's preview changes in the same statement, only
 			// when the message was inserted, so that one row is affected
 			// then, as by the insert alone.
-			enqueue, j, err := g.jobs.EnqueueFrom(w, "m", guide.JobRealtimeMessage, live, now)
+			enqueue, j, err := g.jobs.EnqueueFrom(ctx, w, "m", guide.JobRealtimeMessage, live, now)
 			if err != nil {
 				return err
 			}

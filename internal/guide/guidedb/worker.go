@@ -81,6 +81,12 @@ func (g *Guide) FanOutPushMessage(ctx context.Context, jobID, messageID string) 
 // the user (none once the account is closed), with the payload
 // {idField: id, "token": <the device's token>}, and returns how many.
 func (g *Guide) enqueuePerDevice(ctx context.Context, tx *sql.Tx, userID, kind, idField, id string, now time.Time) (int, error) {
+	return g.enqueuePerDeviceWith(ctx, tx, userID, kind, map[string]string{idField: id}, now)
+}
+
+// enqueuePerDeviceWith is enqueuePerDevice with a payload of its own,
+// to which each job adds its device's "token".
+func (g *Guide) enqueuePerDeviceWith(ctx context.Context, tx *sql.Tx, userID, kind string, payload map[string]string, now time.Time) (int, error) {
 	rows, err := tx.QueryContext(ctx, `SELECT t.token FROM push_tokens t JOIN users u ON u.id = t.user_id
 		WHERE t.user_id = $1 AND u.deleted_at IS NULL ORDER BY t.created_at, t.token`, userID)
 	if err != nil {
@@ -100,7 +106,11 @@ func (g *Guide) enqueuePerDevice(ctx context.Context, tx *sql.Tx, userID, kind, 
 		return 0, err
 	}
 	for _, t := range tokens {
-		if err := g.jobs.Enqueue(ctx, tx, kind, map[string]string{idField: id, "token": t}, now); err != nil {
+		p := map[string]string{"token": t}
+		for k, v := range payload {
+			p[k] = v
+		}
+		if err := g.jobs.Enqueue(ctx, tx, kind, p, now); err != nil {
 			return 0, err
 		}
 	}

@@ -36,11 +36,15 @@ func TestAuthorizationMatrix(t *testing.T) {
 		b.expert.id).Scan(&pkg); err != nil {
 		t.Fatal(err)
 	}
+	app := b.apply(t, owner, application("owner-guide", "Nagoya"))
 	var keys struct{ Data []guide.APIKey }
 	b.Get("/api/v1/auth/api-keys", bearer(owner.token)...).Expect(200).Decode(&keys)
 	hook := b.createEndpoint(t, owner, "https://hooks.example.com/in")
 	var ping struct{ Data delivery }
 	b.Do("POST", "/api/v1/webhooks/"+hook.ID+"/test", nil, bearer(owner.token)...).Expect(202).Decode(&ping)
+	var report struct{ Data guide.Report }
+	b.Do("POST", "/api/v1/reports", map[string]any{"targetType": "expert", "targetId": "demo-expert", "reason": "spam"},
+		bearer(owner.token)...).Expect(201).Decode(&report)
 
 	// The owner's resource for each {id} route, and the body to send.
 	rules := map[string]struct {
@@ -68,6 +72,13 @@ func TestAuthorizationMatrix(t *testing.T) {
 		"POST /api/v1/webhooks/{id}/test":                 {hook.ID, nil},
 		"GET /api/v1/webhooks/{id}/deliveries":            {hook.ID, nil},
 		"POST /api/v1/webhooks/deliveries/{id}/redeliver": {ping.Data.ID, nil},
+		"POST /api/v1/admin/reports/{id}/dismiss":         {report.Data.ID, map[string]any{"reason": "not an admin"}},
+		"PATCH /api/v1/expert-applications/{id}":          {app.ID, map[string]any{"name": "Taken Over"}},
+		"POST /api/v1/expert-applications/{id}/documents": {app.ID, nil},
+		// Admins' routes: the owner's application, which no one else decides.
+		"GET /api/v1/admin/expert-applications/{id}":                   {app.ID, nil},
+		"POST /api/v1/admin/expert-applications/{id}/{decision}":       {app.ID, map[string]any{}},
+		"GET /api/v1/admin/expert-applications/{id}/documents/{docId}": {app.ID, nil},
 	}
 	// Catalogue reads: public, nobody's resource.
 	public := map[string]bool{"GET /api/v1/packages/{id}": true}
@@ -81,7 +92,9 @@ func TestAuthorizationMatrix(t *testing.T) {
 			`SELECT id || COALESCE(CAST(revoked_at AS TEXT), '') FROM api_keys WHERE user_id = $1 ORDER BY id`,
 			`SELECT id || title || status || images FROM packages WHERE $1 <> '' ORDER BY id`,
 			`SELECT id || status || COALESCE(description, '') || secret FROM webhook_endpoints WHERE substr(owner, 6) = $1 ORDER BY id`,
+			`SELECT id || status FROM reports WHERE reporter_id = $1 ORDER BY id`,
 			`SELECT d.id FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id WHERE substr(e.owner, 6) = $1 ORDER BY d.id`,
+			`SELECT id || status || profile || statement FROM expert_applications WHERE user_id = $1 ORDER BY id`,
 		} {
 			rows, err := b.db.Query(q, owner.id)
 			if err != nil {
@@ -114,6 +127,8 @@ func TestAuthorizationMatrix(t *testing.T) {
 		}
 		method, path, _ := strings.Cut(pattern, " ")
 		path = strings.Replace(path, "{id}", rule.id, 1)
+		path = strings.Replace(path, "{decision}", "approve", 1)
+		path = strings.Replace(path, "{docId}", rule.id, 1)
 		for _, attacker := range []struct {
 			name       string
 			credential string

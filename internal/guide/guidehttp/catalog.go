@@ -97,7 +97,7 @@ func (s *Server) handleTravelogueList(w http.ResponseWriter, r *http.Request) er
 }
 
 func (s *Server) handleTravelogueGet(w http.ResponseWriter, r *http.Request) error {
-	t, err := s.svc.Travelogue(r.Context(), nil, guide.TravelogueLookup{Slug: r.PathValue("slug"), Locale: r.URL.Query().Get("locale")})
+	t, err := s.svc.Travelogue(r.Context(), caller(r.Context()), guide.TravelogueLookup{Slug: r.PathValue("slug"), Locale: r.URL.Query().Get("locale")})
 	return writeItem(w, r, http.StatusOK, t, err)
 }
 

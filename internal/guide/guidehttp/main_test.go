@@ -47,18 +47,21 @@ type env struct {
 }
 
 type options struct {
-	publicLimit    int
-	authLimit      int
-	avatarLimit    int // uploads an hour per user
-	imageLimit     int // package image uploads an hour per user
-	trustedProxies []netip.Prefix
-	noSample       bool
-	scale          int  // SAMPLE_SCALE of the catalogue: the ×1 template when 0 or 1
-	noPageCache    bool // every catalogue read goes to the store
-	noIdP          bool
-	limiter        ratelimit.Limiter // strict limiter; a memory one when nil
-	readyChecks    []httpx.Check
-	corsOrigins    []string
+	publicLimit      int
+	authLimit        int
+	avatarLimit      int // uploads an hour per user
+	imageLimit       int // package image uploads an hour per user
+	travelogueLimit  int // travelogues created an hour per user
+	reportLimit      int // reports an hour per user
+	applicationLimit int // expert application writes an hour per user
+	trustedProxies   []netip.Prefix
+	noSample         bool
+	scale            int  // SAMPLE_SCALE of the catalogue: the ×1 template when 0 or 1
+	noPageCache      bool // every catalogue read goes to the store
+	noIdP            bool
+	limiter          ratelimit.Limiter // strict limiter; a memory one when nil
+	readyChecks      []httpx.Check
+	corsOrigins      []string
 }
 
 func loadSample(ctx context.Context, db *store.DB) error {
@@ -104,6 +107,15 @@ func newEnv(t testing.TB, opts options, engine ...store.Engine) *env {
 	if opts.imageLimit == 0 {
 		opts.imageLimit = 1000
 	}
+	if opts.travelogueLimit == 0 {
+		opts.travelogueLimit = 1000
+	}
+	if opts.reportLimit == 0 {
+		opts.reportLimit = 1000
+	}
+	if opts.applicationLimit == 0 {
+		opts.applicationLimit = 1000
+	}
 	clk := clock.NewFake(time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC))
 	if opts.limiter == nil {
 		opts.limiter = ratelimit.NewMemory(clk)
@@ -146,43 +158,49 @@ func newEnv(t testing.TB, opts options, engine ...store.Engine) *env {
 		opts.readyChecks = []httpx.Check{{Name: "database", Check: db.PingContext}}
 	}
 	srv := guidehttp.New(guidehttp.Config{
-		PublicURL:       publicURL,
-		Metrics:         metrics,
-		Gatherer:        reg,
-		ReadyChecks:     opts.readyChecks,
-		Catalog:         gs,
-		Idempotency:     keys,
-		Accounts:        gs,
-		Profiles:        gs,
-		Bookings:        gs,
-		Actions:         gs,
-		Closure:         gs,
-		ActionTTL:       10 * time.Minute,
-		Conversations:   gs,
-		Supply:          gs,
-		Admin:           gs,
-		AdminEmails:     []string{testAdminEmail},
-		Avatars:         &media.Local{Dir: t.TempDir()},
-		Events:          gs.Events(),
-		Webhooks:        hooks,
-		WebhookPolicy:   changes.Policy{AllowHosts: []string{"127.0.0.1"}},
-		CatalogCacheTTL: cacheTTL,
-		Realtime:        chat.NewCredentials("test-app", []byte("realtime-secret-realtime-secret!"), clk),
-		AIReplies:       true,
-		Tokens:          tokens,
-		IdpA:            idpA,
-		IdpB:            idpB,
-		KeyUsage:        keyUsage,
-		Clock:           clk,
-		Limiter:         opts.limiter,
-		PublicLimit:     ratelimit.PerMinute(opts.publicLimit),
-		AuthLimit:       ratelimit.Limit{Rate: opts.authLimit, Period: 15 * time.Minute},
-		AvatarLimit:     ratelimit.Limit{Rate: opts.avatarLimit, Period: time.Hour},
-		ImageLimit:      ratelimit.Limit{Rate: opts.imageLimit, Period: time.Hour},
-		TrustedProxies:  opts.trustedProxies,
-		Logger:          slog.New(slog.NewTextHandler(io.Discard, nil)),
-		OpenAPI:         openAPI,
-		CORSOrigins:     opts.corsOrigins,
+		PublicURL:        publicURL,
+		Metrics:          metrics,
+		Gatherer:         reg,
+		ReadyChecks:      opts.readyChecks,
+		Catalog:          gs,
+		Idempotency:      keys,
+		Accounts:         gs,
+		Profiles:         gs,
+		Bookings:         gs,
+		Actions:          gs,
+		Closure:          gs,
+		ActionTTL:        10 * time.Minute,
+		Conversations:    gs,
+		Supply:           gs,
+		Admin:            gs,
+		Moderation:       gs,
+		AdminEmails:      []string{testAdminEmail},
+		Travelogues:      gs,
+		Applications:     gs,
+		Avatars:          &media.Local{Dir: t.TempDir()},
+		Events:           gs.Events(),
+		Webhooks:         hooks,
+		WebhookPolicy:    changes.Policy{AllowHosts: []string{"127.0.0.1"}},
+		CatalogCacheTTL:  cacheTTL,
+		Realtime:         chat.NewCredentials("test-app", []byte("realtime-secret-realtime-secret!"), clk),
+		AIReplies:        true,
+		Tokens:           tokens,
+		IdpA:             idpA,
+		IdpB:             idpB,
+		KeyUsage:         keyUsage,
+		Clock:            clk,
+		Limiter:          opts.limiter,
+		PublicLimit:      ratelimit.PerMinute(opts.publicLimit),
+		AuthLimit:        ratelimit.Limit{Rate: opts.authLimit, Period: 15 * time.Minute},
+		AvatarLimit:      ratelimit.Limit{Rate: opts.avatarLimit, Period: time.Hour},
+		ImageLimit:       ratelimit.Limit{Rate: opts.imageLimit, Period: time.Hour},
+		TravelogueLimit:  ratelimit.Limit{Rate: opts.travelogueLimit, Period: time.Hour},
+		ReportLimit:      ratelimit.Limit{Rate: opts.reportLimit, Period: time.Hour},
+		ApplicationLimit: ratelimit.Limit{Rate: opts.applicationLimit, Period: time.Hour},
+		TrustedProxies:   opts.trustedProxies,
+		Logger:           slog.New(slog.NewTextHandler(io.Discard, nil)),
+		OpenAPI:          openAPI,
+		CORSOrigins:      opts.corsOrigins,
 	})
 	client := apitest.New(t, srv, doc)
 	client.Forbidden = append(client.Forbidden, "test-secret-test-secret-test-secret!", "realtime-secret-realtime-secret!")

@@ -24,11 +24,11 @@ func TestRouteInventory(t *testing.T) {
 		}
 	}
 	// Pages and pictures for people, not API operations: /docs/,
-	// /confirm/ and /media/, and the redirects of /docs and /confirm. The realtime
-	// channel's transports speak its own protocol, not JSON over HTTP;
+	// /confirm/, /admin/ and /media/, and the redirects of /docs,
+	// /confirm and /admin. The realtime channel's transports speak its own protocol, not JSON over HTTP;
 	// the token endpoint's description documents them.
-	notAPI := []string{"GET /docs/", "GET /confirm/", "GET /media/", "GET /api/realtime/connection/", "POST /api/realtime/connection/"}
-	notAPIExact := []string{"GET /docs", "GET /confirm", "GET /{$}"}
+	notAPI := []string{"GET /docs/", "GET /confirm/", "GET /admin/", "GET /media/", "GET /api/realtime/connection/", "POST /api/realtime/connection/"}
+	notAPIExact := []string{"GET /docs", "GET /confirm", "GET /admin", "GET /{$}"}
 	srv := guidehttp.New(guidehttp.Config{})
 	registered := map[string]bool{}
 	for _, p := range srv.Routes() {

@@ -41,8 +41,13 @@ type Config struct {
 	Closure       guide.ClosureStore
 	ActionTTL     time.Duration // lifetime of a pending action
 	Conversations guide.ConversationStore
-	Supply        guide.SupplyStore // experts' packages and availability
-	Admin         guide.AdminStore  // the audit log of admins' actions
+	Supply        guide.SupplyStore     // experts' packages and availability
+	Travelogues   guide.TravelogueStore // travelogues as their authors write them
+	Admin         guide.AdminStore      // the audit log of admins' actions
+	Moderation    guide.ModerationStore // reports and moderation actions
+	// Applications keeps expert applications and verified experts'
+	// profiles.
+	Applications guide.ApplicationStore
 	// AdminEmails are the e-mail addresses of the admins (ADMIN_EMAILS).
 	AdminEmails []string
 	Avatars     media.Store // uploaded images: avatars and package images
@@ -66,16 +71,23 @@ type Config struct {
 	Clock           clock.Clock
 	// Limiter counts every rate-limited request (shared by the replicas
 	// when it is Redis, with a per-replica fallback).
-	Limiter        ratelimit.Limiter
-	PublicLimit    ratelimit.Limit // per client IP on public reads and sample images
-	AuthLimit      ratelimit.Limit // per client IP on login, register, providers, session exchange
-	AvatarLimit    ratelimit.Limit // avatar uploads per user (GUIDE_AVATAR_RATE_LIMIT); default 10 an hour
-	ImageLimit     ratelimit.Limit // package image uploads per user (GUIDE_PACKAGE_IMAGE_RATE_LIMIT); default 30 an hour
-	TrustedProxies []netip.Prefix
-	Logger         *slog.Logger
-	OpenAPI        []byte              // the OpenAPI document as JSON
-	Metrics        *httpx.Metrics      // may be nil
-	Gatherer       prometheus.Gatherer // served at /metrics; nil: an empty registry
+	Limiter     ratelimit.Limiter
+	PublicLimit ratelimit.Limit // per client IP on public reads and sample images
+	AuthLimit   ratelimit.Limit // per client IP on login, register, providers, session exchange
+	AvatarLimit ratelimit.Limit // avatar uploads per user (GUIDE_AVATAR_RATE_LIMIT); default 10 an hour
+	ImageLimit  ratelimit.Limit // package and travelogue image uploads per user (GUIDE_PACKAGE_IMAGE_RATE_LIMIT); default 30 an hour
+	// TravelogueLimit bounds the travelogues a user creates
+	// (GUIDE_TRAVELOGUE_RATE_LIMIT); default 20 an hour.
+	TravelogueLimit ratelimit.Limit
+	ReportLimit     ratelimit.Limit // reports per user; default 20 an hour
+	// ApplicationLimit bounds the writes of expert applications per user
+	// (applying, editing, document uploads); default 20 an hour.
+	ApplicationLimit ratelimit.Limit
+	TrustedProxies   []netip.Prefix
+	Logger           *slog.Logger
+	OpenAPI          []byte              // the OpenAPI document as JSON
+	Metrics          *httpx.Metrics      // may be nil
+	Gatherer         prometheus.Gatherer // served at /metrics; nil: an empty registry
 	// MetricsElsewhere leaves /metrics out: it is served on a listener of
 	// its own (METRICS_ADDR).
 	MetricsElsewhere bool
@@ -111,10 +123,19 @@ func New(cfg Config) *Server {
 	if cfg.ImageLimit.Rate == 0 {
 		cfg.ImageLimit = ratelimit.Limit{Rate: 30, Period: time.Hour}
 	}
+	if cfg.TravelogueLimit.Rate == 0 {
+		cfg.TravelogueLimit = ratelimit.Limit{Rate: 20, Period: time.Hour}
+	}
+	if cfg.ReportLimit.Rate == 0 {
+		cfg.ReportLimit = ratelimit.Limit{Rate: 20, Period: time.Hour}
+	}
+	if cfg.ApplicationLimit.Rate == 0 {
+		cfg.ApplicationLimit = ratelimit.Limit{Rate: 20, Period: time.Hour}
+	}
 	s := &Server{cfg: cfg, router: httpx.NewRouter(), publicReads: map[string]bool{"GET /api/v1/openapi.json": true}}
 	s.svc = &guide.Service{
 		Catalog: cfg.Catalog, Accounts: cfg.Accounts, Profiles: cfg.Profiles, Bookings: cfg.Bookings, Actions: cfg.Actions,
-		Closure: cfg.Closure, Conversations: cfg.Conversations, Supply: cfg.Supply, Admin: cfg.Admin, Clock: cfg.Clock, ActionTTL: cfg.ActionTTL,
+		Closure: cfg.Closure, Conversations: cfg.Conversations, Supply: cfg.Supply, Authoring: cfg.Travelogues, Admin: cfg.Admin, Moderation: cfg.Moderation, Applications: cfg.Applications, Clock: cfg.Clock, ActionTTL: cfg.ActionTTL,
 		Tokens: cfg.Tokens, IdpA: cfg.IdpA, IdpB: cfg.IdpB, KeyUsage: cfg.KeyUsage, Blobs: cfg.Avatars, PublicURL: cfg.PublicURL,
 		Logger: cfg.Logger, AIReplies: cfg.AIReplies, Realtime: cfg.Realtime, AdminEmails: map[string]bool{},
 	}
@@ -150,7 +171,10 @@ func (s *Server) routes() {
 	public("GET /api/v1/packages", s.handlePackageList)
 	public("GET /api/v1/packages/{id}", s.handlePackageGet)
 	public("GET /api/v1/travelogues", s.handleTravelogueList)
-	public("GET /api/v1/travelogues/{slug}", s.handleTravelogueGet)
+	// Public, and with the author's user token also the author's draft.
+	s.publicReads["GET /api/v1/travelogues/{slug}"] = true
+	s.router.Handle("GET /api/v1/travelogues/{slug}", httpx.Adapt(httpx.RateLimitCounted(s.cfg.Metrics, s.cfg.Limiter, s.publicKey,
+		s.travelogueReader(s.cached(s.handleTravelogueGet), s.handleTravelogueGet))))
 	public("GET /api/v1/cities", s.handleCities)
 	public("GET /api/v1/specialties", s.handleSpecialties)
 
@@ -191,8 +215,10 @@ func (s *Server) routes() {
 	s.authed("GET /api/realtime/token", userOnly, s.handleRealtimeToken)
 	s.realtimeRoutes()
 	s.authed("GET /api/expert/availability", userOnly, s.handleAvailability)
-	s.supplyRoutes() // experts: supply.go
-	s.adminRoutes()  // admins: admin.go
+	s.supplyRoutes()      // experts: supply.go
+	s.travelogueRoutes()  // authors: travelogue.go
+	s.adminRoutes()       // admins: admin.go
+	s.applicationRoutes() // guides joining, and their profiles: application.go
 	s.authed("POST /api/push/register", userOrSession, s.handlePushRegister)
 	s.authed("POST /api/push/unregister", userOnly, s.handlePushUnregister)
 

@@ -23,6 +23,7 @@ func TestTextAtTheDoor(t *testing.T) {
 	fill := map[string]string{
 		"id": "0193a4f5-3c4d-7e5f-8a6b-7c8d9e0f1a2b", "handle": "demo-expert", "slug": "kyoto",
 		"kind": "experts", "name": "a.jpg", "key": "a.webp", "code": "NOT_FOUND",
+		"decision": "approve", "docId": "0193a4f5-3c4d-7e5f-8a6b-7c8d9e0f1a2c",
 	}
 	routes := guidehttp.New(guidehttp.Config{}).Routes()
 	probes := apitest.BadTextProbes(doc, routes, func(p string) string {

@@ -1,5 +1,6 @@
 // Package guidejobs handles the guide marketplace's background jobs: push
-// notifications (of messages and of pending actions), AI replies,
+// notifications (of messages, pending actions and decisions on expert
+// applications), AI replies,
 // realtime publications and file removals. Register gives their kinds to
 // a runner (internal/platform/jobs) when the process is wired.
 //
@@ -29,6 +30,8 @@ type Store interface {
 	FanOutPushMessage(ctx context.Context, jobID, messageID string) (int, error)
 	PushDelivery(ctx context.Context, messageID, token string) (*guidedb.PushDelivery, error)
 	ActionPushDelivery(ctx context.Context, actionID, token string) (*guidedb.ActionPush, error)
+	ApplicationPushDelivery(ctx context.Context, applicationID, status, token string) (*guidedb.ApplicationPush, error)
+	CancellationPushDelivery(ctx context.Context, bookingID, token string) (*guidedb.CancellationPush, error)
 	DeletePushToken(ctx context.Context, token string) error
 	LoadAIReplyContext(ctx context.Context, conversationID, messageID string) (*guidedb.AIReplyContext, error)
 	PostAIReply(ctx context.Context, conversationID, messageID, text string) (string, error)
@@ -79,6 +82,8 @@ func (g *Jobs) Register(r *jobs.Runner) {
 		jobs.Kind{Name: guide.JobPushMessage, Handle: g.fanOut, Pool: pushPool},
 		jobs.Kind{Name: guide.JobPushDevice, Handle: g.deliver, Pool: pushPool},
 		jobs.Kind{Name: guide.JobPushAction, Handle: g.deliverAction, Pool: pushPool},
+		jobs.Kind{Name: guide.JobPushApplication, Handle: g.deliverApplication, Pool: pushPool},
+		jobs.Kind{Name: guide.JobPushCancellation, Handle: g.deliverCancellation, Pool: pushPool},
 		jobs.Kind{Name: guide.JobAIReply, Handle: g.aiReply},
 		jobs.Kind{Name: guide.JobRealtimeMessage, Handle: chat.PublishJob(g.Chat, g.messagePublications), Direct: true},
 		jobs.Kind{Name: guide.JobRealtimeRead, Handle: chat.PublishJob(g.Chat, g.readPublications), Direct: true},

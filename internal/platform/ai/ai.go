@@ -12,6 +12,8 @@ import (
 	"net/http"
 	"strings"
 	"time"
+
+	"github.com/wayfarer-asia/platform/internal/platform/telemetry"
 )
 
 // Limits of one request.
@@ -22,7 +24,8 @@ const (
 	MaxResponseBytes = 1 << 20
 )
 
-var defaultClient = &http.Client{Timeout: RequestTimeout}
+// Its requests carry the traceparent of the job's span.
+var defaultClient = &http.Client{Timeout: RequestTimeout, Transport: telemetry.Transport(nil)}
 
 // Roles of a Turn.
 const (

@@ -15,6 +15,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/wayfarer-asia/platform/internal/platform/telemetry"
 )
 
 // Limits of one delivery.
@@ -188,7 +190,8 @@ func NewClientTimeout(p Policy, timeout time.Duration) *Client {
 		ForceAttemptHTTP2:     true,
 	}
 	c.http = &http.Client{
-		Transport:     transport,
+		// Each delivery carries the traceparent of its attempt's span.
+		Transport:     telemetry.Transport(transport),
 		Timeout:       timeout,
 		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
 	}

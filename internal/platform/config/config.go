@@ -35,10 +35,11 @@ type Config struct {
 	TrustedProxies      []netip.Prefix
 	LogLevel            slog.Level
 
-	AuthRateLimit    int           // requests per 15 minutes per client IP on the auth endpoints
-	AvatarRateLimit  int           // avatar uploads per hour per user
-	ImageRateLimit   int           // package image uploads per hour per user
-	PendingActionTTL time.Duration // lifetime of a pending action
+	AuthRateLimit       int           // requests per 15 minutes per client IP on the auth endpoints
+	AvatarRateLimit     int           // avatar uploads per hour per user
+	ImageRateLimit      int           // package image uploads per hour per user
+	TravelogueRateLimit int           // travelogues created per hour per user
+	PendingActionTTL    time.Duration // lifetime of a pending action
 	// ShutdownDrain is how long a stopping replica keeps serving with
 	// /readyz at 503 (SHUTDOWN_DRAIN), so the load balancer stops sending
 	// before the listeners close; ShutdownGrace then bounds the wait for
@@ -169,6 +170,7 @@ func load(getenv func(string) string) (*Config, error) {
 	c.AuthRateLimit = positiveInt(get("GUIDE_AUTH_RATE_LIMIT", "10"), "GUIDE_AUTH_RATE_LIMIT", &errs)
 	c.AvatarRateLimit = positiveInt(get("GUIDE_AVATAR_RATE_LIMIT", "10"), "GUIDE_AVATAR_RATE_LIMIT", &errs)
 	c.ImageRateLimit = positiveInt(get("GUIDE_PACKAGE_IMAGE_RATE_LIMIT", "30"), "GUIDE_PACKAGE_IMAGE_RATE_LIMIT", &errs)
+	c.TravelogueRateLimit = positiveInt(get("GUIDE_TRAVELOGUE_RATE_LIMIT", "20"), "GUIDE_TRAVELOGUE_RATE_LIMIT", &errs)
 	if d, err := time.ParseDuration(get("PENDING_ACTION_TTL", "10m")); err != nil || d < time.Minute || d > 24*time.Hour {
 		errs = append(errs, fmt.Errorf("PENDING_ACTION_TTL=%q: want a Go duration from 1m to 24h, such as 10m", get("PENDING_ACTION_TTL", "")))
 	} else {

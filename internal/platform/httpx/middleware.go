@@ -18,6 +18,7 @@ import (
 
 	"github.com/wayfarer-asia/platform/internal/platform/apperr"
 	"github.com/wayfarer-asia/platform/internal/platform/ratelimit"
+	"github.com/wayfarer-asia/platform/internal/platform/telemetry"
 )
 
 type ctxKey struct{}
@@ -62,7 +63,9 @@ func AbsoluteURL(ctx context.Context, path string) string {
 
 // Outer is the middleware every request passes first: it assigns the
 // request id (kept from X-Request-Id when well formed), works out the client
-// address behind trusted proxies, recovers from panics and logs the request.
+// address behind trusted proxies, starts the request's span when tracing is
+// on (continuing the caller's traceparent), recovers from panics and logs
+// the request.
 type Outer struct {
 	Logger         *slog.Logger
 	PublicURL      string // the API's external base URL, without a trailing slash
@@ -81,8 +84,12 @@ func (o *Outer) Wrap(next http.Handler) http.Handler {
 		}
 		ri.clientIP, ri.secure = o.client(r)
 		w.Header().Set("X-Request-Id", ri.id)
-		r = r.WithContext(context.WithValue(r.Context(), ctxKey{}, ri))
+		ctx, span := telemetry.StartRequest(context.WithValue(r.Context(), ctxKey{}, ri), r, ri.id)
+		r = r.WithContext(ctx)
 		sw := &statusWriter{ResponseWriter: w}
+		// Named by the route the mux found, once it is known; ended after
+		// the log line below, and on a panic passed on.
+		defer func() { span.EndRequest(r.Method, r.Pattern, sw.code()) }()
 		defer func() {
 			if p := recover(); p != nil {
 				if p == http.ErrAbortHandler {

@@ -11,8 +11,11 @@ import (
 	"sync/atomic"
 	"time"
 
+	"go.opentelemetry.io/otel/trace"
+
 	"github.com/wayfarer-asia/platform/internal/platform/clock"
 	"github.com/wayfarer-asia/platform/internal/platform/store"
+	"github.com/wayfarer-asia/platform/internal/platform/telemetry"
 )
 
 // Defaults of the Runner's settings.
@@ -472,9 +475,12 @@ func Decode(j store.Job, v any) error {
 // or returns done when the job succeeded: its caller completes the round's
 // jobs together.
 // The outcome is recorded even when ctx has ended, so that a notification
-// sent is not sent again.
+// sent is not sent again. Each attempt is a span, in the trace of the
+// request that enqueued the job when it had one (telemetry.StartJob).
 func (r *Runner) handle(ctx, hctx context.Context, j store.Job) (done bool, _ error) {
+	hctx, span := telemetry.StartJob(hctx, j.Kind, j.ID, j.Attempts, j.TraceParent)
 	var err error
+	defer func() { span.End(err) }()
 	if k, ok := r.kinds[j.Kind]; ok {
 		err = k.Handle(hctx, j)
 	} else {
@@ -484,10 +490,12 @@ func (r *Runner) handle(ctx, hctx context.Context, j store.Job) (done bool, _ er
 		return true, nil
 	}
 	if errors.Is(err, ErrFinished) || errors.Is(err, store.ErrJobDone) {
+		err = nil
 		return false, nil
 	}
 
-	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+	// The outcome's record and log lines go in the attempt's span.
+	rctx, cancel := context.WithTimeout(trace.ContextWithSpan(context.WithoutCancel(ctx), trace.SpanFromContext(hctx)), 10*time.Second)
 	defer cancel()
 	log := r.logger().With("job", j.ID, "kind", j.Kind, "attempt", j.Attempts)
 	now := r.Now()
@@ -497,6 +505,7 @@ func (r *Runner) handle(ctx, hctx context.Context, j store.Job) (done bool, _ er
 	switch {
 	case errors.As(err, &d):
 		log.DebugContext(rctx, "worker: job deferred", "until", d.Until)
+		err = nil // not a failure: the span ends as a success
 		return false, r.Jobs.Defer(rctx, j.ID, d.Until)
 	case ctx.Err() != nil:
 		// Interrupted at shutdown: not the job's failure.

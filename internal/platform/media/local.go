@@ -18,8 +18,8 @@ import (
 // files with 0640.
 //
 // The content type is not stored: it follows from the key's extension,
-// ".jpg" for image/jpeg and ".png" for image/png, the only two kinds of key
-// Local takes. Every file is opened through an os.Root on Dir, so even a
+// ".jpg" for image/jpeg, ".png" for image/png and ".pdf" for a document,
+// the only kinds of key Local takes. Every file is opened through an os.Root on Dir, so even a
 // symbolic link planted under Dir cannot lead outside it.
 //
 // A Put writes a temporary file (named with a leading dot, which no key
@@ -30,7 +30,7 @@ type Local struct {
 	Dir string
 }
 
-var extTypes = map[string]string{".jpg": "image/jpeg", ".png": "image/png"}
+var extTypes = map[string]string{".jpg": "image/jpeg", ".png": "image/png", ".pdf": PDF}
 
 // typeOf returns the content type of key from its extension.
 func typeOf(key string) (string, bool) {
@@ -64,7 +64,7 @@ func (l Local) Put(ctx context.Context, key string, data []byte, contentType str
 	}
 	ct, ok := typeOf(key)
 	if !ok {
-		return fmt.Errorf("%w: %q: a Local key ends in .jpg or .png", ErrInvalidKey, key)
+		return fmt.Errorf("%w: %q: a Local key ends in .jpg, .png or .pdf", ErrInvalidKey, key)
 	}
 	if contentType != "" && contentType != ct {
 		return fmt.Errorf("media: key %q holds %s, not %s", key, ct, contentType)

@@ -47,41 +47,52 @@ const MultipartOverhead = 64 << 10
 //   - the request ended while it waited for its turn (see uploads and
 //     admission.Default): admission.ErrBusy (503, retriable).
 func ReadImageUpload(w http.ResponseWriter, r *http.Request, maxBytes int64) (*Image, error) {
+	var img *Image
+	err := readUpload(w, r, maxBytes, "a JPEG, PNG or WebP image", func(ctx context.Context, part io.Reader) (err error) {
+		img, err = Sanitize(ctx, part, maxBytes)
+		return err
+	})
+	return img, err
+}
+
+// readUpload reads the part named "file" of a multipart/form-data upload
+// with read, under the bounds and failures ReadImageUpload describes;
+// what names the files accepted, in the error of a missing file part.
+func readUpload(w http.ResponseWriter, r *http.Request, maxBytes int64, what string, read func(context.Context, io.Reader) error) error {
 	mt, params, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
 	if err != nil || mt != "multipart/form-data" {
-		return nil, &apperr.Error{
+		return &apperr.Error{
 			Code:    apperr.MediaType,
-			Message: "Send the image as multipart/form-data, in a field named file.",
+			Message: "Send the file as multipart/form-data, in a field named file.",
 			Details: map[string]any{"accepted": []string{"multipart/form-data"}},
 		}
 	}
 	if params["boundary"] == "" {
-		return nil, bodyError("the Content-Type has no multipart boundary")
+		return bodyError("the Content-Type has no multipart boundary")
 	}
 	limit := maxBytes + MultipartOverhead
 	if r.ContentLength > limit {
-		return nil, bodyTooLarge(limit)
+		return bodyTooLarge(limit)
 	}
 	r.Body = http.MaxBytesReader(w, r.Body, limit)
 	mr, err := r.MultipartReader()
 	if err != nil {
-		return nil, bodyError("the body is not a multipart form")
+		return bodyError("the body is not a multipart form")
 	}
 	share := limit
 	if r.ContentLength > 0 {
 		share = r.ContentLength
 	}
-	var img *Image
 	if herr := uploads.Do(r.Context(), share, func() {
 		// The wait for a turn does not count against the time the client
 		// has to send the body: the server's read timeout started with
 		// the request, and a queued upload would fail as a cut body.
 		_ = http.NewResponseController(w).SetReadDeadline(time.Now().Add(UploadReadTimeout))
-		img, err = readFilePart(r.Context(), mr, maxBytes, limit)
+		err = readFilePart(r.Context(), mr, maxBytes, limit, what, read)
 	}); herr != nil {
-		return nil, herr
+		return herr
 	}
-	return img, err
+	return err
 }
 
 // UploadReadTimeout is how long an upload's body may take to arrive once
@@ -96,26 +107,26 @@ const UploadReadTimeout = 30 * time.Second
 var uploads = admission.New(4*runtime.GOMAXPROCS(0), 32<<20)
 
 // readFilePart reads the parts of mr up to the one named "file" and
-// returns its image, sanitised.
-func readFilePart(ctx context.Context, mr *multipart.Reader, maxBytes, limit int64) (*Image, error) {
+// hands it to read.
+func readFilePart(ctx context.Context, mr *multipart.Reader, maxBytes, limit int64, what string, read func(context.Context, io.Reader) error) error {
 	for {
 		part, err := mr.NextPart()
 		if errors.Is(err, io.EOF) {
-			return nil, apperr.Field(Field, fmt.Sprintf("is required: a JPEG, PNG or WebP image of at most %s", sizeText(maxBytes)))
+			return apperr.Field(Field, fmt.Sprintf("is required: %s of at most %s", what, sizeText(maxBytes)))
 		}
 		if err != nil {
-			return nil, multipartError(err, limit)
+			return multipartError(err, limit)
 		}
 		if part.FormName() != Field {
 			part.Close()
 			continue
 		}
-		img, err := Sanitize(ctx, part, maxBytes)
+		err = read(ctx, part)
 		part.Close()
 		if errors.Is(err, ErrRead) {
-			return nil, multipartError(err, limit)
+			return multipartError(err, limit)
 		}
-		return img, err
+		return err
 	}
 }
 

@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/wayfarer-asia/platform/internal/platform/telemetry"
 )
 
 // SendTimeout bounds one request to the push gateway.
@@ -19,7 +21,8 @@ const SendTimeout = 10 * time.Second
 // maxErrorBody is how much of a gateway's answer is read.
 const maxErrorBody = 64 << 10
 
-var defaultClient = &http.Client{Timeout: SendTimeout}
+// Its requests carry the traceparent of the job's span.
+var defaultClient = &http.Client{Timeout: SendTimeout, Transport: telemetry.Transport(nil)}
 
 // HTTPSender posts each notification as a Firebase Cloud Messaging HTTP v1
 // request body to a gateway: FCM's messages:send endpoint behind an

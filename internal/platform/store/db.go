@@ -22,12 +22,14 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
-	_ "github.com/jackc/pgx/v5/stdlib" // registers the "pgx" driver
+	"github.com/jackc/pgx/v5/stdlib"
 	"github.com/pressly/goose/v3"
 	"github.com/pressly/goose/v3/database"
 
 	"github.com/wayfarer-asia/platform/internal/platform/store/dburl"
+	"github.com/wayfarer-asia/platform/internal/platform/telemetry"
 )
 
 // Engine names a database engine.
@@ -97,10 +99,12 @@ func Open(ctx context.Context, dsn string) (*DB, error) {
 		go db.writeLoop()
 		go db.checkpointLoop()
 	} else {
-		pool, err := sql.Open("pgx", driverDSN)
+		cfg, err := pgx.ParseConfig(driverDSN)
 		if err != nil {
 			return nil, fmt.Errorf("open %s database: %w", engine, err)
 		}
+		cfg.Tracer = pgTracer{}
+		pool := stdlib.OpenDB(*cfg)
 		db = &DB{DB: pool, Engine: engine, writer: pool}
 		db.SetPool(DefaultMaxConns())
 	}
@@ -330,4 +334,27 @@ func (db *DB) inTx(ctx context.Context, fn func(tx *sql.Tx) error) error {
 	}
 	db.runCommitHooks(tx, true)
 	return nil
+}
+
+// pgTracer traces PostgreSQL statements under the span of the request or
+// job that runs them (telemetry.StartQuery), through pgx's own hook.
+type pgTracer struct{}
+
+type pgSpanKey struct{}
+
+func (pgTracer) TraceQueryStart(ctx context.Context, _ *pgx.Conn, data pgx.TraceQueryStartData) context.Context {
+	ctx, span := telemetry.StartQuery(ctx, "postgresql", data.SQL)
+	if span == nil {
+		return ctx
+	}
+	return context.WithValue(ctx, pgSpanKey{}, span)
+}
+
+func (pgTracer) TraceQueryEnd(ctx context.Context, _ *pgx.Conn, data pgx.TraceQueryEndData) {
+	if !telemetry.Enabled() {
+		return
+	}
+	if span, ok := ctx.Value(pgSpanKey{}).(*telemetry.Span); ok {
+		span.End(data.Err)
+	}
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/wayfarer-asia/platform/internal/platform/clock"
+	"github.com/wayfarer-asia/platform/internal/platform/telemetry"
 )
 
 // Jobs is the job queue of one database: deferred work is enqueued in the
@@ -34,7 +35,7 @@ func (s *Jobs) Enqueue(ctx context.Context, q Querier, kind string, payload any,
 // EnqueueKeyed is Enqueue with a concurrency key: of the jobs that share
 // a key, one at a time is leased (see Claim). "" is no key.
 func (s *Jobs) EnqueueKeyed(ctx context.Context, q Querier, kind, key string, payload any, runAt time.Time) error {
-	j, err := s.newJob(kind, payload, runAt)
+	j, err := s.newJob(ctx, kind, payload, runAt)
 	if err != nil {
 		return err
 	}
@@ -42,8 +43,8 @@ func (s *Jobs) EnqueueKeyed(ctx context.Context, q Querier, kind, key string, pa
 	if key != "" {
 		k = key
 	}
-	if _, err := q.ExecContext(ctx, `INSERT INTO jobs (id, kind, payload, run_at, created_at, locked_until, attempts, concurrency_key)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`, j.ID, kind, string(j.Payload), runAt, j.CreatedAt, j.lockedUntil(), j.Attempts, k); err != nil {
+	if _, err := q.ExecContext(ctx, `INSERT INTO jobs (id, kind, payload, run_at, created_at, locked_until, attempts, concurrency_key, traceparent)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`, j.ID, kind, string(j.Payload), runAt, j.CreatedAt, j.lockedUntil(), j.Attempts, k, j.traceparent()); err != nil {
 		return fmt.Errorf("enqueue %s job: %w", kind, err)
 	}
 	s.Handoff(q, j)
@@ -55,24 +56,28 @@ func (s *Jobs) EnqueueKeyed(ctx context.Context, q Querier, kind, key string, pa
 // from (a data-modifying WITH of the statement, so that the job exists only
 // if that row was written), its values added to w's arguments, and the
 // job, for the caller to hand off (Handoff) once it knows the row was
-// written.
-func (s *Jobs) EnqueueFrom(w *Where, from, kind string, payload any, runAt time.Time) (string, Job, error) {
-	j, err := s.newJob(kind, payload, runAt)
+// written. ctx is the enqueuing request's, whose trace the job joins.
+func (s *Jobs) EnqueueFrom(ctx context.Context, w *Where, from, kind string, payload any, runAt time.Time) (string, Job, error) {
+	j, err := s.newJob(ctx, kind, payload, runAt)
 	if err != nil {
 		return "", Job{}, err
 	}
-	return `INSERT INTO jobs (id, kind, payload, run_at, created_at, locked_until, attempts) SELECT ` + w.Arg(j.ID) + `::text, ` +
+	return `INSERT INTO jobs (id, kind, payload, run_at, created_at, locked_until, attempts, traceparent) SELECT ` + w.Arg(j.ID) + `::text, ` +
 		w.Arg(kind) + `::text, ` + w.Arg(string(j.Payload)) + `::jsonb, ` + w.Arg(runAt) + `::timestamptz, ` +
-		w.Arg(j.CreatedAt) + `::timestamptz, ` + w.Arg(j.lockedUntil()) + `::timestamptz, ` + w.Arg(j.Attempts) + ` FROM ` + from, j, nil
+		w.Arg(j.CreatedAt) + `::timestamptz, ` + w.Arg(j.lockedUntil()) + `::timestamptz, ` + w.Arg(j.Attempts) + `, ` +
+		w.Arg(j.traceparent()) + `::text FROM ` + from, j, nil
 }
 
-func (s *Jobs) newJob(kind string, payload any, runAt time.Time) (Job, error) {
+// newJob is a job of kind to insert; it keeps the traceparent of the span
+// ctx carries (telemetry.TraceParent), so that the job's run joins the
+// trace of the request that asked for it.
+func (s *Jobs) newJob(ctx context.Context, kind string, payload any, runAt time.Time) (Job, error) {
 	body, err := json.Marshal(payload)
 	if err != nil {
 		return Job{}, fmt.Errorf("enqueue %s job: %w", kind, err)
 	}
 	now := s.clock.Now()
-	j := Job{ID: NewID(), Kind: kind, Payload: body, RunAt: runAt, CreatedAt: now}
+	j := Job{ID: NewID(), Kind: kind, Payload: body, RunAt: runAt, CreatedAt: now, TraceParent: telemetry.TraceParent(ctx)}
 	if h := s.db.handoff.Load(); h != nil && h.Direct != nil && h.Direct(kind) && !runAt.After(now) {
 		// Inserted as claimed by this process, its first attempt counted:
 		// no runner claims it before its lease runs out.
@@ -135,6 +140,9 @@ type Job struct {
 	CreatedAt time.Time
 	// Key is the job's concurrency key; "" for none.
 	Key string
+	// TraceParent is the W3C traceparent of the span that enqueued the
+	// job; "" when there was none or tracing was off.
+	TraceParent string
 
 	direct bool // inserted leased to this process (Handoff.Direct)
 }
@@ -142,6 +150,14 @@ type Job struct {
 // Direct tells whether the job was inserted leased to this process, to
 // be handled without a claim (Handoff.Direct).
 func (j Job) Direct() bool { return j.direct }
+
+// traceparent is the job's TraceParent as a column value: NULL for none.
+func (j Job) traceparent() any {
+	if j.TraceParent == "" {
+		return nil
+	}
+	return j.TraceParent
+}
 
 // lockedUntil is the lease a job is inserted with: none, or DirectLease.
 func (j Job) lockedUntil() any {
@@ -151,7 +167,7 @@ func (j Job) lockedUntil() any {
 	return j.CreatedAt.Add(DirectLease)
 }
 
-const jobColumns = `id, kind, payload, run_at, attempts, last_error, created_at, concurrency_key`
+const jobColumns = `id, kind, payload, run_at, attempts, last_error, created_at, concurrency_key, traceparent`
 
 // Claim leases up to limit due jobs of the given kinds (any kind when
 // kinds is empty) to the caller for lease: a job is due when it is not
@@ -195,7 +211,7 @@ func (s *Jobs) Claim(ctx context.Context, kinds []string, limit int, lease time.
 			UPDATE jobs SET locked_until = $1, attempts = jobs.attempts + 1
 			FROM picked WHERE jobs.id = picked.id
 				AND jobs.done_at IS NULL AND jobs.run_at <= $2 AND (jobs.locked_until IS NULL OR jobs.locked_until < $2)
-			RETURNING jobs.id, jobs.kind, jobs.payload, jobs.run_at, jobs.attempts, jobs.last_error, jobs.created_at, jobs.concurrency_key`
+			RETURNING jobs.id, jobs.kind, jobs.payload, jobs.run_at, jobs.attempts, jobs.last_error, jobs.created_at, jobs.concurrency_key, jobs.traceparent`
 	} else {
 		// SQLite transactions (and single statements) take the write lock
 		// up front, so the subselect and the update see the same rows.
@@ -213,12 +229,12 @@ func (s *Jobs) Claim(ctx context.Context, kinds []string, limit int, lease time.
 	for rows.Next() {
 		var j Job
 		var payload []byte
-		var lastError, key sql.NullString
-		if err := rows.Scan(&j.ID, &j.Kind, &payload, &j.RunAt, &j.Attempts, &lastError, &j.CreatedAt, &key); err != nil {
+		var lastError, key, traceparent sql.NullString
+		if err := rows.Scan(&j.ID, &j.Kind, &payload, &j.RunAt, &j.Attempts, &lastError, &j.CreatedAt, &key, &traceparent); err != nil {
 			return nil, fmt.Errorf("claim jobs: %w", err)
 		}
 		j.Payload = json.RawMessage(payload)
-		j.RunAt, j.CreatedAt, j.LastError, j.Key = j.RunAt.UTC(), j.CreatedAt.UTC(), NullString(lastError), key.String
+		j.RunAt, j.CreatedAt, j.LastError, j.Key, j.TraceParent = j.RunAt.UTC(), j.CreatedAt.UTC(), NullString(lastError), key.String, traceparent.String
 		jobs = append(jobs, j)
 	}
 	if err := rows.Err(); err != nil {

@@ -8,6 +8,8 @@ import (
 	"fmt"
 
 	"modernc.org/sqlite"
+
+	"github.com/wayfarer-asia/platform/internal/platform/telemetry"
 )
 
 // stmtCacheSize is how many prepared statements each SQLite connection
@@ -128,7 +130,15 @@ func (c *stmtCacheConn) evict() {
 	}
 }
 
-func (c *stmtCacheConn) ExecContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Result, error) {
+// The statements of both methods are traced here, under the span of the
+// request or job that runs them (telemetry.StartQuery): the SQLite
+// driver knows nothing of tracing.
+
+func (c *stmtCacheConn) ExecContext(ctx context.Context, query string, args []driver.NamedValue) (_ driver.Result, err error) {
+	ctx, span := telemetry.StartQuery(ctx, "sqlite", query)
+	if span != nil {
+		defer func() { span.End(err) }()
+	}
 	if c.uninterruptible {
 		ctx = context.WithoutCancel(ctx)
 	}
@@ -143,7 +153,17 @@ func (c *stmtCacheConn) ExecContext(ctx context.Context, query string, args []dr
 	return e.stmt.ExecContext(ctx, args)
 }
 
-func (c *stmtCacheConn) QueryContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Rows, error) {
+// QueryContext's span ends when its rows close: SQLite does most of a
+// query's work as the rows are read.
+func (c *stmtCacheConn) QueryContext(ctx context.Context, query string, args []driver.NamedValue) (_ driver.Rows, err error) {
+	ctx, span := telemetry.StartQuery(ctx, "sqlite", query)
+	if span != nil {
+		defer func() {
+			if err != nil {
+				span.End(err)
+			}
+		}()
+	}
 	if c.uninterruptible {
 		ctx = context.WithoutCancel(ctx)
 	}
@@ -151,21 +171,27 @@ func (c *stmtCacheConn) QueryContext(ctx context.Context, query string, args []d
 	if err != nil {
 		return nil, err
 	}
+	var rows driver.Rows
 	if e == nil {
-		return c.sqliteDriverConn.QueryContext(ctx, query, args)
+		rows, err = c.sqliteDriverConn.QueryContext(ctx, query, args)
+	} else {
+		rows, err = e.stmt.QueryContext(ctx, args)
 	}
-	rows, err := e.stmt.QueryContext(ctx, args)
 	if err != nil {
-		e.busy = false
+		if e != nil {
+			e.busy = false
+		}
 		return nil, err
 	}
 	r, ok := rows.(sqliteRows)
 	if !ok {
 		rows.Close()
-		e.busy = false
+		if e != nil {
+			e.busy = false
+		}
 		return nil, fmt.Errorf("sqlite rows %T lack the column type methods", rows)
 	}
-	return &cachedRows{sqliteRows: r, entry: e}, nil
+	return &cachedRows{sqliteRows: r, entry: e, span: span}, nil
 }
 
 // Close finalizes the cached statements, then closes the connection.
@@ -191,10 +217,12 @@ type sqliteRows interface {
 }
 
 // cachedRows frees its statement for the next use when closed (the driver
-// resets the statement then, rather than finalizing it).
+// resets the statement then, rather than finalizing it), and ends the
+// query's span.
 type cachedRows struct {
 	sqliteRows
-	entry *cacheEntry
+	entry *cacheEntry     // nil: rows of a statement not cached
+	span  *telemetry.Span // nil: not traced
 }
 
 func (r *cachedRows) Close() error {
@@ -202,6 +230,10 @@ func (r *cachedRows) Close() error {
 	if r.entry != nil {
 		r.entry.busy = false
 		r.entry = nil
+	}
+	if r.span != nil {
+		r.span.End(err)
+		r.span = nil
 	}
 	return err
 }

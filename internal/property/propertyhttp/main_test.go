@@ -48,6 +48,7 @@ type options struct {
 	portalAuthLimit int           // per 15 minutes; default 1000
 	quoteTTL        time.Duration // default 15m
 	corsOrigins     []string
+	logger          *slog.Logger // default: discards
 }
 
 // sampleDays is the calendar the tests load: enough for next month, and
@@ -77,6 +78,9 @@ func newEnv(t testing.TB, opts options, engine ...store.Engine) *env {
 	}
 	if opts.quoteTTL == 0 {
 		opts.quoteTTL = 15 * time.Minute
+	}
+	if opts.logger == nil {
+		opts.logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
 	tokens, err := auth.NewPortalTokens([]byte("portal-secret-portal-secret-portal!!"), clk)
 	if err != nil {
@@ -113,7 +117,7 @@ func newEnv(t testing.TB, opts options, engine ...store.Engine) *env {
 		PortalAuthLimit: ratelimit.Limit{Rate: opts.portalAuthLimit, Period: 15 * time.Minute},
 		PortalLimit:     ratelimit.PerMinute(1000),
 		QuoteTTL:        opts.quoteTTL,
-		Logger:          slog.New(slog.NewTextHandler(io.Discard, nil)),
+		Logger:          opts.logger,
 		OpenAPI:         openAPI,
 		CORSOrigins:     opts.corsOrigins,
 	})

@@ -44,6 +44,9 @@ type Delivery struct {
 	Duplicate  bool // a webhook-id seen before
 	Verified   []bool
 	Status     int // what the receiver answered
+	// TraceParent is the delivery's W3C traceparent header; "" when it
+	// had none (tracing off).
+	TraceParent string
 }
 
 // NewReceiver starts a receiver on 127.0.0.1.
@@ -98,7 +101,7 @@ func (rc *Receiver) serve(w http.ResponseWriter, r *http.Request) {
 	rc.mu.Lock()
 	defer rc.mu.Unlock()
 	d := Delivery{ID: r.Header.Get("webhook-id"), Timestamp: r.Header.Get("webhook-timestamp"),
-		Signatures: strings.Fields(r.Header.Get("webhook-signature"))}
+		Signatures: strings.Fields(r.Header.Get("webhook-signature")), TraceParent: r.Header.Get("traceparent")}
 	for _, s := range rc.secrets {
 		wh, err := standardwebhooks.NewWebhook(s)
 		if err != nil {
