@@ -3,6 +3,7 @@ package httpx
 import (
 	"context"
 	"errors"
+	"log/slog"
 	"net/http"
 	"strconv"
 	"time"
@@ -109,7 +110,7 @@ func HandleReady(checks []Check) HandlerFunc {
 				if status == http.StatusOK {
 					state = "degraded"
 				}
-				logError(r, "readiness check failed; serving degraded", "check", c.Name, "err", err)
+				slog.WarnContext(r.Context(), "readiness check failed; serving degraded", "check", c.Name, "err", err)
 			default:
 				status, results[c.Name] = http.StatusServiceUnavailable, "failing"
 				if state != "draining" {
