@@ -42,7 +42,7 @@ func LoadSampleScaled(ctx context.Context, db *store.DB, ds *sample.Dataset, sca
 	}
 	return db.InTx(ctx, func(tx *sql.Tx) error {
 		for _, t := range sampleTables(ds, scale) {
-			if err := store.InsertSampleRows(ctx, tx, t, sampleBatchRows); err != nil {
+			if err := store.InsertSampleRows(ctx, tx, db.Engine, t, sampleBatchRows); err != nil {
 				return err
 			}
 		}

@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/wayfarer-asia/platform/internal/platform/samplescale"
 	"github.com/wayfarer-asia/platform/internal/platform/store"
@@ -13,8 +12,8 @@ import (
 )
 
 // propertySampleBatchRows is how many rows one INSERT of the property
-// sample carries on PostgreSQL: the calendar's 11 columns stay far below
-// its parameter limit.
+// sample carries: the calendar's 11 columns stay far below both engines'
+// parameter limits.
 const propertySampleBatchRows = 400
 
 // IsEmpty reports whether the property database has no
@@ -91,38 +90,12 @@ func LoadSampleScaled(ctx context.Context, db *store.DB, ds *sample.Dataset, sca
 	}
 	return db.InTx(ctx, func(tx *sql.Tx) error {
 		for _, t := range tables {
-			insert := store.InsertSampleRows
-			if db.Engine == store.SQLite {
-				insert = insertPropertyRowsPrepared
-			}
-			if err := insert(ctx, tx, t, propertySampleBatchRows); err != nil {
+			if err := store.InsertSampleRows(ctx, tx, db.Engine, t, propertySampleBatchRows); err != nil {
 				return err
 			}
 		}
 		return nil
 	})
-}
-
-// insertPropertyRowsPrepared inserts the table's rows one by one with a prepared
-// statement: SQLite runs them in process, and binding few parameters is
-// cheaper there than binding thousands by name.
-func insertPropertyRowsPrepared(ctx context.Context, tx *sql.Tx, t store.SampleTable, _ int) error {
-	// #nosec G202 -- only fixed table and column names are concatenated; values are bound.
-	stmt, err := tx.PrepareContext(ctx, "INSERT INTO "+t.Name+" ("+strings.Join(t.Columns, ", ")+") VALUES ("+store.Placeholders(1, len(t.Columns))+")")
-	if err != nil {
-		return err
-	}
-	defer stmt.Close()
-	for i := range t.N {
-		row, err := t.Row(i)
-		if err != nil {
-			return fmt.Errorf("%s row %d: %w", t.Name, i, err)
-		}
-		if _, err := stmt.ExecContext(ctx, row...); err != nil {
-			return fmt.Errorf("insert %s row %d: %w", t.Name, i, err)
-		}
-	}
-	return nil
 }
 
 func ptr[T any](v T) *T { return &v }
