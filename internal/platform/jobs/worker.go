@@ -5,6 +5,8 @@ import (
 	"context"
 	"log/slog"
 	"time"
+
+	"github.com/wayfarer-asia/platform/internal/platform/telemetry"
 )
 
 // Every runs fn every interval until ctx ends, then once more so that work
@@ -13,9 +15,12 @@ func Every(ctx context.Context, name string, interval time.Duration, fn func(con
 	t := time.NewTicker(interval)
 	defer t.Stop()
 	run := func(ctx context.Context) {
-		if err := fn(ctx); err != nil {
+		ctx, span := telemetry.StartTask(ctx, name)
+		err := fn(ctx)
+		if err != nil {
 			slog.ErrorContext(ctx, "background job failed", "job", name, "err", err)
 		}
+		span.End(err)
 	}
 	for {
 		select {

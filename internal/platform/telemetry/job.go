@@ -38,3 +38,14 @@ func StartJob(ctx context.Context, kind, id string, attempt int, traceparent str
 	))
 	return ctx, &Span{span}
 }
+
+// StartTask starts the span of a run of periodic work (purges, flushes),
+// the root of a trace of its own; nil when tracing is off.
+func StartTask(ctx context.Context, name string) (context.Context, *Span) {
+	t := tracer()
+	if t == nil {
+		return ctx, nil
+	}
+	ctx, span := t.Start(ctx, "task "+name, trace.WithNewRoot(), trace.WithAttributes(attribute.String("task.name", name)))
+	return ctx, &Span{span}
+}

@@ -191,7 +191,7 @@ func TestChildSpans(t *testing.T) {
 }
 
 // TestJobTraceParent: a job enqueued under a span keeps its traceparent and
-// runs as that span's child; with tracing off it keeps none.
+// runs as that span's child.
 func TestJobTraceParent(t *testing.T) {
 	rec := record(t)
 	ctx, req := telemetry.StartRequest(t.Context(), httptest.NewRequest("POST", "/api/v1/bookings", nil), "r1")
@@ -205,6 +205,17 @@ func TestJobTraceParent(t *testing.T) {
 	}
 	if spans[0].Name() != "POST" {
 		t.Errorf("a request no route served is named %q", spans[0].Name())
+	}
+
+	// Periodic work starts a trace of its own, whatever ctx carries, and
+	// the jobs it enqueues join it.
+	tctx, task := telemetry.StartTask(ctx, "expired quote holds")
+	if trace.SpanContextFromContext(tctx).TraceID() == spans[0].SpanContext().TraceID() || telemetry.TraceParent(tctx) == "" {
+		t.Error("a task joined the trace around it, or gives its jobs no traceparent")
+	}
+	task.End(nil)
+	if s := rec.Ended()[2]; s.Name() != "task expired quote holds" || s.Parent().IsValid() {
+		t.Errorf("task span %q, parent %v", s.Name(), s.Parent())
 	}
 }
 
