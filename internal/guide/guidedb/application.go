@@ -598,6 +598,7 @@ func (g *Guide) SetExpertImage(ctx context.Context, userID string, cover bool, p
 			old, column = p.CoverImage, "cover_image"
 		}
 		now := g.clock.Now()
+		// #nosec G202 -- column is one of the two names above; values are bound.
 		if _, err := tx.ExecContext(ctx, `UPDATE experts SET `+column+` = $1, updated_at = $2 WHERE id = $3`, path, now, p.ID); err != nil {
 			return err
 		}
