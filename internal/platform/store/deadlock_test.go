@@ -12,8 +12,9 @@ import (
 )
 
 // TestInTxRetriesDeadlock: two transactions lock two rows in opposite
-// orders; PostgreSQL aborts one to break the deadlock, and InTx runs that
-// one again, so both commit and each row is counted twice.
+// orders; PostgreSQL aborts one (rarely both, when their detectors run
+// together) to break the deadlock, and InTx runs it again, so both commit
+// and each row is counted twice.
 func TestInTxRetriesDeadlock(t *testing.T) {
 	t.Parallel()
 	if !slices.Contains(storetest.Engines(), store.Postgres) {
@@ -65,8 +66,8 @@ func TestInTxRetriesDeadlock(t *testing.T) {
 			t.Errorf("transaction %d: %v", i, err)
 		}
 	}
-	if runs != 3 {
-		t.Errorf("%d runs, want 3 (one of the two again)", runs)
+	if runs < 3 || runs > 4 {
+		t.Errorf("%d runs, want 3 or 4 (an aborted one again)", runs)
 	}
 	for id := 1; id <= 2; id++ {
 		var n int
