@@ -179,6 +179,9 @@ func run() error {
 		logger.Info("shutting down: draining", "drain", cfg.ShutdownDrain)
 		time.Sleep(cfg.ShutdownDrain)
 		logger.Info("shutting down: finishing in-flight requests")
+		for _, f := range a.drained {
+			f()
+		}
 	}
 	shutdown(servers, cfg.ShutdownGrace, logger)
 	stopJobs()
@@ -209,7 +212,10 @@ type app struct {
 	jobs     []job
 	runner   *jobs.Runner
 	runners  []*jobs.Runner // more runners: the property platform's webhooks
-	closers  []func() error
+	// drained runs once the load balancer has moved traffic away, before
+	// the servers finish their in-flight requests.
+	drained []func()
+	closers []func() error
 }
 
 // job is background work run every so often.
@@ -391,6 +397,7 @@ func (a *app) guide(ctx context.Context) (http.Handler, error) {
 	if err != nil {
 		return nil, err
 	}
+	a.drained = append(a.drained, live.Drain)
 	a.closers = append(a.closers, func() error {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()

@@ -5,6 +5,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -18,6 +19,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gorilla/websocket"
 	_ "modernc.org/sqlite"
 )
 
@@ -278,7 +280,8 @@ func TestCrashSafety(t *testing.T) {
 }
 
 // TestGracefulShutdown: a request in flight when SIGTERM arrives is
-// finished and answered, and the process exits 0.
+// finished and answered, a realtime client is told to reconnect once the
+// drain is over, and the process exits 0.
 func TestGracefulShutdown(t *testing.T) {
 	t.Parallel()
 	p := newProcess(t, build(t))
@@ -303,6 +306,29 @@ func TestGracefulShutdown(t *testing.T) {
 			t.Errorf("/metrics lacks %s", name)
 		}
 	}
+
+	// A realtime client, connected over websocket.
+	_, rt := p.call("GET", "/api/realtime/token", token, nil)
+	ws, _, err := websocket.DefaultDialer.Dial("ws"+strings.TrimPrefix(p.base, "http")+"/api/realtime/connection/websocket", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ws.Close()
+	if err := ws.WriteJSON(map[string]any{"id": 1, "connect": map[string]any{"token": rt["token"]}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, reply, err := ws.ReadMessage(); err != nil || !bytes.Contains(reply, []byte(`"connect"`)) {
+		t.Fatalf("realtime connect: %s %v", reply, err)
+	}
+	wsClosed := make(chan error, 1)
+	go func() {
+		for {
+			if _, _, err := ws.ReadMessage(); err != nil {
+				wsClosed <- err
+				return
+			}
+		}
+	}()
 
 	pr, pw := io.Pipe()
 	req, _ := http.NewRequest("PUT", p.base+"/api/v1/profile", pr)
@@ -341,6 +367,17 @@ func TestGracefulShutdown(t *testing.T) {
 	}
 	if status, _ := p.call("GET", "/api/v1/experts", "", nil); status != 200 {
 		t.Errorf("a new request while draining: %d", status)
+	}
+	// After the drain, before the in-flight request is done: reconnect
+	// elsewhere (centrifuge's shutdown advice).
+	select {
+	case err := <-wsClosed:
+		var ce *websocket.CloseError
+		if !errors.As(err, &ce) || ce.Code != 3001 {
+			t.Errorf("realtime connection closed with %v, want 3001 shutdown", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Error("realtime connection still open 10 s after SIGTERM")
 	}
 	pw.Write([]byte(`"Still here"}`))
 	pw.Close()

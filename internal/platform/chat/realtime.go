@@ -25,6 +25,7 @@ import (
 	"net"
 	"net/http"
 	"strings"
+	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
@@ -95,10 +96,11 @@ type Config struct {
 
 // Engine is a running realtime node.
 type Engine struct {
-	node   *centrifuge.Node
-	cfg    Config
-	shards []*centrifuge.RedisShard
-	mux    *http.ServeMux
+	node     *centrifuge.Node
+	cfg      Config
+	shards   []*centrifuge.RedisShard
+	mux      *http.ServeMux
+	draining atomic.Bool
 }
 
 // New starts a realtime node. Errors name REDIS_URL when Redis cannot be
@@ -187,6 +189,20 @@ func (e *Engine) closeShards() {
 	}
 }
 
+// Drain hands this replica's clients to the others as it stops: every
+// connection, and every one that arrives from now on, is closed with
+// centrifuge's shutdown advice, so clients reconnect (through the load
+// balancer, to another replica) and recover what they missed from the
+// shared history. The node itself keeps publishing, so jobs that run
+// during the grace period still deliver. Long-lived streams would
+// otherwise hold the HTTP server's shutdown for its whole grace period.
+func (e *Engine) Drain() {
+	e.draining.Store(true)
+	for _, c := range e.node.Hub().Connections() {
+		c.Disconnect(centrifuge.DisconnectShutdown)
+	}
+}
+
 // Shutdown disconnects the clients and stops the node.
 func (e *Engine) Shutdown(ctx context.Context) error {
 	err := e.node.Shutdown(ctx)
@@ -245,6 +261,9 @@ func (e *Engine) DisconnectUser(userID string) error {
 
 // connecting authenticates a connection with its token.
 func (e *Engine) connecting(ctx context.Context, ev centrifuge.ConnectEvent) (centrifuge.ConnectReply, error) {
+	if e.draining.Load() {
+		return centrifuge.ConnectReply{}, centrifuge.DisconnectShutdown
+	}
 	userID, exp, err := e.cfg.Credentials.Verify(ev.Token)
 	if errors.Is(err, jwt.ErrTokenExpired) {
 		return centrifuge.ConnectReply{}, centrifuge.ErrorTokenExpired

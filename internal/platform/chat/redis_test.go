@@ -64,3 +64,62 @@ func TestTwoNodesOnRedis(t *testing.T) {
 		t.Fatalf("typing from B on A: %v", ev)
 	}
 }
+
+// TestDrainHandsOverToAnotherReplica: a replica that drains closes its
+// connections with the advice to reconnect and refuses new ones the same
+// way; the client reconnects to another replica and recovers, from the
+// shared history, what was published meanwhile.
+func TestDrainHandsOverToAnotherReplica(t *testing.T) {
+	t.Parallel()
+	url := redisURL(t)
+	prefix := uniquePrefix(t, url)
+	a := newNode(t, store.SQLite, nodeOptions{redisURL: url, redisPrefix: prefix})
+	b := newNode(t, store.SQLite, nodeOptions{db: a.db, clock: a.clock, redisURL: url, redisPrefix: prefix})
+	traveller := a.register("drain@example.com")
+	expert := a.sampleUser("expert@example.com")
+	id := a.openConversation(traveller)
+	ch := "conversation:" + id
+	send := func(content string) string {
+		var m struct{ Data struct{ ID string } }
+		b.rest("POST", "/api/v1/conversations/"+id+"/messages", traveller, map[string]any{"content": content}, 201, &m)
+		b.work()
+		return m.Data.ID
+	}
+
+	ec := a.dial()
+	if err := ec.connect(a.realtimeToken(expert)); err != nil {
+		t.Fatal(err)
+	}
+	sub := ec.subscribe(ch, nil)
+	if sub.Error != nil || sub.Subscribe.Epoch == "" {
+		t.Fatalf("subscribe: %s", sub.Raw)
+	}
+	send("Before the release")
+	pos := *sub.Subscribe
+	pos.Offset = ec.publication(ch).Offset
+
+	a.engine.Drain()
+	if ce := ec.closeError(); ce.Code != 3001 {
+		t.Fatalf("drained connection closed with %d %q, want 3001 (shutdown: reconnect)", ce.Code, ce.Text)
+	}
+	late := a.dial()
+	if err := late.connect(a.realtimeToken(expert)); err == nil {
+		t.Fatal("a draining replica accepted a connection")
+	}
+	if ce := late.closeError(); ce.Code != 3001 {
+		t.Fatalf("new connection on a draining replica closed with %d %q, want 3001", ce.Code, ce.Text)
+	}
+
+	missed := send("During the release")
+	ec = b.dial()
+	if err := ec.connect(b.realtimeToken(expert)); err != nil {
+		t.Fatal(err)
+	}
+	f := ec.subscribe(ch, &pos)
+	if f.Error != nil || !f.Subscribe.Recovered || len(f.Subscribe.Publications) != 1 {
+		t.Fatalf("recovery on the other replica: %s", f.Raw)
+	}
+	if got := event(t, f.Subscribe.Publications[0])["message"].(map[string]any)["id"]; got != missed {
+		t.Errorf("recovered %v, want %s", got, missed)
+	}
+}
