@@ -2,7 +2,11 @@
 # Fleet test: three replicas of cmd/server behind HAProxy, on a PostgreSQL
 # cluster and a Redis server of its own, under a load of keyed writes and
 # reads (fleet_test.go, the driver), while this script
-#   1. rolls every replica in turn (SIGTERM, wait for exit, start, ready),
+#   1. upgrades every replica in turn (SIGTERM, wait for exit, start the
+#      new build, ready): the fleet starts on the previous release, the
+#      build of the commit before the newest migration came in, so the
+#      new release migrates while old replicas serve on its schema, and
+#      both versions serve together until the roll is done,
 #   2. kills one with SIGKILL and starts it again,
 #   3. restarts PostgreSQL (pg_ctl restart -m fast) and restarts no replica,
 #   4. stops Redis for a while, then starts it again.
@@ -88,6 +92,20 @@ GUIDE_LB=${ports[9]} PROPERTY_LB=${ports[10]} STATS=${ports[11]} PG_PORT=${ports
 log "building the server and the driver"
 go build -o "$work/server" ./cmd/server
 go test -c -o "$work/fleet.test" ./e2e/fleet
+# The previous release: main as it was before the newest migration landed.
+newest=$(git log --first-parent -1 --diff-filter=A --format=%H -- \
+  internal/guide/guidedb/migrations internal/property/propertydb/migrations 2>/dev/null || true)
+if [ -n "$newest" ] && git cat-file -e "$newest^1" 2>/dev/null; then
+  previous=$(git rev-parse --short "$newest^1")
+  log "building the previous release ($previous, before $(git rev-parse --short "$newest") brought the newest migration)"
+  mkdir "$work/previous"
+  git archive "$previous" | tar -x -C "$work/previous"
+  (cd "$work/previous" && go build -o "$work/server-previous" ./cmd/server)
+else
+  # A shallow clone has no history: the fleet then starts on this build.
+  log "no history to find the previous release in: the upgrade phase rolls this build onto itself"
+  cp "$work/server" "$work/server-previous"
+fi
 
 log "PostgreSQL $("$PG_BIN/postgres" --version | awk '{print $3}') on 127.0.0.1:$PG_PORT (a cluster of its own in $work/pg)"
 mkdir -p "$work/pg" "$work/pgsock"
@@ -113,7 +131,7 @@ log "Redis $(redis-server --version | sed 's/.*v=\([^ ]*\).*/\1/') on 127.0.0.1:
 start_redis
 
 start_replica() {
-  local i=$1
+  local i=$1 bin=${2:-server}
   env GUIDE_ADDR="127.0.0.1:${gports[i]}" PROPERTY_ADDR="127.0.0.1:${pports[i]}" METRICS_ADDR="127.0.0.1:${mports[i]}" \
     GUIDE_PUBLIC_URL="http://127.0.0.1:$GUIDE_LB" PROPERTY_PUBLIC_URL="http://127.0.0.1:$PROPERTY_LB" \
     GUIDE_DATABASE_URL="$GUIDE_DB" PROPERTY_DATABASE_URL="$PROPERTY_DB" REDIS_URL="redis://127.0.0.1:$REDIS_PORT/0" \
@@ -121,7 +139,7 @@ start_replica() {
     REALTIME_SECRET=fleet-realtime-secret-fleet-realtime-01 DEMO_PASSWORD="$DEMO_PASSWORD" SAMPLE_DATA=on \
     SHUTDOWN_DRAIN=3s SHUTDOWN_GRACE=10s DATABASE_MAX_CONNS=8 AVATAR_DIR="$work/avatars" LOG_LEVEL=warn \
     GUIDE_PUBLIC_RATE_LIMIT=1000000 GUIDE_AUTH_RATE_LIMIT=1000 PROPERTY_RATE_LIMIT=1000000 \
-    "$work/server" >>"$work/replica$i.log" 2>&1 &
+    "$work/$bin" >>"$work/replica$i.log" 2>&1 &
   pids[i]=$!
 }
 
@@ -147,8 +165,8 @@ wait_lb_up() {
   die "HAProxy did not see replica $i up within 30 s"
 }
 
-log "starting three replicas together on empty databases"
-for i in 0 1 2; do start_replica "$i"; done
+log "starting three replicas of the previous release together on empty databases"
+for i in 0 1 2; do start_replica "$i" server-previous; done
 for i in 0 1 2; do wait_ready "$i"; done
 
 cat >"$work/haproxy.cfg" <<EOF
@@ -212,7 +230,7 @@ for i in 0 1 2; do
   start_replica "$i"
   wait_ready "$i"
   wait_lb_up "$i"
-  log "replica $i rolled in $(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN{printf "%.1f", b-a}') s"
+  log "replica $i upgraded in $(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN{printf "%.1f", b-a}') s"
 done
 sleep 1
 
