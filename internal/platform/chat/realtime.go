@@ -35,6 +35,7 @@ import (
 	"github.com/wayfarer-asia/platform/internal/platform/apperr"
 	"github.com/wayfarer-asia/platform/internal/platform/httpx"
 	"github.com/wayfarer-asia/platform/internal/platform/store"
+	"github.com/wayfarer-asia/platform/internal/platform/telemetry"
 )
 
 // Channel name prefixes.
@@ -232,16 +233,20 @@ func (w flushHijacker) Unwrap() http.ResponseWriter                  { return w.
 // Publish publishes data to channel, kept for recovery. A second
 // publication with the same idempotency key within an hour is dropped, so
 // a retried job delivers once.
-func (e *Engine) Publish(_ context.Context, channel string, data []byte, idempotencyKey string) error {
+func (e *Engine) Publish(ctx context.Context, channel string, data []byte, idempotencyKey string) error {
+	_, span := telemetry.StartRealtime(ctx, "publish")
 	_, err := e.node.Publish(channel, data, centrifuge.WithHistory(HistorySize, RecoveryWindow),
 		centrifuge.WithIdempotencyKey(idempotencyKey), centrifuge.WithIdempotentResultTTL(idempotentResultTTL))
+	span.End(err)
 	return err
 }
 
 // Online tells whether the user has a connection subscribed to channel,
 // on any node.
-func (e *Engine) Online(_ context.Context, channel, userID string) (bool, error) {
+func (e *Engine) Online(ctx context.Context, channel, userID string) (bool, error) {
+	_, span := telemetry.StartRealtime(ctx, "presence")
 	p, err := e.node.Presence(channel)
+	span.End(err)
 	if err != nil {
 		return false, err
 	}

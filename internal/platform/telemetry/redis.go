@@ -53,3 +53,15 @@ func redisErr(err error) error {
 	}
 	return err
 }
+
+// StartRealtime starts the span of a call into the realtime engine
+// (centrifuge), whose Redis client this package cannot hook: op is
+// "publish" or "presence". It starts none (nil) when ctx carries no
+// recording span.
+func StartRealtime(ctx context.Context, op string) (context.Context, *Span) {
+	if active.Load() == nil {
+		return ctx, nil
+	}
+	return child(ctx, "realtime "+op, trace.SpanKindClient,
+		attribute.String("messaging.system", "centrifuge"), attribute.String("messaging.operation.name", op))
+}

@@ -158,14 +158,16 @@ func TestChildSpans(t *testing.T) {
 	if req.Header.Get("traceparent") != "" {
 		t.Error("the transport changed the caller's request")
 	}
+	_, rt := telemetry.StartRealtime(ctx, "publish")
+	rt.End(nil)
 	job.End(nil)
 
 	spans := rec.Ended()
-	if len(spans) != 4 {
+	if len(spans) != 5 {
 		t.Fatalf("spans: %d", len(spans))
 	}
-	jobID := spans[3].SpanContext().SpanID()
-	for _, s := range spans[:3] {
+	jobID := spans[4].SpanContext().SpanID()
+	for _, s := range spans[:4] {
 		if s.Parent().SpanID() != jobID {
 			t.Errorf("%s: parent %v, want the job's span", s.Name(), s.Parent().SpanID())
 		}
@@ -185,7 +187,10 @@ func TestChildSpans(t *testing.T) {
 		header != "00-"+s.SpanContext().TraceID().String()+"-"+s.SpanContext().SpanID().String()+"-01" {
 		t.Errorf("client span %q (%v), traceparent sent %q", s.Name(), s.Status(), header)
 	}
-	if s := spans[3]; s.Name() != "job push.device" || s.SpanKind() != trace.SpanKindConsumer || s.Parent().IsValid() {
+	if s := spans[3]; s.Name() != "realtime publish" || s.SpanKind() != trace.SpanKindClient || s.Status().Code != codes.Unset {
+		t.Errorf("realtime span %q (%v, %v)", s.Name(), s.SpanKind(), s.Status())
+	}
+	if s := spans[4]; s.Name() != "job push.device" || s.SpanKind() != trace.SpanKindConsumer || s.Parent().IsValid() {
 		t.Errorf("job span %q, parent %v", s.Name(), s.Parent())
 	}
 }
