@@ -10,6 +10,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/getkin/kin-openapi/openapi3"
@@ -151,9 +152,13 @@ var requiredScopes = map[string]string{
 	"confirmPendingAction": "",
 }
 
+// loadedGuide is the document the tests share: they only read it, and
+// loading it (with its validation) is the costliest step of each.
+var loadedGuide = sync.OnceValues(LoadGuide)
+
 func mustLoad(t *testing.T) *openapi3.T {
 	t.Helper()
-	doc, err := LoadGuide()
+	doc, err := loadedGuide()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -198,7 +203,7 @@ func TestLoadGuide(t *testing.T) {
 		t.Errorf("sessionCookie = %+v", s)
 	}
 	// LoadGuide returns a fresh document each time.
-	if doc2 := mustLoad(t); doc2 == doc {
+	if doc2, err := LoadGuide(); err != nil || doc2 == doc {
 		t.Error("LoadGuide returned the same *openapi3.T twice")
 	}
 }
