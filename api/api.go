@@ -63,6 +63,30 @@ var propertyJSON = sync.OnceValues(func() ([]byte, error) {
 	return marshal("property.yaml", LoadProperty)
 })
 
+// octoYAML is the OCTO specification's OpenAPI document (octo/README.md),
+// the contract of the guide marketplace's OCTO supplier endpoint under
+// /octo.
+//
+//go:embed octo/openapi.yaml
+var octoYAML []byte
+
+// LoadOcto parses and validates the OCTO document. Its paths are relative
+// to the OCTO endpoint, /octo on the guide server. Each call returns a new
+// *openapi3.T, which the caller may modify.
+func LoadOcto() (*openapi3.T, error) {
+	return load("octo/openapi.yaml", octoYAML)
+}
+
+// OctoJSON returns the OCTO document as JSON, as the reference pages serve
+// it. It is computed once; callers must not modify the returned slice.
+func OctoJSON() ([]byte, error) {
+	return octoJSON()
+}
+
+var octoJSON = sync.OnceValues(func() ([]byte, error) {
+	return marshal("octo/openapi.yaml", LoadOcto)
+})
+
 // load parses the document data, resolves its internal references and
 // validates it. name is only used in errors.
 func load(name string, data []byte) (*openapi3.T, error) {

@@ -363,6 +363,9 @@ func (a *app) guide(ctx context.Context) (http.Handler, error) {
 	}}, job{"guide idempotency records", time.Hour, func(ctx context.Context) error {
 		_, err := keys.Purge(ctx)
 		return err
+	}}, job{"OCTO test bookings", time.Hour, func(ctx context.Context) error {
+		_, err := gs.PurgeOctoTestBookings(ctx)
+		return err
 	}})
 	avatars, err := avatarStore(cfg)
 	if err != nil {
@@ -433,6 +436,7 @@ func (a *app) guide(ctx context.Context) (http.Handler, error) {
 		Supply:           gs,
 		Admin:            gs,
 		Moderation:       gs,
+		Octo:             gs,
 		Applications:     gs,
 		AdminEmails:      cfg.AdminEmails,
 		Travelogues:      gs,

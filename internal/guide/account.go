@@ -17,6 +17,7 @@ const (
 var Scopes = []string{
 	"experts:read", "packages:read", "travelogues:read",
 	"bookings:read", "bookings:write", "profile:read", "profile:write", "events:read",
+	ScopeOctoSell,
 }
 
 // User is an account, as the API shows it (UserResponse).

@@ -95,6 +95,19 @@ type BookingDetail struct {
 	CreatedAt        time.Time       `json:"createdAt"`
 	Review           *BookingReview  `json:"review"`
 	CanReview        bool            `json:"canReview"`
+	// Reseller is the reseller that sold the booking through the OCTO
+	// door; nil for the others.
+	Reseller *BookingReseller `json:"reseller"`
+}
+
+// BookingReseller is who sold a booking through the OCTO door, with its
+// references: the expert reads them, the reseller finds its booking by
+// them in the change events.
+type BookingReseller struct {
+	Name              *string `json:"name"`
+	Reference         *string `json:"reference"`
+	SupplierReference string  `json:"supplierReference"`
+	OctoUUID          string  `json:"octoUuid"`
 }
 
 // BookingTourist is the traveller of a booking.
@@ -176,8 +189,10 @@ type CreatedReview struct {
 // BookingStore keeps bookings and reviews. Every method acts for the
 // user; a user who is no party to a booking gets apperr.Forbidden.
 type BookingStore interface {
-	// CreateBooking books a verified expert or an active package.
-	// Errors: apperr.NotFound, apperr.Validation, apperr.InvalidState.
+	// CreateBooking books a verified expert or an active package, at a
+	// time the expert is not taken at (see OctoStore.FindExpertBusy).
+	// Errors: apperr.NotFound, apperr.Validation, apperr.InvalidState,
+	// apperr.Conflict (the time is taken).
 	CreateBooking(ctx context.Context, user *User, nb NewBooking) (*CreatedBooking, error)
 	// FindBookings lists the bookings the user made, and those made with
 	// the user as expert.
@@ -188,8 +203,10 @@ type BookingStore interface {
 	// Errors: apperr.NotFound, apperr.Forbidden, apperr.InvalidState.
 	CheckTransition(ctx context.Context, user *User, id string, t Transition) error
 	// TransitionBooking moves the booking by t in one conditional update,
-	// so that of two racing transitions exactly one wins.
-	// Errors: apperr.NotFound, apperr.Forbidden, apperr.InvalidState.
+	// so that of two racing transitions exactly one wins. Accepting a
+	// booking whose time the expert is taken at is refused.
+	// Errors: apperr.NotFound, apperr.Forbidden, apperr.InvalidState,
+	// apperr.Conflict.
 	TransitionBooking(ctx context.Context, user *User, id string, t Transition) (*BookingDetail, error)
 	// CreateReview reviews a completed booking and recomputes the expert's
 	// rating in the same transaction. Errors: apperr.NotFound,

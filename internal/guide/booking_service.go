@@ -66,8 +66,10 @@ type BookingRequest struct {
 	MeetingLocation  *string `json:"meetingLocation"`
 }
 
-// CreateBooking books for the caller. Errors: apperr.Unauthorized,
-// apperr.Validation, apperr.NotFound, apperr.InvalidState.
+// CreateBooking books for the caller, at a time the expert is not taken
+// at: confirmed bookings, bookings resellers confirmed and live holds.
+// Errors: apperr.Unauthorized, apperr.Validation, apperr.NotFound,
+// apperr.InvalidState, apperr.Conflict (the time is taken).
 func (s *Service) CreateBooking(ctx context.Context, c *Caller, in BookingRequest) (*CreatedBooking, error) {
 	if err := checkCaller(c); err != nil {
 		return nil, err
@@ -129,9 +131,10 @@ func parseTime(s string) (time.Time, bool) {
 	return t.UTC().Truncate(time.Microsecond), true
 }
 
-// AcceptBooking confirms a pending booking: the expert's move. Errors:
+// AcceptBooking confirms a pending booking: the expert's move, refused
+// while the expert is taken at an overlapping time. Errors:
 // apperr.Unauthorized, apperr.NotFound, apperr.Forbidden,
-// apperr.InvalidState.
+// apperr.InvalidState, apperr.Conflict.
 func (s *Service) AcceptBooking(ctx context.Context, c *Caller, id string) (*BookingDetail, error) {
 	return s.moveBooking(ctx, c, id, Accept)
 }

@@ -31,6 +31,7 @@ type Service struct {
 	Admin         AdminStore
 	Authoring     TravelogueStore // travelogues as their authors write them
 	Moderation    ModerationStore
+	Octo          OctoStore        // resellers' bookings through the OCTO door
 	Applications  ApplicationStore // expert applications and verified experts' profiles
 	Clock         clock.Clock
 	ActionTTL     time.Duration // lifetime of a pending action

@@ -72,6 +72,17 @@ func (g *Guide) CreateBooking(ctx context.Context, user *guide.User, nb guide.Ne
 			end := nb.ScheduledEndDate.UTC().Round(time.Microsecond)
 			nb.ScheduledEndDate = &end
 		}
+		var hours *int
+		if duration.Valid {
+			hours = ptr(int(duration.Int64))
+		}
+		endsAt := guide.BookingEnd(nb.ScheduledDate, nb.ScheduledEndDate, hours)
+		if err := g.lockExpert(ctx, tx, expertID); err != nil {
+			return err
+		}
+		if err := checkFree(ctx, tx, expertID, nb.ScheduledDate, endsAt, now, "", ""); err != nil {
+			return err
+		}
 		b = &guide.CreatedBooking{ID: store.NewID(), Status: guide.StatusPending, ScheduledDate: nb.ScheduledDate}
 		// The booking as GET /bookings/{id} returns it to its traveller.
 		detail := &guide.BookingDetail{ID: b.ID, Status: b.Status, ScheduledDate: nb.ScheduledDate, ScheduledEndDate: nb.ScheduledEndDate,
@@ -85,9 +96,9 @@ func (g *Guide) CreateBooking(ctx context.Context, user *guide.User, nb guide.Ne
 			detail.Package = &guide.BookingPackage{ID: *nb.PackageID, Title: title.String, Price: price.Float64, Currency: currency.String, Duration: int(duration.Int64)}
 		}
 		_, err := tx.ExecContext(ctx, `INSERT INTO bookings (id, tourist_id, expert_id, package_id, status, scheduled_date,
-				scheduled_end_date, participants, custom_request, meeting_location, price, currency, duration, created_at, updated_at)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $14)`,
-			b.ID, user.ID, expertID, nb.PackageID, b.Status, nb.ScheduledDate, nb.ScheduledEndDate, nb.Participants,
+				scheduled_end_date, ends_at, participants, custom_request, meeting_location, price, currency, duration, created_at, updated_at)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $15)`,
+			b.ID, user.ID, expertID, nb.PackageID, b.Status, nb.ScheduledDate, nb.ScheduledEndDate, endsAt, nb.Participants,
 			nb.CustomRequest, nb.MeetingLocation, price, currency, duration, now)
 		if err != nil {
 			return fmt.Errorf("insert booking: %w", err)
@@ -200,21 +211,25 @@ func (g *Guide) bookingWithAudience(ctx context.Context, q store.Querier, p guid
 	var duration, reviewRating sql.NullInt64
 	var tGone bool
 	var eGone sql.NullBool
+	var octoID, resellerRef, supplierRef sql.NullString
 	err := q.QueryRowContext(ctx, `SELECT b.id, b.status, b.scheduled_date, b.scheduled_end_date, b.participants,
 			b.custom_request, b.meeting_location, t.name, t.email, t.image, t.avatar, t.deleted_at IS NOT NULL,
 			eu.handle, eu.name, eu.avatar, e.profile_image, eu.deleted_at IS NOT NULL,
 			b.package_id, p.title, b.price, b.currency, b.duration,
 			b.confirmed_at, b.completed_at, b.cancelled_at, b.created_at,
-			r.id, r.rating, r.comment, r.created_at, b.tourist_id, e.user_id
+			r.id, r.rating, r.comment, r.created_at, b.tourist_id, e.user_id,
+			o.id, o.reseller_reference, o.supplier_reference
 		FROM bookings b JOIN users t ON t.id = b.tourist_id
 		LEFT JOIN experts e ON e.id = b.expert_id LEFT JOIN users eu ON eu.id = e.user_id
 		LEFT JOIN packages p ON p.id = b.package_id LEFT JOIN reviews r ON r.booking_id = b.id
+		LEFT JOIN octo_bookings o ON o.booking_id = b.id
 		WHERE b.id = $1`, id).Scan(&b.ID, &b.Status, &b.ScheduledDate, &end, &b.Participants,
 		&custom, &meeting, &tName, &tEmail, &tImage, &tAvatar, &tGone,
 		&eHandle, &eName, &eAvatar, &eImage, &eGone,
 		&pkgID, &pkgTitle, &price, &currency, &duration,
 		&confirmed, &completed, &cancelled, &b.CreatedAt,
-		&reviewID, &reviewRating, &reviewComment, &reviewAt, &tourist, &expertUser)
+		&reviewID, &reviewRating, &reviewComment, &reviewAt, &tourist, &expertUser,
+		&octoID, &resellerRef, &supplierRef)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, nil, apperr.Errorf(apperr.NotFound, "No booking with id %q.", id)
 	} else if err != nil {
@@ -237,6 +252,11 @@ func (g *Guide) bookingWithAudience(ctx context.Context, q store.Querier, p guid
 		b.Review = &guide.BookingReview{ID: reviewID.String, Rating: int(reviewRating.Int64), Comment: store.NullString(reviewComment), CreatedAt: reviewAt.Time.UTC()}
 	}
 	b.CanReview = guide.CanReview(p, b.Status, b.Expert != nil, b.Review != nil)
+	if octoID.Valid {
+		// The reseller is the booking's traveller account.
+		b.Reseller = &guide.BookingReseller{Name: displayName(tName, tGone), Reference: store.NullString(resellerRef),
+			SupplierReference: supplierRef.String, OctoUUID: octoID.String}
+	}
 	audience := []string{guide.Audience(tourist)}
 	if expertUser.Valid {
 		audience = append(audience, guide.Audience(expertUser.String))
@@ -330,7 +350,8 @@ func (g *Guide) TransitionBooking(ctx context.Context, user *guide.User, id stri
 // update: a booking that changed status in between is not moved, and the
 // caller learns it with INVALID_STATE. The change event is recorded in q,
 // which must be the transaction of the change.
-func (g *Guide) transition(ctx context.Context, q store.Querier, user *guide.User, id string, t guide.Transition) (guide.Party, error) {
+func (g *Guide) transition(ctx context.Context, tx *sql.Tx, user *guide.User, id string, t guide.Transition) (guide.Party, error) {
+	q := tx
 	p, status, err := party(ctx, q, user, id)
 	if err != nil {
 		return p, err
@@ -339,6 +360,11 @@ func (g *Guide) transition(ctx context.Context, q store.Querier, user *guide.Use
 		return p, err
 	}
 	now := g.clock.Now()
+	if t.To == guide.StatusConfirmed {
+		if err := g.checkAcceptable(ctx, tx, id, now); err != nil {
+			return p, err
+		}
+	}
 	set := "status = $1, updated_at = $2"
 	args := []any{t.To, now, id}
 	switch t.To {
@@ -360,6 +386,7 @@ func (g *Guide) transition(ctx context.Context, q store.Querier, user *guide.Use
 	for i, s := range t.From {
 		from[i] = "'" + s + "'"
 	}
+	// #nosec G202 -- only fixed column names and the transition's own statuses are concatenated; values are bound.
 	res, err := q.ExecContext(ctx, `UPDATE bookings SET `+set+` WHERE id = $3 AND status IN (`+strings.Join(from, ", ")+`)`, args...)
 	if err != nil {
 		return p, err
@@ -374,6 +401,23 @@ func (g *Guide) transition(ctx context.Context, q store.Querier, user *guide.Use
 		return p, checkTransition(p, status, t)
 	}
 	return p, g.recordBookingEvent(ctx, q, transitionEvents[t.To], id, &status)
+}
+
+// checkAcceptable refuses to accept a booking whose time the expert is
+// taken at, under the expert's row lock.
+func (g *Guide) checkAcceptable(ctx context.Context, tx *sql.Tx, id string, now time.Time) error {
+	var expertID sql.NullString
+	var start, end time.Time
+	if err := tx.QueryRowContext(ctx, `SELECT expert_id, scheduled_date, ends_at FROM bookings WHERE id = $1`, id).Scan(&expertID, &start, &end); err != nil {
+		return err
+	}
+	if !expertID.Valid {
+		return nil
+	}
+	if err := g.lockExpert(ctx, tx, expertID.String); err != nil {
+		return err
+	}
+	return checkFree(ctx, tx, expertID.String, start, end, now, id, "")
 }
 
 // CreateReview reviews a completed booking. The expert row is locked

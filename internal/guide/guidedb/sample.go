@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/wayfarer-asia/platform/internal/guide"
 	"github.com/wayfarer-asia/platform/internal/guide/sample"
 	"github.com/wayfarer-asia/platform/internal/platform/store"
 )
@@ -118,10 +119,11 @@ func sampleTables(ds *sample.Dataset, scale int) []store.SampleTable {
 				excluded, err3 := sampleJSONOrNull(t.Excluded)
 				return []any{t.PackageID, t.Locale, store.SampleArg(t.Title), store.SampleArg(t.Description), highlights, included, excluded, store.SampleArg(t.MeetingPoint)}, errors.Join(err1, err2, err3)
 			}},
-		{Name: "bookings", Columns: []string{"id", "tourist_id", "expert_id", "package_id", "status", "scheduled_date", "scheduled_end_date", "participants", "custom_request", "meeting_location", "price", "currency", "duration", "confirmed_at", "completed_at", "cancelled_at", "cancelled_by", "created_at", "updated_at"},
+		{Name: "bookings", Columns: []string{"id", "tourist_id", "expert_id", "package_id", "status", "scheduled_date", "scheduled_end_date", "participants", "custom_request", "meeting_location", "price", "currency", "duration", "confirmed_at", "completed_at", "cancelled_at", "cancelled_by", "created_at", "updated_at", "ends_at"},
 			N: len(ds.Bookings), Row: func(i int) ([]any, error) {
 				b := &ds.Bookings[i]
-				return []any{b.ID, b.TouristID, store.SampleArg(b.ExpertID), store.SampleArg(b.PackageID), b.Status, b.ScheduledDate, store.SampleArg(b.ScheduledEndDate), b.Participants, store.SampleArg(b.CustomRequest), store.SampleArg(b.MeetingLocation), store.SampleArg(b.Price), store.SampleArg(b.Currency), store.SampleArg(b.Duration), store.SampleArg(b.ConfirmedAt), store.SampleArg(b.CompletedAt), store.SampleArg(b.CancelledAt), store.SampleArg(b.CancelledBy), b.CreatedAt, b.UpdatedAt}, nil
+				return []any{b.ID, b.TouristID, store.SampleArg(b.ExpertID), store.SampleArg(b.PackageID), b.Status, b.ScheduledDate, store.SampleArg(b.ScheduledEndDate), b.Participants, store.SampleArg(b.CustomRequest), store.SampleArg(b.MeetingLocation), store.SampleArg(b.Price), store.SampleArg(b.Currency), store.SampleArg(b.Duration), store.SampleArg(b.ConfirmedAt), store.SampleArg(b.CompletedAt), store.SampleArg(b.CancelledAt), store.SampleArg(b.CancelledBy), b.CreatedAt, b.UpdatedAt,
+					guide.BookingEnd(b.ScheduledDate, b.ScheduledEndDate, b.Duration)}, nil
 			}},
 		{Name: "reviews", Columns: []string{"id", "booking_id", "expert_id", "author_id", "rating", "comment", "created_at"},
 			N: len(ds.Reviews), Row: func(i int) ([]any, error) {

@@ -81,7 +81,9 @@ func TestAuthorizationMatrix(t *testing.T) {
 		"GET /api/v1/admin/expert-applications/{id}/documents/{docId}": {app.ID, nil},
 	}
 	// Catalogue reads: public, nobody's resource.
-	public := map[string]bool{"GET /api/v1/packages/{id}": true}
+	// The OCTO products: every reseller's to sell (the OCTO tests check
+	// that one reseller's bookings are not another's).
+	public := map[string]bool{"GET /api/v1/packages/{id}": true, "GET /octo/products/{id}": true, "GET /octo/products/{id}/{$}": true}
 	snapshot := func() string {
 		var out strings.Builder
 		for _, q := range []string{

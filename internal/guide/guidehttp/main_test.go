@@ -2,6 +2,7 @@ package guidehttp_test
 
 import (
 	"context"
+	"github.com/getkin/kin-openapi/openapi3"
 	"io"
 	"log/slog"
 	"net/netip"
@@ -174,6 +175,7 @@ func newEnv(t testing.TB, opts options, engine ...store.Engine) *env {
 		Supply:           gs,
 		Admin:            gs,
 		Moderation:       gs,
+		Octo:             gs,
 		AdminEmails:      []string{testAdminEmail},
 		Travelogues:      gs,
 		Applications:     gs,
@@ -276,3 +278,14 @@ const testAdminEmail = "root@example.com"
 // guideDoc is the OpenAPI document, parsed once for the package: every
 // environment validates against it, read-only.
 var guideDoc = sync.OnceValues(api.LoadGuide)
+
+// octoDoc is the OCTO document, parsed once, its server the /octo
+// endpoint of the test server.
+var octoDoc = sync.OnceValues(func() (*openapi3.T, error) {
+	doc, err := api.LoadOcto()
+	if err != nil {
+		return nil, err
+	}
+	doc.Servers = openapi3.Servers{{URL: "http://example.com/octo"}}
+	return doc, nil
+})

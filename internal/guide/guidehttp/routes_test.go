@@ -29,10 +29,31 @@ func TestRouteInventory(t *testing.T) {
 	// the token endpoint's description documents them.
 	notAPI := []string{"GET /docs/", "GET /confirm/", "GET /admin/", "GET /media/", "GET /api/realtime/connection/", "POST /api/realtime/connection/"}
 	notAPIExact := []string{"GET /docs", "GET /confirm", "GET /admin", "GET /{$}"}
+	// The OCTO endpoint's routes are the OCTO document's paths under
+	// /octo, each with and without its trailing slash.
+	octo, err := octoDoc()
+	if err != nil {
+		t.Fatal(err)
+	}
+	octoPaths := map[string]bool{}
+	for path, item := range octo.Paths.Map() {
+		for method := range item.Operations() {
+			octoPaths[method+" /octo"+strings.TrimSuffix(path, "/")] = true
+		}
+	}
 	srv := guidehttp.New(guidehttp.Config{})
 	registered := map[string]bool{}
+	octoRegistered := map[string]bool{}
 	for _, p := range srv.Routes() {
 		if slices.Contains(notAPIExact, p) || slices.ContainsFunc(notAPI, func(prefix string) bool { return strings.HasPrefix(p, prefix) }) {
+			continue
+		}
+		if strings.Contains(p, " /octo/") {
+			p = strings.TrimSuffix(p, "/{$}")
+			octoRegistered[p] = true
+			if !octoPaths[p] {
+				t.Errorf("route %q is not in the OCTO document", p)
+			}
 			continue
 		}
 		registered[p] = true
@@ -43,6 +64,11 @@ func TestRouteInventory(t *testing.T) {
 	for op := range documented {
 		if !registered[op] {
 			t.Errorf("documented operation %q is not registered", op)
+		}
+	}
+	for op := range octoPaths {
+		if !octoRegistered[op] {
+			t.Errorf("OCTO operation %q is not registered", op)
 		}
 	}
 }

@@ -45,6 +45,7 @@ type Config struct {
 	Travelogues   guide.TravelogueStore // travelogues as their authors write them
 	Admin         guide.AdminStore      // the audit log of admins' actions
 	Moderation    guide.ModerationStore // reports and moderation actions
+	Octo          guide.OctoStore       // resellers' bookings through the OCTO door
 	// Applications keeps expert applications and verified experts'
 	// profiles.
 	Applications guide.ApplicationStore
@@ -135,7 +136,7 @@ func New(cfg Config) *Server {
 	s := &Server{cfg: cfg, router: httpx.NewRouter(), publicReads: map[string]bool{"GET /api/v1/openapi.json": true}}
 	s.svc = &guide.Service{
 		Catalog: cfg.Catalog, Accounts: cfg.Accounts, Profiles: cfg.Profiles, Bookings: cfg.Bookings, Actions: cfg.Actions,
-		Closure: cfg.Closure, Conversations: cfg.Conversations, Supply: cfg.Supply, Authoring: cfg.Travelogues, Admin: cfg.Admin, Moderation: cfg.Moderation, Applications: cfg.Applications, Clock: cfg.Clock, ActionTTL: cfg.ActionTTL,
+		Closure: cfg.Closure, Conversations: cfg.Conversations, Supply: cfg.Supply, Authoring: cfg.Travelogues, Admin: cfg.Admin, Moderation: cfg.Moderation, Octo: cfg.Octo, Applications: cfg.Applications, Clock: cfg.Clock, ActionTTL: cfg.ActionTTL,
 		Tokens: cfg.Tokens, IdpA: cfg.IdpA, IdpB: cfg.IdpB, KeyUsage: cfg.KeyUsage, Blobs: cfg.Avatars, PublicURL: cfg.PublicURL,
 		Logger: cfg.Logger, AIReplies: cfg.AIReplies, Realtime: cfg.Realtime, AdminEmails: map[string]bool{},
 	}
@@ -223,6 +224,7 @@ func (s *Server) routes() {
 	s.authed("POST /api/push/unregister", userOnly, s.handlePushUnregister)
 
 	s.mcpRoutes()
+	s.octoRoutes() // resellers: octo.go
 
 	s.router.Handle("GET /{$}", httpx.Home("/docs/"))
 

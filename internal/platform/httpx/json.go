@@ -47,6 +47,19 @@ func WriteJSONBytes(w http.ResponseWriter, status int, body []byte) {
 // header (curl -d sends a form type) still works; only a multipart upload
 // is refused as the wrong media type.
 func Decode(w http.ResponseWriter, r *http.Request, dst any) error {
+	return decode(w, r, dst, true)
+}
+
+// DecodeOpen is Decode for a protocol whose clients may send fields an
+// implementation does not know (OCTO's capabilities add request fields,
+// which a supplier without them ignores): unknown fields are skipped, and
+// an empty body leaves dst as it is. Everything else is checked as Decode
+// checks it.
+func DecodeOpen(w http.ResponseWriter, r *http.Request, dst any) error {
+	return decode(w, r, dst, false)
+}
+
+func decode(w http.ResponseWriter, r *http.Request, dst any, strict bool) error {
 	if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err == nil && strings.HasPrefix(mt, "multipart/") {
 		return apperr.Errorf(apperr.MediaType, "Send the body as application/json.")
 	}
@@ -54,11 +67,16 @@ func Decode(w http.ResponseWriter, r *http.Request, dst any) error {
 	if err != nil {
 		return decodeError(err)
 	}
+	if !strict && len(bytes.TrimSpace(body)) == 0 {
+		return nil
+	}
 	if err := checkJSONText(body); err != nil {
 		return err
 	}
 	dec := json.NewDecoder(bytes.NewReader(body))
-	dec.DisallowUnknownFields()
+	if strict {
+		dec.DisallowUnknownFields()
+	}
 	if err := dec.Decode(dst); err != nil {
 		return decodeError(err)
 	}
