@@ -189,10 +189,10 @@ type CreatedReview struct {
 // BookingStore keeps bookings and reviews. Every method acts for the
 // user; a user who is no party to a booking gets apperr.Forbidden.
 type BookingStore interface {
-	// CreateBooking books a verified expert or an active package, at a
-	// time the expert is not taken at (see OctoStore.FindExpertBusy).
-	// Errors: apperr.NotFound, apperr.Validation, apperr.InvalidState,
-	// apperr.Conflict (the time is taken).
+	// CreateBooking asks a verified expert, or the expert of an active
+	// package, for a booking; the request takes none of the expert's time
+	// until it is accepted. Errors: apperr.NotFound, apperr.Validation,
+	// apperr.InvalidState.
 	CreateBooking(ctx context.Context, user *User, nb NewBooking) (*CreatedBooking, error)
 	// FindBookings lists the bookings the user made, and those made with
 	// the user as expert.

@@ -66,10 +66,11 @@ type BookingRequest struct {
 	MeetingLocation  *string `json:"meetingLocation"`
 }
 
-// CreateBooking books for the caller, at a time the expert is not taken
-// at: confirmed bookings, bookings resellers confirmed and live holds.
-// Errors: apperr.Unauthorized, apperr.Validation, apperr.NotFound,
-// apperr.InvalidState, apperr.Conflict (the time is taken).
+// CreateBooking asks the expert for a booking for the caller. A request
+// takes none of the expert's time until the expert accepts it, so several
+// travellers may ask for the same hours; AcceptBooking refuses the time
+// once it is taken. Errors: apperr.Unauthorized, apperr.Validation,
+// apperr.NotFound, apperr.InvalidState.
 func (s *Service) CreateBooking(ctx context.Context, c *Caller, in BookingRequest) (*CreatedBooking, error) {
 	if err := checkCaller(c); err != nil {
 		return nil, err

@@ -77,12 +77,6 @@ func (g *Guide) CreateBooking(ctx context.Context, user *guide.User, nb guide.Ne
 			hours = ptr(int(duration.Int64))
 		}
 		endsAt := guide.BookingEnd(nb.ScheduledDate, nb.ScheduledEndDate, hours)
-		if err := g.lockExpert(ctx, tx, expertID); err != nil {
-			return err
-		}
-		if err := checkFree(ctx, tx, expertID, nb.ScheduledDate, endsAt, now, "", ""); err != nil {
-			return err
-		}
 		b = &guide.CreatedBooking{ID: store.NewID(), Status: guide.StatusPending, ScheduledDate: nb.ScheduledDate}
 		// The booking as GET /bookings/{id} returns it to its traveller.
 		detail := &guide.BookingDetail{ID: b.ID, Status: b.Status, ScheduledDate: nb.ScheduledDate, ScheduledEndDate: nb.ScheduledEndDate,
