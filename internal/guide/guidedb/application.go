@@ -332,6 +332,18 @@ func (g *Guide) DecideApplication(ctx context.Context, id string, d guide.Decisi
 	handle := ""
 	err = g.db.InTx(ctx, func(tx *sql.Tx) error {
 		now := g.clock.Now()
+		// The applicant's row is locked before the application's, in the
+		// order closing the account takes them (it deletes the
+		// applications), so the two never wait on each other.
+		var applicant string
+		if err := tx.QueryRowContext(ctx, `SELECT user_id FROM expert_applications WHERE id = $1`, id).Scan(&applicant); errors.Is(err, sql.ErrNoRows) {
+			return errApplicationNotFound
+		} else if err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `SELECT 1 FROM users WHERE id = $1`+g.forUpdate(), applicant); err != nil {
+			return err
+		}
 		res, err := tx.ExecContext(ctx, `UPDATE expert_applications SET status = $1, reviewer_id = $2, reviewer_message = $3,
 				decided_at = $4, updated_at = $4
 			WHERE id = $5 AND status = 'pending'`, d.Status, d.AdminID, d.Message, now, id)

@@ -80,6 +80,34 @@ func (g *Guide) closeAccount(ctx context.Context, tx *sql.Tx, userID string) (ti
 			return now, err
 		}
 	}
+	// Applications to guide hold a profile and identity documents: they
+	// go, an open one leaving the admins' queue, and the documents' files
+	// are removed now rather than at the end of their retention.
+	docs, err := tx.QueryContext(ctx, `SELECT d.blob_key FROM expert_application_documents d
+		JOIN expert_applications a ON a.id = d.application_id WHERE a.user_id = $1`, userID)
+	if err != nil {
+		return now, err
+	}
+	var keys []string
+	for docs.Next() {
+		var key string
+		if err := docs.Scan(&key); err != nil {
+			docs.Close()
+			return now, err
+		}
+		keys = append(keys, key)
+	}
+	if err := docs.Close(); err != nil {
+		return now, err
+	}
+	if err := docs.Err(); err != nil {
+		return now, err
+	}
+	for _, key := range keys {
+		if err := g.jobs.Enqueue(ctx, tx, guide.JobBlobDelete, map[string]string{"key": key}, now); err != nil {
+			return now, err
+		}
+	}
 	only := []any{userID}
 	with := []any{userID, now}
 	for _, st := range []struct {
@@ -95,6 +123,8 @@ func (g *Guide) closeAccount(ctx context.Context, tx *sql.Tx, userID string) (ti
 		{`UPDATE experts SET bio = NULL, profile_image = NULL, cover_image = NULL, social_links = '{}',
 			messaging_enabled = FALSE, ai_auto_reply = FALSE, ai_instructions = NULL, updated_at = $2 WHERE user_id = $1`, with},
 		{`DELETE FROM expert_translations WHERE expert_id IN (SELECT id FROM experts WHERE user_id = $1)`, only},
+		{`DELETE FROM expert_application_documents WHERE application_id IN (SELECT id FROM expert_applications WHERE user_id = $1)`, only},
+		{`DELETE FROM expert_applications WHERE user_id = $1`, only},
 		{`DELETE FROM identities WHERE user_id = $1`, only},
 		{`DELETE FROM api_keys WHERE user_id = $1`, only},
 		{`DELETE FROM push_tokens WHERE user_id = $1`, only},

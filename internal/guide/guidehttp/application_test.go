@@ -461,3 +461,40 @@ func TestApplicationRateLimit(t *testing.T) {
 		t.Error("no Retry-After")
 	}
 }
+
+// TestClosingAccountWithdrawsApplication: closing the account of an
+// applicant takes the open application out of the admins' queue, deletes
+// it and its documents, and removes the documents' files at once.
+func TestClosingAccountWithdrawsApplication(t *testing.T) {
+	t.Parallel()
+	for _, engine := range storetest.Engines() {
+		t.Run(string(engine), func(t *testing.T) {
+			t.Parallel()
+			e := newEnv(t, options{}, engine)
+			admin := e.register(t, testAdminEmail, "TOURIST")
+			u := e.register(t, "leaving@example.com", "TOURIST")
+			app := e.apply(t, u, application("leaving-guide", "Sendai"))
+			e.postDocument(t, u, app.ID, pdfBytes).Expect(201)
+			var key string
+			if err := e.db.QueryRow(`SELECT blob_key FROM expert_application_documents WHERE application_id = $1`, app.ID).Scan(&key); err != nil {
+				t.Fatal(err)
+			}
+
+			e.Do("POST", "/api/v1/profile/delete", map[string]any{"confirmation": "DELETE"}, bearer(u.token)...).Expect(200)
+			var q struct{ Meta struct{ Total int } }
+			e.Get("/api/v1/admin/expert-applications?status=pending", bearer(admin.token)...).Expect(200).Decode(&q)
+			if q.Meta.Total != 0 {
+				t.Errorf("a closed account's application is still queued: %d", q.Meta.Total)
+			}
+			e.Get("/api/v1/admin/expert-applications/"+app.ID, bearer(admin.token)...).Expect(404)
+			if n := e.count(t, `SELECT COUNT(*) FROM expert_applications WHERE id = $1`, app.ID) +
+				e.count(t, `SELECT COUNT(*) FROM expert_application_documents WHERE application_id = $1`, app.ID); n != 0 {
+				t.Errorf("%d application rows left", n)
+			}
+			if n := e.count(t, `SELECT COUNT(*) FROM jobs WHERE kind = 'blob.delete' AND run_at <= $1 AND CAST(payload AS TEXT) LIKE $2`,
+				e.clock.Now(), "%"+key+"%"); n != 1 {
+				t.Errorf("%d immediate removals of the document's file", n)
+			}
+		})
+	}
+}
