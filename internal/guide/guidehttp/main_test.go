@@ -280,12 +280,14 @@ const testAdminEmail = "root@example.com"
 var guideDoc = sync.OnceValues(api.LoadGuide)
 
 // octoDoc is the OCTO document, parsed once, its server the /octo
-// endpoint of the test server.
+// endpoint of the test server. Its BaseError is the Error schema apitest
+// checks the answers to unknown paths and wrong methods against.
 var octoDoc = sync.OnceValues(func() (*openapi3.T, error) {
 	doc, err := api.LoadOcto()
 	if err != nil {
 		return nil, err
 	}
 	doc.Servers = openapi3.Servers{{URL: "http://example.com/octo"}}
+	doc.Components.Schemas["Error"] = doc.Components.Schemas["BaseError"]
 	return doc, nil
 })

@@ -295,6 +295,24 @@ func TestOctoErrors(t *testing.T) {
 	}
 	octoErr(t, o.call(o.live, "POST", "/octo/bookings/nope/confirm", map[string]any{"contact": map[string]any{}}), "INVALID_BOOKING_UUID")
 	octoErr(t, o.octo.Get("/octo/supplier/"), "UNAUTHORIZED")
+	// No route: OCTO's body too, not the REST envelope, for the same keys.
+	for _, c := range []struct {
+		method, path string
+		status       int
+		allow        string
+	}{
+		{"GET", "/octo/nope", 404, ""},
+		{"GET", "/octo/products/" + o.packageID + "/nope", 404, ""},
+		{"GET", "/octo", 404, ""},
+		{"POST", "/octo/supplier", 405, "GET, HEAD"},
+		{"DELETE", "/octo/bookings/" + unknown, 405, "GET, HEAD, PATCH"},
+	} {
+		res := o.call(o.live, c.method, c.path, nil).Expect(c.status)
+		if m := res.JSON(); m["error"] != "BAD_REQUEST" || m["errorMessage"] == "" || m["code"] != nil || res.Header.Get("Allow") != c.allow {
+			t.Errorf("%s %s: %s, Allow %q", c.method, c.path, res.Body, res.Header.Get("Allow"))
+		}
+	}
+	octoErr(t, o.octo.Get("/octo/nope"), "UNAUTHORIZED")
 	octoErr(t, o.octo.Get("/octo/supplier/", bearer("pk_live_not-a-key")...), "UNAUTHORIZED")
 	noScope := o.apiKey(t, o.reseller, "bookings:read")
 	octoErr(t, o.octo.Get("/octo/supplier/", bearer(noScope)...), "FORBIDDEN")
