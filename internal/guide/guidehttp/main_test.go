@@ -153,6 +153,10 @@ func newEnv(t testing.TB, opts options, engine ...store.Engine) *env {
 	if err != nil {
 		t.Fatal(err)
 	}
+	octoAPI, err := api.OctoJSON()
+	if err != nil {
+		t.Fatal(err)
+	}
 	reg := prometheus.NewRegistry()
 	metrics := httpx.NewMetrics(reg)
 	if opts.readyChecks == nil {
@@ -202,6 +206,7 @@ func newEnv(t testing.TB, opts options, engine ...store.Engine) *env {
 		TrustedProxies:   opts.trustedProxies,
 		Logger:           slog.New(slog.NewTextHandler(io.Discard, nil)),
 		OpenAPI:          openAPI,
+		OctoOpenAPI:      octoAPI,
 		CORSOrigins:      opts.corsOrigins,
 	})
 	client := apitest.New(t, srv, doc)
