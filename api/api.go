@@ -78,13 +78,23 @@ func LoadOcto() (*openapi3.T, error) {
 }
 
 // OctoJSON returns the OCTO document as JSON, as the reference pages serve
-// it. It is computed once; callers must not modify the returned slice.
+// it (GET /docs/octo/openapi.json on the guide server), its server the
+// endpoint /octo of the server that serves it rather than the
+// specification's example. It is computed once; callers must not modify
+// the returned slice.
 func OctoJSON() ([]byte, error) {
 	return octoJSON()
 }
 
 var octoJSON = sync.OnceValues(func() ([]byte, error) {
-	return marshal("octo/openapi.yaml", LoadOcto)
+	return marshal("octo/openapi.yaml", func() (*openapi3.T, error) {
+		doc, err := LoadOcto()
+		if err != nil {
+			return nil, err
+		}
+		doc.Servers = openapi3.Servers{{URL: "/octo", Description: "the OCTO endpoint of this guide server"}}
+		return doc, nil
+	})
 })
 
 // load parses the document data, resolves its internal references and

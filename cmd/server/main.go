@@ -345,6 +345,10 @@ func (a *app) guide(ctx context.Context) (http.Handler, error) {
 	if err != nil {
 		return nil, err
 	}
+	octoAPI, err := api.OctoJSON()
+	if err != nil {
+		return nil, err
+	}
 	secret, err := persistedSecret(ctx, cfg.JWTSecret, "JWT_SECRET", "jwt_secret", gs.Setting, logger)
 	if err != nil {
 		return nil, err
@@ -462,6 +466,7 @@ func (a *app) guide(ctx context.Context) (http.Handler, error) {
 		TrustedProxies:   cfg.TrustedProxies,
 		Logger:           logger,
 		OpenAPI:          openAPI,
+		OctoOpenAPI:      octoAPI,
 		CORSOrigins:      cfg.GuideCORSOrigins,
 		MetricsElsewhere: cfg.MetricsAddr != "",
 		Events:           gs.Events(),

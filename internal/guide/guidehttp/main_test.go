@@ -153,6 +153,10 @@ func newEnv(t testing.TB, opts options, engine ...store.Engine) *env {
 	if err != nil {
 		t.Fatal(err)
 	}
+	octoAPI, err := api.OctoJSON()
+	if err != nil {
+		t.Fatal(err)
+	}
 	reg := prometheus.NewRegistry()
 	metrics := httpx.NewMetrics(reg)
 	if opts.readyChecks == nil {
@@ -202,6 +206,7 @@ func newEnv(t testing.TB, opts options, engine ...store.Engine) *env {
 		TrustedProxies:   opts.trustedProxies,
 		Logger:           slog.New(slog.NewTextHandler(io.Discard, nil)),
 		OpenAPI:          openAPI,
+		OctoOpenAPI:      octoAPI,
 		CORSOrigins:      opts.corsOrigins,
 	})
 	client := apitest.New(t, srv, doc)
@@ -280,12 +285,14 @@ const testAdminEmail = "root@example.com"
 var guideDoc = sync.OnceValues(api.LoadGuide)
 
 // octoDoc is the OCTO document, parsed once, its server the /octo
-// endpoint of the test server.
+// endpoint of the test server. Its BaseError is the Error schema apitest
+// checks the answers to unknown paths and wrong methods against.
 var octoDoc = sync.OnceValues(func() (*openapi3.T, error) {
 	doc, err := api.LoadOcto()
 	if err != nil {
 		return nil, err
 	}
 	doc.Servers = openapi3.Servers{{URL: "http://example.com/octo"}}
+	doc.Components.Schemas["Error"] = doc.Components.Schemas["BaseError"]
 	return doc, nil
 })

@@ -123,6 +123,29 @@ func TestOpenAPIAndDocs(t *testing.T) {
 	}
 	e.Get("/docs/errors/").Expect(200)
 	e.Get("/docs/errors/NO_SUCH_CODE").Expect(404)
+	// The OCTO endpoint's reference: its document, its server /octo, and
+	// a page of its own linked from the guide API's.
+	var octo struct {
+		OpenAPI string `json:"openapi"`
+		Servers []struct{ URL string }
+		Paths   map[string]json.RawMessage
+	}
+	e.Get("/docs/octo/openapi.json").Expect(200).Decode(&octo)
+	if !strings.HasPrefix(octo.OpenAPI, "3.") || len(octo.Servers) != 1 || octo.Servers[0].URL != "/octo" || octo.Paths["/bookings/{uuid}/confirm"] == nil {
+		t.Errorf("octo openapi.json: %s %+v, %d paths", octo.OpenAPI, octo.Servers, len(octo.Paths))
+	}
+	if b := string(e.Get("/docs/").Expect(200).Body); !strings.Contains(b, `href="/docs/octo/">OCTO supplier API`) {
+		t.Error("the guide reference does not link the OCTO one")
+	}
+	octoPage := string(e.Get("/docs/octo/").Expect(200).Body)
+	for _, want := range []string{`<title>OCTO supplier API · API reference</title>`, `data-spec-url="/docs/octo/openapi.json"`, `href="/docs/">Guide Marketplace API`} {
+		if !strings.Contains(octoPage, want) {
+			t.Errorf("the OCTO reference lacks %s", want)
+		}
+	}
+	if strings.Contains(octoPage, `/docs/errors/`) {
+		t.Error("the OCTO reference links the REST error codes")
+	}
 	img := e.Get("/media/sample/experts/demo-expert.jpg").Expect(200)
 	if img.Header.Get("Content-Type") != "image/jpeg" || len(img.Body) < 500 {
 		t.Errorf("sample image: %q, %d bytes", img.Header.Get("Content-Type"), len(img.Body))

@@ -55,16 +55,24 @@ func (s *Server) octoRoutes() {
 		{"POST", "/bookings/{uuid}/cancel", s.handleOctoCancel},
 	} {
 		// Resellers write the paths with and without a trailing slash.
-		s.octoRoute(rt.method+" /octo"+rt.path, rt.h)
-		s.octoRoute(rt.method+" /octo"+rt.path+"/{$}", rt.h)
+		s.router.Handle(rt.method+" /octo"+rt.path, s.octoHandler(rt.h))
+		s.router.Handle(rt.method+" /octo"+rt.path+"/{$}", s.octoHandler(rt.h))
 	}
+	// An unknown path or a wrong method under /octo is answered as the
+	// endpoint answers, in OCTO's body, for the same keys.
+	s.router.HandleTree("/octo/", func(h httpx.HandlerFunc) httpx.HandlerFunc {
+		return func(w http.ResponseWriter, r *http.Request) error {
+			s.octoHandler(h).ServeHTTP(w, r)
+			return nil
+		}
+	})
 }
 
-// octoRoute registers an OCTO handler: authenticated by an API key with
+// octoHandler is an OCTO handler: authenticated by an API key with
 // octo:sell, metered like every key request, with the capabilities and
 // locale of the request in its context, and its errors in OCTO's body.
-func (s *Server) octoRoute(pattern string, h httpx.HandlerFunc) {
-	s.router.Handle(pattern, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+func (s *Server) octoHandler(h httpx.HandlerFunc) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		caps := guide.OctoCapabilitiesOf(r.Header.Get("Octo-Capabilities"))
 		oc := &octoCtx{caps: caps, locale: guide.OctoLocale(r.Header.Get("Accept-Language")), content: slices.Contains(caps, "octo/content")}
 		w.Header().Set("Octo-Capabilities", strings.Join(caps, ", "))
@@ -90,7 +98,7 @@ func (s *Server) octoRoute(pattern string, h httpx.HandlerFunc) {
 		if err != nil {
 			writeOctoError(w, r, err)
 		}
-	}))
+	})
 }
 
 // octoError is OCTO's error body: the code, a message, and the id at
@@ -101,7 +109,10 @@ type octoError map[string]any
 // writeOctoError answers err in OCTO's error body. OCTO answers every
 // error of the request 400 (UNAUTHORIZED and FORBIDDEN too, as its
 // document and validator do); a spent rate limit is 429 with
-// Retry-After, an internal error 500 (logged) and an outage 503.
+// Retry-After, an internal error 500 (logged) and an outage 503. Only the
+// router answers an unknown path (404) or a wrong method (405, with
+// Allow), as BAD_REQUEST: the service names an unknown id with OCTO's
+// codes, never apperr.NotFound.
 func writeOctoError(w http.ResponseWriter, r *http.Request, err error) {
 	status, code := http.StatusBadRequest, guide.OctoBadRequest
 	var e *apperr.Error
@@ -136,6 +147,10 @@ func writeOctoError(w http.ResponseWriter, r *http.Request, err error) {
 		}
 		slices.Sort(parts)
 		msg = strings.Join(parts, "; ")
+	case apperr.NotFound:
+		status = http.StatusNotFound
+	case apperr.MethodNotAllowed:
+		status = http.StatusMethodNotAllowed
 	case apperr.RateLimited:
 		status = http.StatusTooManyRequests
 	case apperr.Unavailable:

@@ -2,6 +2,7 @@ package guidehttp_test
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -83,11 +84,16 @@ func (o *octoEnv) freeStart(t *testing.T, product string) string {
 
 type octoBooking struct {
 	UUID, Status, SupplierReference, AvailabilityID string
-	ResellerReference                               *string
-	UTCExpiresAt, UTCConfirmedAt                    *string
-	TestMode, Cancellable                           bool
-	Cancellation                                    *struct{ Refund string }
-	UnitItems                                       []struct{ UUID string }
+	DeliveryMethods                                 []string
+	Voucher                                         *struct {
+		RedemptionMethod string
+		DeliveryOptions  []struct{ DeliveryFormat, DeliveryValue string }
+	}
+	ResellerReference            *string
+	UTCExpiresAt, UTCConfirmedAt *string
+	TestMode, Cancellable        bool
+	Cancellation                 *struct{ Refund string }
+	UnitItems                    []struct{ UUID string }
 }
 
 func (o *octoEnv) reserve(t *testing.T, key, product, start string, extra map[string]any, headers ...string) *apitest.Response {
@@ -116,8 +122,9 @@ func TestOctoFlow(t *testing.T) {
 			o.call(o.live, "GET", "/octo/supplier", nil).Expect(200)
 			o.call(o.live, "GET", "/octo/capabilities/", nil).Expect(200)
 			var products []struct {
-				ID, TimeZone, Title string
-				Options             []struct{ AvailabilityLocalStartTimes []string }
+				ID, TimeZone, Title              string
+				DeliveryFormats, DeliveryMethods []string
+				Options                          []struct{ AvailabilityLocalStartTimes []string }
 			}
 			o.call(o.live, "GET", "/octo/products/", nil).Expect(200).Decode(&products)
 			found := false
@@ -126,6 +133,10 @@ func TestOctoFlow(t *testing.T) {
 			}
 			if !found || len(products[0].Options[0].AvailabilityLocalStartTimes) == 0 || products[0].Title == "" {
 				t.Fatalf("products: %d, package %s listed: %v", len(products), o.packageID, found)
+			}
+			// The validator wants at least one of each; the voucher is the reference.
+			if p := products[0]; !slices.Equal(p.DeliveryFormats, []string{"QRCODE"}) || !slices.Equal(p.DeliveryMethods, []string{"VOUCHER"}) {
+				t.Errorf("delivery: %v %v", p.DeliveryFormats, p.DeliveryMethods)
 			}
 			o.call(o.live, "GET", "/octo/products/"+o.packageID, nil).Expect(200)
 			// Without octo/content: no content fields, and no capability echoed.
@@ -145,7 +156,8 @@ func TestOctoFlow(t *testing.T) {
 			ref := map[string]any{"resellerReference": "RES-1"}
 			var hold octoBooking
 			o.reserve(t, o.live, o.packageID, start, ref).Expect(200).Decode(&hold)
-			if hold.Status != "ON_HOLD" || hold.UTCExpiresAt == nil || len(hold.UnitItems) != 2 || hold.TestMode {
+			if hold.Status != "ON_HOLD" || hold.UTCExpiresAt == nil || len(hold.UnitItems) != 2 || hold.TestMode ||
+				!slices.Equal(hold.DeliveryMethods, []string{"VOUCHER"}) || hold.Voucher == nil || len(hold.Voucher.DeliveryOptions) != 0 {
 				t.Fatalf("hold: %+v", hold)
 			}
 			wantExp := o.clock.Now().Add(30 * time.Minute).Truncate(time.Second).Format("2006-01-02T15:04:05Z")
@@ -189,6 +201,10 @@ func TestOctoFlow(t *testing.T) {
 				Expect(200).Decode(&booked)
 			if booked.Status != "PENDING" || booked.UTCExpiresAt != nil || booked.UTCConfirmedAt == nil || !booked.Cancellable {
 				t.Fatalf("confirmed: %+v", booked)
+			}
+			if v := booked.Voucher; v == nil || v.RedemptionMethod != "MANIFEST" || len(v.DeliveryOptions) != 1 ||
+				v.DeliveryOptions[0].DeliveryFormat != "QRCODE" || v.DeliveryOptions[0].DeliveryValue != booked.SupplierReference {
+				t.Errorf("voucher: %+v", v)
 			}
 			var bookingID string
 			if err := o.db.QueryRow(`SELECT booking_id FROM octo_bookings WHERE id = $1`, hold.UUID).Scan(&bookingID); err != nil {
@@ -284,6 +300,24 @@ func TestOctoErrors(t *testing.T) {
 	}
 	octoErr(t, o.call(o.live, "POST", "/octo/bookings/nope/confirm", map[string]any{"contact": map[string]any{}}), "INVALID_BOOKING_UUID")
 	octoErr(t, o.octo.Get("/octo/supplier/"), "UNAUTHORIZED")
+	// No route: OCTO's body too, not the REST envelope, for the same keys.
+	for _, c := range []struct {
+		method, path string
+		status       int
+		allow        string
+	}{
+		{"GET", "/octo/nope", 404, ""},
+		{"GET", "/octo/products/" + o.packageID + "/nope", 404, ""},
+		{"GET", "/octo", 404, ""},
+		{"POST", "/octo/supplier", 405, "GET, HEAD"},
+		{"DELETE", "/octo/bookings/" + unknown, 405, "GET, HEAD, PATCH"},
+	} {
+		res := o.call(o.live, c.method, c.path, nil).Expect(c.status)
+		if m := res.JSON(); m["error"] != "BAD_REQUEST" || m["errorMessage"] == "" || m["code"] != nil || res.Header.Get("Allow") != c.allow {
+			t.Errorf("%s %s: %s, Allow %q", c.method, c.path, res.Body, res.Header.Get("Allow"))
+		}
+	}
+	octoErr(t, o.octo.Get("/octo/nope"), "UNAUTHORIZED")
 	octoErr(t, o.octo.Get("/octo/supplier/", bearer("pk_live_not-a-key")...), "UNAUTHORIZED")
 	noScope := o.apiKey(t, o.reseller, "bookings:read")
 	octoErr(t, o.octo.Get("/octo/supplier/", bearer(noScope)...), "FORBIDDEN")
@@ -312,6 +346,14 @@ func TestOctoTestMode(t *testing.T) {
 		t.Errorf("test bookings made %d marketplace bookings", n)
 	}
 	o.reserve(t, o.live, o.packageID, start, nil).Expect(200) // the time is still free
+	// A test key sees the time a live hold took as sold out, and is
+	// refused it as a live key is (the validator's SOLD_OUT scenario).
+	for _, s := range o.starts(t, o.test, o.packageID) {
+		if s.ID == start && (s.Available || s.Status != "SOLD_OUT") {
+			t.Errorf("test key: the held start is %+v", s)
+		}
+	}
+	octoErr(t, o.reserve(t, o.test, o.packageID, start, nil), "UNPROCESSABLE_ENTITY")
 	octoErr(t, o.call(o.live, "GET", "/octo/bookings/"+a.UUID, nil), "INVALID_BOOKING_UUID")
 	o.clock.Advance(25 * time.Hour)
 	octoErr(t, o.call(o.test, "GET", "/octo/bookings/"+a.UUID, nil), "INVALID_BOOKING_UUID")

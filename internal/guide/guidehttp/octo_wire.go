@@ -160,8 +160,8 @@ func newOctoProduct(ctx context.Context, p *guide.OctoProduct, oc *octoCtx) octo
 	media.Resolve(ctx, &pk)
 	maxUnits, one := pk.MaxParticipants, 1
 	out := octoProduct{ID: pk.ID, InternalName: pk.Title, Locale: oc.locale, TimeZone: p.Timezone,
-		AvailabilityRequired: true, AvailabilityType: "START_TIME", DeliveryFormats: []string{}, DeliveryMethods: []string{},
-		RedemptionMethod: "MANIFEST"}
+		AvailabilityRequired: true, AvailabilityType: "START_TIME", DeliveryFormats: []string{octoDeliveryFormat},
+		DeliveryMethods: []string{octoDeliveryMethod}, RedemptionMethod: octoRedemptionMethod}
 	opt := octoOption{ID: guide.OctoOptionID, Default: true, InternalName: "Private tour", AvailabilityLocalStartTimes: p.StartTimes(),
 		CancellationCutoff: "0 hours", CancellationCutoffUnit: "hour", RequiredContactFields: []string{},
 		Restrictions: octoOptionRestrictions{MinUnits: &one, MaxUnits: &maxUnits},
@@ -281,8 +281,29 @@ type octoBooking struct {
 	Contact           guide.OctoContact `json:"contact"`
 	Notes             *string           `json:"notes"`
 	DeliveryMethods   []string          `json:"deliveryMethods"`
-	Voucher           *struct{}         `json:"voucher"`
+	Voucher           *octoTicket       `json:"voucher"`
 	UnitItems         []octoUnitItem    `json:"unitItems"`
+}
+
+// A booking's voucher is its supplier reference, which the expert checks
+// against their booking list (MANIFEST): the reseller may show it to the
+// traveller as a QR code once the booking is made. OCTO requires every
+// product to name at least one delivery method and format.
+const (
+	octoDeliveryMethod   = "VOUCHER"
+	octoDeliveryFormat   = "QRCODE"
+	octoRedemptionMethod = "MANIFEST"
+)
+
+type octoTicket struct {
+	RedemptionMethod string               `json:"redemptionMethod"`
+	UTCRedeemedAt    *string              `json:"utcRedeemedAt"`
+	DeliveryOptions  []octoDeliveryOption `json:"deliveryOptions"`
+}
+
+type octoDeliveryOption struct {
+	DeliveryFormat string `json:"deliveryFormat"`
+	DeliveryValue  string `json:"deliveryValue"`
 }
 
 type octoCancellation struct {
@@ -314,7 +335,12 @@ func newOctoBooking(b *guide.OctoBooking, oc *octoCtx) octoBooking {
 		SupplierReference: &b.SupplierReference, Status: b.Status, UTCCreatedAt: octoTime(b.CreatedAt), UTCUpdatedAt: octoTime(b.UpdatedAt),
 		UTCExpiresAt: octoTimePtr(b.ExpiresAt), UTCRedeemedAt: octoTimePtr(b.RedeemedAt), UTCConfirmedAt: octoTimePtr(b.ConfirmedAt),
 		ProductID: b.ProductID, OptionID: guide.OctoOptionID, Cancellable: b.Cancellable, AvailabilityID: &b.AvailabilityID,
-		Contact: octoContact(b.Contact), Notes: b.Notes, DeliveryMethods: []string{}, UnitItems: []octoUnitItem{}}
+		Contact: octoContact(b.Contact), Notes: b.Notes, DeliveryMethods: []string{octoDeliveryMethod}, UnitItems: []octoUnitItem{}}
+	out.Voucher = &octoTicket{RedemptionMethod: octoRedemptionMethod, UTCRedeemedAt: out.UTCRedeemedAt, DeliveryOptions: []octoDeliveryOption{}}
+	switch b.Status {
+	case guide.OctoPending, guide.OctoConfirmed, guide.OctoRedeemed: // a hold, or what was cancelled or expired, is no voucher
+		out.Voucher.DeliveryOptions = append(out.Voucher.DeliveryOptions, octoDeliveryOption{DeliveryFormat: octoDeliveryFormat, DeliveryValue: b.SupplierReference})
+	}
 	if b.Cancellation != nil {
 		out.Cancellation = &octoCancellation{Refund: b.Cancellation.Refund, Reason: b.Cancellation.Reason, UTCCancelledAt: octoTime(b.Cancellation.CancelledAt)}
 	}

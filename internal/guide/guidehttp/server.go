@@ -87,6 +87,7 @@ type Config struct {
 	TrustedProxies   []netip.Prefix
 	Logger           *slog.Logger
 	OpenAPI          []byte              // the OpenAPI document as JSON
+	OctoOpenAPI      []byte              // the OCTO document as JSON, of the /octo endpoint
 	Metrics          *httpx.Metrics      // may be nil
 	Gatherer         prometheus.Gatherer // served at /metrics; nil: an empty registry
 	// MetricsElsewhere leaves /metrics out: it is served on a listener of
@@ -108,6 +109,7 @@ type Server struct {
 	cache   *pageCache // nil when CatalogCacheTTL is 0
 	idem    *idempotency.HTTP
 	openAPI *httpx.Precompressed // cfg.OpenAPI, kept gzipped too
+	octoAPI *httpx.Precompressed // cfg.OctoOpenAPI, kept gzipped too
 	// publicReads are the patterns of the public reads, open to any
 	// origin when no CORS origin is configured.
 	publicReads map[string]bool
@@ -148,6 +150,7 @@ func New(cfg Config) *Server {
 		s.cache = newPageCache(cfg.CatalogCacheTTL, 10000)
 	}
 	s.openAPI = &httpx.Precompressed{Body: cfg.OpenAPI}
+	s.octoAPI = &httpx.Precompressed{Body: cfg.OctoOpenAPI}
 	s.routes()
 	outer := &httpx.Outer{Logger: cfg.Logger, PublicURL: cfg.PublicURL, TrustedProxies: cfg.TrustedProxies, Server: "guide", Metrics: cfg.Metrics}
 	cors := &httpx.CORS{Origins: cfg.CORSOrigins, Public: s.publicRead}
@@ -238,7 +241,18 @@ func (s *Server) routes() {
 	s.router.Handle("GET /api/v1/openapi.json", httpx.Adapt(s.handleOpenAPI))
 	// The API reference: GET /docs/, /docs/assets/ and the error-code
 	// pages /docs/errors/.
-	webui.Docs(webui.DocsConfig{Title: "Guide Marketplace API", API: httpx.GuideAPI}).Register(s.router)
+	webui.Docs(webui.DocsConfig{Title: "Guide Marketplace API", API: httpx.GuideAPI,
+		Links: []webui.Link{{Text: "OCTO supplier API", Href: "/docs/octo/"}}}).Register(s.router)
+	// The reference of the OCTO endpoint (/octo, docs/octo.md) beside it:
+	// GET /docs/octo/ and its document. The document is not under /octo,
+	// where every path takes a reseller's key.
+	webui.Docs(webui.DocsConfig{Title: "OCTO supplier API", Prefix: "/docs/octo", SpecURL: "/docs/octo/openapi.json",
+		Links: []webui.Link{{Text: "Guide Marketplace API", Href: "/docs/"}}}).Register(s.router)
+	s.router.Handle("GET /docs/octo/openapi.json", httpx.Adapt(func(w http.ResponseWriter, r *http.Request) error {
+		w.Header().Set("Cache-Control", "public, max-age=300")
+		s.octoAPI.Write(w, r)
+		return nil
+	}))
 	// Where the person approves what an agent asked for (pending actions).
 	webui.Confirm().Register(s.router)
 	// Where admins decide on applications and reports.

@@ -78,7 +78,16 @@ type DocsConfig struct {
 	// API selects the wording of the error-code pages: httpx.GuideAPI
 	// (when empty) or httpx.PropertyAPI.
 	API string
+	// Prefix is where the reference is served: /docs when empty. A server
+	// with a second API (the guide server's OCTO endpoint) serves its
+	// reference under /docs too, e.g. /docs/octo; only the one at /docs
+	// has the error-code pages, which describe the server's own envelope.
+	Prefix string
 }
+
+// ErrorPages reports whether the reference has the error-code pages
+// (/docs/errors/).
+func (c DocsConfig) ErrorPages() bool { return c.Prefix == "/docs" }
 
 // Site is one set of pages under a path prefix: its page at prefix/ and its
 // assets at prefix/assets/{name}.
@@ -121,8 +130,13 @@ func Docs(cfg DocsConfig) *Site {
 	if cfg.API == "" {
 		cfg.API = httpx.GuideAPI
 	}
-	s := newSite("/docs", DocsCSP, "docs", cfg, "docs", "common", "vendor")
-	s.docs = &cfg
+	if cfg.Prefix == "" {
+		cfg.Prefix = "/docs"
+	}
+	s := newSite(cfg.Prefix, DocsCSP, "docs", cfg, "docs", "common", "vendor")
+	if cfg.ErrorPages() {
+		s.docs = &cfg
+	}
 	return s
 }
 

@@ -149,6 +149,31 @@ func TestDocsPage(t *testing.T) {
 	if b := other.Body.String(); strings.Contains(b, "/portal/") || !strings.Contains(b, `data-spec-url="/spec.json"`) {
 		t.Errorf("guide page: %s", b)
 	}
+	// A second reference under /docs: its own page and assets, no error
+	// pages of its own and no link to the server's.
+	m := http.NewServeMux()
+	webui.Docs(webui.DocsConfig{Title: "OCTO", Prefix: "/docs/octo", SpecURL: "/docs/octo/openapi.json"}).Register(m)
+	second := get(t, m, "/docs/octo/")
+	b := second.Body.String()
+	if second.Code != 200 || !strings.Contains(b, `<a class="brand" href="/docs/octo/">`) || !strings.Contains(b, `href="/docs/octo/" aria-current="page"`) ||
+		strings.Contains(b, "/docs/errors/") {
+		t.Errorf("second reference: %d %s", second.Code, b)
+	}
+	refs := regexp.MustCompile(`(?:src|href|data-renderer)="(/docs/[^"]*assets/[^"]+)"`).FindAllStringSubmatch(b, -1)
+	if len(refs) == 0 {
+		t.Error("no assets linked")
+	}
+	for _, ref := range refs {
+		if !strings.HasPrefix(ref[1], "/docs/octo/assets/") || get(t, m, ref[1]).Code != 200 {
+			t.Errorf("asset %s", ref[1])
+		}
+	}
+	if rec := get(t, m, "/docs/octo"); rec.Code != http.StatusMovedPermanently || rec.Header().Get("Location") != "/docs/octo/" {
+		t.Errorf("GET /docs/octo: %d %s", rec.Code, rec.Header().Get("Location"))
+	}
+	if rec := get(t, m, "/docs/errors/"); rec.Code != http.StatusNotFound {
+		t.Errorf("error pages registered by the second reference: %d", rec.Code)
+	}
 }
 
 func TestRedirects(t *testing.T) {
