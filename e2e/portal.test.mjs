@@ -635,6 +635,22 @@ test('the guide reference renders offline and finds an endpoint', async () => {
   await p.close();
 });
 
+test('the OCTO reference renders beside the guide reference', async () => {
+  const p = await newPage();
+  await p.goto(`${GUIDE}/docs/`);
+  await p.getByRole('heading', { name: 'Guide Marketplace API' }).first().waitFor();
+  await p.click('.topnav a[href="/docs/octo/"]');
+  await p.getByRole('heading', { name: 'OCTO API Specification' }).first().waitFor();
+  assert.ok(await p.locator('.topnav a[href="/docs/octo/"][aria-current=page]').isVisible(), 'the OCTO reference is the current page');
+  await p.click('[data-testid=search-trigger]');
+  await p.getByPlaceholder('Search docs...').fill('availability');
+  const hit = p.locator('[data-testid=search-dialog] a[data-component-name="Search/SearchItem"]')
+    .filter({ hasText: '/availability' }).first();
+  await hit.waitFor();
+  await shot(p, 'docs-octo-search', false);
+  await p.close();
+});
+
 test('a person confirms on the guide page what their agent asked for', async () => {
   const email = `kei.${unique}@example.com`;
   const password = 'trip-to-kyoto-2026';
