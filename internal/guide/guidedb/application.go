@@ -341,6 +341,7 @@ func (g *Guide) DecideApplication(ctx context.Context, id string, d guide.Decisi
 		} else if err != nil {
 			return err
 		}
+		// #nosec G202 -- only the fixed lock clause is concatenated; the id is bound.
 		if _, err := tx.ExecContext(ctx, `SELECT 1 FROM users WHERE id = $1`+g.forUpdate(), applicant); err != nil {
 			return err
 		}
