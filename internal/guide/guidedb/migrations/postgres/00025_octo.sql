@@ -7,6 +7,20 @@
 ALTER TABLE bookings ADD COLUMN ends_at TIMESTAMPTZ;
 UPDATE bookings SET ends_at = COALESCE(scheduled_end_date, scheduled_date + make_interval(hours => COALESCE(duration, 1)));
 ALTER TABLE bookings ALTER COLUMN ends_at SET NOT NULL;
+-- The previous release, still serving while a fleet rolls onto this one,
+-- inserts bookings without ends_at: they are given theirs as they come
+-- (expand, then contract: a later release drops the trigger).
+-- +goose StatementBegin
+CREATE FUNCTION bookings_fill_ends_at() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    IF NEW.ends_at IS NULL THEN
+        NEW.ends_at := COALESCE(NEW.scheduled_end_date, NEW.scheduled_date + make_interval(hours => COALESCE(NEW.duration, 1)));
+    END IF;
+    RETURN NEW;
+END
+$$;
+-- +goose StatementEnd
+CREATE TRIGGER bookings_fill_ends_at BEFORE INSERT ON bookings FOR EACH ROW EXECUTE FUNCTION bookings_fill_ends_at();
 -- The overlap check of a booking, a hold or an acceptance walks the
 -- expert's bookings that may still take time, from the time asked for on.
 CREATE INDEX bookings_expert_time ON bookings (expert_id, ends_at) WHERE status IN ('PENDING', 'CONFIRMED', 'IN_PROGRESS');
@@ -49,6 +63,8 @@ CREATE UNIQUE INDEX octo_bookings_idempotency ON octo_bookings (user_id, idempot
 CREATE INDEX octo_bookings_test ON octo_bookings (created_at) WHERE test_mode = TRUE;
 
 -- +goose Down
+DROP TRIGGER bookings_fill_ends_at ON bookings;
+DROP FUNCTION bookings_fill_ends_at();
 DROP TABLE octo_bookings;
 DROP INDEX bookings_expert_time;
 ALTER TABLE bookings DROP COLUMN ends_at;

@@ -7,6 +7,16 @@
 ALTER TABLE bookings ADD COLUMN ends_at DATETIME;
 UPDATE bookings SET ends_at = COALESCE(scheduled_end_date,
     strftime('%Y-%m-%d %H:%M:%S+00:00', scheduled_date, '+' || COALESCE(duration, 1) || ' hours'));
+-- A previous release run again on this database (a rollback) inserts
+-- bookings without ends_at: they are given theirs as they come.
+-- +goose StatementBegin
+CREATE TRIGGER bookings_fill_ends_at AFTER INSERT ON bookings WHEN NEW.ends_at IS NULL
+BEGIN
+    UPDATE bookings SET ends_at = COALESCE(NEW.scheduled_end_date,
+        strftime('%Y-%m-%d %H:%M:%S+00:00', NEW.scheduled_date, '+' || COALESCE(NEW.duration, 1) || ' hours'))
+    WHERE id = NEW.id;
+END;
+-- +goose StatementEnd
 -- The overlap check of a booking, a hold or an acceptance walks the
 -- expert's bookings that may still take time, from the time asked for on.
 CREATE INDEX bookings_expert_time ON bookings (expert_id, ends_at) WHERE status IN ('PENDING', 'CONFIRMED', 'IN_PROGRESS');
@@ -49,6 +59,7 @@ CREATE UNIQUE INDEX octo_bookings_idempotency ON octo_bookings (user_id, idempot
 CREATE INDEX octo_bookings_test ON octo_bookings (created_at) WHERE test_mode = TRUE;
 
 -- +goose Down
+DROP TRIGGER bookings_fill_ends_at;
 DROP TABLE octo_bookings;
 DROP INDEX bookings_expert_time;
 ALTER TABLE bookings DROP COLUMN ends_at;
