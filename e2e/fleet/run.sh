@@ -251,7 +251,10 @@ before="${pids[*]}"
 as_pg "$PG_BIN/pg_ctl" -D "$work/pg" -o "$pg_opts" -l "$work/pg.log" -m fast -w restart >/dev/null
 phase recover
 for i in 0 1 2; do wait_lb_up "$i"; done
-sleep 4
+# As after the kill: a keyed write cut off by the restart holds its
+# Idempotency-Key until its lease lapses (IDEMPOTENCY_LOCK_TTL, 6 s); its
+# retries belong to this phase, not to the next.
+sleep 8
 [ "${pids[*]}" = "$before" ] || die "a replica was restarted during the PostgreSQL phase"
 for i in 0 1 2; do kill -0 "${pids[i]}" 2>/dev/null || die "replica $i died during the PostgreSQL restart"; done
 
