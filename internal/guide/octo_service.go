@@ -705,14 +705,22 @@ func checkUUID(id string) (string, error) {
 	return u.String(), nil
 }
 
+// checkOctoBooking checks the caller, as checkOcto, and then the booking
+// uuid of the path, as checkUUID.
+func checkOctoBooking(c *Caller, id string) (test bool, u string, err error) {
+	if test, err = checkOcto(c); err != nil {
+		return false, "", err
+	}
+	if u, err = checkUUID(id); err != nil {
+		return false, "", err
+	}
+	return test, u, nil
+}
+
 // OctoBooking returns a booking of the caller's. Errors:
 // apperr.Unauthorized, apperr.Forbidden, OctoInvalidBookingUUID.
 func (s *Service) OctoBooking(ctx context.Context, c *Caller, id string) (*OctoBooking, error) {
-	test, err := checkOcto(c)
-	if err != nil {
-		return nil, err
-	}
-	u, err := checkUUID(id)
+	test, u, err := checkOctoBooking(c, id)
 	if err != nil {
 		return nil, err
 	}
@@ -759,11 +767,7 @@ type OctoConfirmationRequest struct {
 // OctoInvalidUnitID, OctoUnprocessable (an expired or cancelled hold),
 // OctoBadRequest.
 func (s *Service) OctoConfirm(ctx context.Context, c *Caller, id string, in OctoConfirmationRequest) (*OctoBooking, error) {
-	test, err := checkOcto(c)
-	if err != nil {
-		return nil, err
-	}
-	u, err := checkUUID(id)
+	test, u, err := checkOctoBooking(c, id)
 	if err != nil {
 		return nil, err
 	}
@@ -807,11 +811,7 @@ type OctoExtendRequest struct {
 // apperr.Unauthorized, apperr.Forbidden, OctoInvalidBookingUUID,
 // OctoUnprocessable (not a live hold), OctoBadRequest.
 func (s *Service) OctoExtend(ctx context.Context, c *Caller, id string, in OctoExtendRequest) (*OctoBooking, error) {
-	test, err := checkOcto(c)
-	if err != nil {
-		return nil, err
-	}
-	u, err := checkUUID(id)
+	test, u, err := checkOctoBooking(c, id)
 	if err != nil {
 		return nil, err
 	}
@@ -856,11 +856,7 @@ type OctoUpdateRequest struct {
 // OctoInvalidAvailabilityID, OctoInvalidUnitID, OctoUnprocessable,
 // OctoBadRequest.
 func (s *Service) OctoUpdate(ctx context.Context, c *Caller, id string, in OctoUpdateRequest) (*OctoBooking, error) {
-	test, err := checkOcto(c)
-	if err != nil {
-		return nil, err
-	}
-	u, err := checkUUID(id)
+	test, u, err := checkOctoBooking(c, id)
 	if err != nil {
 		return nil, err
 	}
@@ -950,11 +946,7 @@ type OctoCancellationRequest struct {
 // apperr.Unauthorized, apperr.Forbidden, OctoInvalidBookingUUID,
 // OctoUnprocessable (cancelled already, started, past).
 func (s *Service) OctoCancel(ctx context.Context, c *Caller, id string, in OctoCancellationRequest) (*OctoBooking, error) {
-	test, err := checkOcto(c)
-	if err != nil {
-		return nil, err
-	}
-	u, err := checkUUID(id)
+	test, u, err := checkOctoBooking(c, id)
 	if err != nil {
 		return nil, err
 	}
