@@ -126,6 +126,9 @@ var extraRows = []struct{ method, path string }{
 	{"GET", "/api/v1/expert/profile"},
 	{"PATCH", "/api/v1/expert/profile"},
 	{"POST", "/api/v1/expert/profile/images"},
+	// Issue 37: the applications a person connected through OAuth.
+	{"GET", "/api/v1/profile/connected-apps"},
+	{"DELETE", "/api/v1/profile/connected-apps/{id}"},
 }
 
 // requiredScopes is the API key scope of each operation that accepts API

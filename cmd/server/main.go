@@ -25,6 +25,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/wayfarer-asia/platform/api"
+	"github.com/wayfarer-asia/platform/internal/guide"
 	"github.com/wayfarer-asia/platform/internal/guide/guidedb"
 	"github.com/wayfarer-asia/platform/internal/guide/guidehttp"
 	"github.com/wayfarer-asia/platform/internal/guide/guidejobs"
@@ -39,6 +40,7 @@ import (
 	"github.com/wayfarer-asia/platform/internal/platform/idempotency"
 	"github.com/wayfarer-asia/platform/internal/platform/jobs"
 	"github.com/wayfarer-asia/platform/internal/platform/media"
+	"github.com/wayfarer-asia/platform/internal/platform/oauth"
 	"github.com/wayfarer-asia/platform/internal/platform/push"
 	"github.com/wayfarer-asia/platform/internal/platform/ratelimit"
 	"github.com/wayfarer-asia/platform/internal/platform/store"
@@ -426,8 +428,18 @@ func (a *app) guide(ctx context.Context) (http.Handler, error) {
 	if err != nil {
 		return nil, err
 	}
+	authServer := oauth.New(oauth.Config{
+		Issuer: cfg.GuidePublicURL, Resource: cfg.GuidePublicURL + "/mcp", Scopes: guide.Scopes,
+		ConsentPage: "/oauth/consent/", DB: db, Grants: gs, Clock: clk, Logger: logger,
+		Fetcher: changes.NewClientTimeout(changes.Policy{AllowHosts: cfg.WebhookAllowHosts}, oauth.FetchTimeout),
+	})
+	a.jobs = append(a.jobs, job{"guide OAuth records", time.Hour, func(ctx context.Context) error {
+		_, err := authServer.Purge(ctx)
+		return err
+	}})
 	return guidehttp.New(guidehttp.Config{
 		PublicURL:        cfg.GuidePublicURL,
+		OAuth:            authServer,
 		Catalog:          gs,
 		Accounts:         gs,
 		Idempotency:      keys,

@@ -41,7 +41,8 @@ test('guide: a key without credentials is challenged', async () => {
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
   });
   assert.equal(res.status, 401);
-  assert.equal(res.headers.get('www-authenticate'), `Bearer resource_metadata="${GUIDE_URL}/.well-known/oauth-protected-resource"`);
+  assert.equal(res.headers.get('www-authenticate'), `Bearer resource_metadata="${GUIDE_URL}/.well-known/oauth-protected-resource", ` +
+    'scope="bookings:read bookings:write experts:read packages:read profile:read profile:write travelogues:read"');
   assert.equal((await res.json()).error.code, 'UNAUTHORIZED');
   const meta = await rest(GUIDE_URL, 'GET', '/.well-known/oauth-protected-resource');
   assert.equal(meta.body.resource, GUIDE_URL + '/mcp');

@@ -134,3 +134,37 @@ func (s *Service) RevokeAPIKey(ctx context.Context, c *Caller, id string) (*Revo
 	}
 	return &RevokedAPIKey{ID: id, Revoked: true, RevokedAt: at}, nil
 }
+
+// ConnectedApps lists the applications the person connected through
+// OAuth, each last used as recently as this process has seen it. Errors:
+// apperr.Unauthorized, apperr.Forbidden (an API key or an application).
+func (s *Service) ConnectedApps(ctx context.Context, c *Caller) ([]ConnectedApp, error) {
+	if err := checkPerson(c); err != nil {
+		return nil, err
+	}
+	apps, err := s.Accounts.ConnectedApps(ctx, c.User.ID)
+	if err != nil {
+		return nil, err
+	}
+	for i := range apps {
+		if t, ok := s.KeyUsage.Pending(apps[i].ID); ok && (apps[i].LastUsedAt == nil || t.After(*apps[i].LastUsedAt)) {
+			apps[i].LastUsedAt = &t
+		}
+	}
+	return apps, nil
+}
+
+// RevokeConnectedApp revokes the person's grant to an application at
+// once: its access and refresh tokens stop working. Errors:
+// apperr.Unauthorized, apperr.Forbidden (an API key or an application),
+// apperr.NotFound.
+func (s *Service) RevokeConnectedApp(ctx context.Context, c *Caller, id string) (*RevokedAPIKey, error) {
+	if err := checkPerson(c); err != nil {
+		return nil, err
+	}
+	at, err := s.Accounts.RevokeConnectedApp(ctx, c.User.ID, id)
+	if err != nil {
+		return nil, err
+	}
+	return &RevokedAPIKey{ID: id, Revoked: true, RevokedAt: at}, nil
+}

@@ -211,12 +211,12 @@ func (g *Guide) CreateAPIKey(ctx context.Context, k *guide.APIKey, hash string) 
 }
 
 // #nosec G101 -- column names, not a credential.
-const apiKeyColumns = `k.id, k.user_id, k.name, k.key_prefix, k.mode, k.scopes, k.rate_limit, k.last_used_at, k.expires_at, k.created_at, k.confirmation`
+const apiKeyColumns = `k.id, k.user_id, k.name, k.key_prefix, k.mode, k.scopes, k.rate_limit, k.last_used_at, k.expires_at, k.created_at, k.confirmation, COALESCE(k.oauth_client_id, '')`
 
 func scanAPIKey(s interface{ Scan(...any) error }, k *guide.APIKey, extra ...any) error {
 	var scopes []byte
 	var used, expires sql.NullTime
-	dest := append([]any{&k.ID, &k.UserID, &k.Name, &k.KeyPrefix, &k.Mode, &scopes, &k.RateLimit, &used, &expires, &k.CreatedAt, &k.Confirmation}, extra...)
+	dest := append([]any{&k.ID, &k.UserID, &k.Name, &k.KeyPrefix, &k.Mode, &scopes, &k.RateLimit, &used, &expires, &k.CreatedAt, &k.Confirmation, &k.OAuthClientID}, extra...)
 	if err := s.Scan(dest...); err != nil {
 		return err
 	}
@@ -228,7 +228,7 @@ func scanAPIKey(s interface{ Scan(...any) error }, k *guide.APIKey, extra ...any
 func (g *Guide) FindAPIKeys(ctx context.Context, userID string) (_ []guide.APIKey, err error) {
 	defer store.Wrap(&err, "find API keys of user %s", userID)
 	rows, err := g.db.QueryContext(ctx, `SELECT `+apiKeyColumns+` FROM api_keys k
-		WHERE k.user_id = $1 AND k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > $2)
+		WHERE k.user_id = $1 AND k.oauth_client_id IS NULL AND k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > $2)
 		ORDER BY k.created_at DESC, k.id DESC`, userID, g.clock.Now())
 	if err != nil {
 		return nil, err
@@ -249,7 +249,8 @@ func (g *Guide) FindAPIKeys(ctx context.Context, userID string) (_ []guide.APIKe
 func (g *Guide) RevokeAPIKey(ctx context.Context, userID, id string) (_ time.Time, err error) {
 	defer store.Wrap(&err, "revoke API key %s", id)
 	now := g.clock.Now()
-	res, err := g.db.ExecContext(ctx, `UPDATE api_keys SET revoked_at = $1 WHERE id = $2 AND user_id = $3 AND revoked_at IS NULL`, now, id, userID)
+	res, err := g.db.ExecContext(ctx, `UPDATE api_keys SET revoked_at = $1
+		WHERE id = $2 AND user_id = $3 AND oauth_client_id IS NULL AND revoked_at IS NULL`, now, id, userID)
 	if err != nil {
 		return time.Time{}, err
 	}
@@ -263,16 +264,30 @@ func (g *Guide) RevokeAPIKey(ctx context.Context, userID, id string) (_ time.Tim
 // Errors: apperr.Unauthorized.
 func (g *Guide) FindAPIKeyByHash(ctx context.Context, hash string) (_ *guide.APIKey, _ *guide.User, err error) {
 	defer store.Wrap(&err, "find API key by hash")
+	return g.findKey(ctx, `k.key_hash = $1 AND k.oauth_client_id IS NULL`, hash)
+}
+
+// FindGrant returns an active OAuth grant and its open account.
+// Errors: apperr.Unauthorized.
+func (g *Guide) FindGrant(ctx context.Context, id string) (_ *guide.APIKey, _ *guide.User, err error) {
+	defer store.Wrap(&err, "find OAuth grant %s", id)
+	return g.findKey(ctx, `k.id = $1 AND k.oauth_client_id IS NOT NULL`, id)
+}
+
+// findKey returns the active key that cond (on k, with $1 its argument)
+// selects, and its open account.
+func (g *Guide) findKey(ctx context.Context, cond, arg string) (*guide.APIKey, *guide.User, error) {
 	var k guide.APIKey
 	var u guide.User
 	var email, name, image, nickname, avatar sql.NullString
 	var deleted sql.NullTime
-	err = scanAPIKey(g.db.QueryRowContext(ctx, `SELECT `+apiKeyColumns+`, `+userColumns+`
+	// #nosec G202 -- cond is one of the two constant conditions above.
+	err := scanAPIKey(g.db.QueryRowContext(ctx, `SELECT `+apiKeyColumns+`, `+userColumns+`
 		FROM api_keys k JOIN users u ON u.id = k.user_id
-		WHERE k.key_hash = $1 AND k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > $2) AND u.deleted_at IS NULL`,
-		hash, g.clock.Now()), &k, &u.ID, &u.Handle, &email, &name, &image, &nickname, &avatar, &u.Role, &u.Locale, &u.CreatedAt, &deleted)
+		WHERE `+cond+` AND k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > $2) AND u.deleted_at IS NULL`,
+		arg, g.clock.Now()), &k, &u.ID, &u.Handle, &email, &name, &image, &nickname, &avatar, &u.Role, &u.Locale, &u.CreatedAt, &deleted)
 	if errors.Is(err, sql.ErrNoRows) {
-		return nil, nil, apperr.Errorf(apperr.Unauthorized, "The API key is not valid.")
+		return nil, nil, apperr.Errorf(apperr.Unauthorized, "The API key or access token is not valid.")
 	} else if err != nil {
 		return nil, nil, err
 	}

@@ -8,6 +8,8 @@ import (
 	"github.com/wayfarer-asia/platform/internal/platform/apperr"
 	"github.com/wayfarer-asia/platform/internal/platform/auth"
 	"github.com/wayfarer-asia/platform/internal/platform/httpx"
+	"github.com/wayfarer-asia/platform/internal/platform/mcpx"
+	"github.com/wayfarer-asia/platform/internal/platform/oauth"
 	"github.com/wayfarer-asia/platform/internal/platform/ratelimit"
 )
 
@@ -75,17 +77,30 @@ func (s *Server) authenticate(w http.ResponseWriter, r *http.Request, rl rule) (
 		}
 		return nil, errNoCredentials
 	}
-	if auth.IsAPIKey(bearer) {
-		key, user, err := s.cfg.Accounts.FindAPIKeyByHash(ctx, auth.HashAPIKey(bearer))
+	if app := oauth.IsAccessToken(bearer); app || auth.IsAPIKey(bearer) {
+		var key *guide.APIKey
+		var user *guide.User
+		if app {
+			key, user, err = s.grantCaller(ctx, bearer)
+		} else {
+			key, user, err = s.cfg.Accounts.FindAPIKeyByHash(ctx, auth.HashAPIKey(bearer))
+		}
 		if err != nil {
+			if app && w != nil {
+				w.Header().Set("WWW-Authenticate", mcpx.TokenChallenge(s.cfg.PublicURL))
+			}
 			return nil, err
 		}
 		switch {
 		case rl.anyScope:
 		case rl.scope == "":
-			return nil, apperr.Errorf(apperr.Forbidden, "This endpoint accepts user tokens only; API keys cannot call it.")
+			return nil, apperr.Errorf(apperr.Forbidden, "This endpoint accepts user tokens only; API keys and applications' tokens cannot call it.")
 		case !key.HasScope(rl.scope):
 			e := apperr.Errorf(apperr.Scope, "The API key lacks the %s scope this endpoint needs.", rl.scope)
+			if app {
+				e = apperr.Errorf(apperr.Scope, "The person has not granted this application the %s scope this endpoint needs.", rl.scope)
+				s.challengeScope(w, rl.scope)
+			}
 			e.Details = map[string]any{"requiredScope": rl.scope}
 			return nil, e
 		}

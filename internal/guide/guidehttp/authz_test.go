@@ -6,6 +6,7 @@ import (
 
 	"github.com/wayfarer-asia/platform/internal/guide"
 	"github.com/wayfarer-asia/platform/internal/guide/guidehttp"
+	"github.com/wayfarer-asia/platform/internal/platform/oauth"
 )
 
 // TestAuthorizationMatrix: for every route with an id, another user, that
@@ -42,6 +43,10 @@ func TestAuthorizationMatrix(t *testing.T) {
 	hook := b.createEndpoint(t, owner, "https://hooks.example.com/in")
 	var ping struct{ Data delivery }
 	b.Do("POST", "/api/v1/webhooks/"+hook.ID+"/test", nil, bearer(owner.token)...).Expect(202).Decode(&ping)
+	_, reg := b.registerClient(t, map[string]any{"client_name": "Owner's agent", "redirect_uris": []string{testRedirect}})
+	b.tokenGrant(t, owner, reg["client_id"].(string), verifier, "bookings:read")
+	var apps struct{ Data []guide.ConnectedApp }
+	b.Get("/api/v1/profile/connected-apps", bearer(owner.token)...).Expect(200).Decode(&apps)
 	var report struct{ Data guide.Report }
 	b.Do("POST", "/api/v1/reports", map[string]any{"targetType": "expert", "targetId": "demo-expert", "reason": "spam"},
 		bearer(owner.token)...).Expect(201).Decode(&report)
@@ -63,6 +68,7 @@ func TestAuthorizationMatrix(t *testing.T) {
 		"POST /api/v1/conversations/{id}/messages":        {conv.Data.ID, map[string]any{"content": "injected"}},
 		"POST /api/v1/conversations/{id}/read":            {conv.Data.ID, nil},
 		"DELETE /api/v1/auth/api-keys/{id}":               {keys.Data[0].ID, nil},
+		"DELETE /api/v1/profile/connected-apps/{id}":      {apps.Data[0].ID, nil},
 		"PATCH /api/v1/packages/{id}":                     {pkg, map[string]any{"status": "archived"}},
 		"POST /api/v1/packages/{id}/images":               {pkg, nil},
 		"GET /api/v1/webhooks/{id}":                       {hook.ID, nil},
@@ -83,7 +89,10 @@ func TestAuthorizationMatrix(t *testing.T) {
 	// Catalogue reads: public, nobody's resource.
 	// The OCTO products: every reseller's to sell (the OCTO tests check
 	// that one reseller's bookings are not another's).
-	public := map[string]bool{"GET /api/v1/packages/{id}": true, "GET /octo/products/{id}": true, "GET /octo/products/{id}/{$}": true}
+	// An authorization request becomes the grant of whoever signs in to
+	// decide on it, as OAuth has it: the link is the application's.
+	public := map[string]bool{"GET /api/v1/packages/{id}": true, "GET /octo/products/{id}": true, "GET /octo/products/{id}/{$}": true,
+		"GET /oauth/requests/{id}": true, "POST /oauth/requests/{id}": true}
 	snapshot := func() string {
 		var out strings.Builder
 		for _, q := range []string{
@@ -113,7 +122,7 @@ func TestAuthorizationMatrix(t *testing.T) {
 	}
 	before := snapshot()
 
-	routes := guidehttp.New(guidehttp.Config{}).Routes()
+	routes := guidehttp.New(guidehttp.Config{OAuth: oauth.New(oauth.Config{})}).Routes()
 	tested := 0
 	for _, pattern := range routes {
 		if !strings.Contains(pattern, "{id}") {

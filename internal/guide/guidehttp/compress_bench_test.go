@@ -11,6 +11,7 @@ import (
 	"github.com/wayfarer-asia/platform/internal/guide/guidedb"
 	"github.com/wayfarer-asia/platform/internal/guide/guidehttp"
 	"github.com/wayfarer-asia/platform/internal/platform/clock"
+	"github.com/wayfarer-asia/platform/internal/platform/oauth"
 	"github.com/wayfarer-asia/platform/internal/platform/ratelimit"
 	"github.com/wayfarer-asia/platform/internal/platform/store"
 	"github.com/wayfarer-asia/platform/internal/platform/store/storetest"
@@ -30,7 +31,7 @@ func BenchmarkCatalogList(b *testing.B) {
 		srv := guidehttp.New(guidehttp.Config{
 			PublicURL: publicURL, Catalog: guidedb.New(db, clk), Clock: clk, CatalogCacheTTL: c.ttl,
 			Limiter: ratelimit.NewMemory(clk), PublicLimit: ratelimit.PerMinute(1 << 30),
-			Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
+			Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), OAuth: oauth.New(oauth.Config{}),
 		})
 		for _, enc := range []string{"identity", "gzip"} {
 			b.Run(c.name+"/"+enc, func(b *testing.B) {

@@ -13,6 +13,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/wayfarer-asia/platform/api"
+	"github.com/wayfarer-asia/platform/internal/guide"
 	"github.com/wayfarer-asia/platform/internal/guide/guidedb"
 	"github.com/wayfarer-asia/platform/internal/guide/guidehttp"
 	"github.com/wayfarer-asia/platform/internal/guide/sample"
@@ -24,6 +25,7 @@ import (
 	"github.com/wayfarer-asia/platform/internal/platform/httpx/apitest"
 	"github.com/wayfarer-asia/platform/internal/platform/idempotency"
 	"github.com/wayfarer-asia/platform/internal/platform/media"
+	"github.com/wayfarer-asia/platform/internal/platform/oauth"
 	"github.com/wayfarer-asia/platform/internal/platform/ratelimit"
 	"github.com/wayfarer-asia/platform/internal/platform/store"
 	"github.com/wayfarer-asia/platform/internal/platform/store/storetest"
@@ -45,6 +47,7 @@ type env struct {
 	idp      *testIdP
 	srv      *guidehttp.Server
 	hooks    *changes.Endpoints
+	oauth    *oauth.Server
 }
 
 type options struct {
@@ -63,6 +66,7 @@ type options struct {
 	limiter          ratelimit.Limiter // strict limiter; a memory one when nil
 	readyChecks      []httpx.Check
 	corsOrigins      []string
+	oauthFetcher     oauth.Fetcher // reads client metadata documents; the guarded client when nil
 }
 
 func loadSample(ctx context.Context, db *store.DB) error {
@@ -162,8 +166,17 @@ func newEnv(t testing.TB, opts options, engine ...store.Engine) *env {
 	if opts.readyChecks == nil {
 		opts.readyChecks = []httpx.Check{{Name: "database", Check: db.PingContext}}
 	}
+	fetcher := opts.oauthFetcher
+	if fetcher == nil {
+		fetcher = changes.NewClientTimeout(changes.Policy{AllowHosts: []string{"127.0.0.1"}}, oauth.FetchTimeout)
+	}
+	authServer := oauth.New(oauth.Config{
+		Issuer: publicURL, Resource: publicURL + "/mcp", Scopes: guide.Scopes, ConsentPage: "/oauth/consent/",
+		DB: db, Grants: gs, Fetcher: fetcher, Clock: clk, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
+	})
 	srv := guidehttp.New(guidehttp.Config{
 		PublicURL:        publicURL,
+		OAuth:            authServer,
 		Metrics:          metrics,
 		Gatherer:         reg,
 		ReadyChecks:      opts.readyChecks,
@@ -211,7 +224,7 @@ func newEnv(t testing.TB, opts options, engine ...store.Engine) *env {
 	})
 	client := apitest.New(t, srv, doc)
 	client.Forbidden = append(client.Forbidden, "test-secret-test-secret-test-secret!", "realtime-secret-realtime-secret!")
-	return &env{Client: client, db: db, clock: clk, store: gs, keys: keys, tokens: tokens, keyUsage: keyUsage, idp: idp, srv: srv, hooks: hooks}
+	return &env{Client: client, db: db, clock: clk, store: gs, keys: keys, tokens: tokens, keyUsage: keyUsage, idp: idp, srv: srv, hooks: hooks, oauth: authServer}
 }
 
 // count runs a COUNT query.

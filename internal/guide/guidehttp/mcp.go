@@ -16,6 +16,7 @@ import (
 	"github.com/wayfarer-asia/platform/internal/platform/httpx"
 	"github.com/wayfarer-asia/platform/internal/platform/mcpx"
 	"github.com/wayfarer-asia/platform/internal/platform/media"
+	"github.com/wayfarer-asia/platform/internal/platform/oauth"
 	"github.com/wayfarer-asia/platform/internal/platform/paging"
 	"github.com/wayfarer-asia/platform/internal/platform/ratelimit"
 )
@@ -43,19 +44,19 @@ func (s *Server) mcpRoutes() {
 		// Failed attempts count against the client IP, as public reads do.
 		return httpx.RateLimitCounted(s.cfg.Metrics, s.cfg.Limiter, s.publicKey, h)
 	}))
-	s.router.Handle("GET "+mcpx.MetadataPath, mcpx.Metadata(s.cfg.PublicURL, "Wayfarer guide marketplace API", guide.Scopes))
+	s.router.Handle("GET "+mcpx.MetadataPath, mcpx.Metadata(s.cfg.PublicURL, "Wayfarer guide marketplace API", guide.Scopes, []string{s.cfg.OAuth.Issuer()}))
 }
 
-// mcpPrincipal authenticates an MCP request: an API key only. A user
-// token would act without the confirmations keys are held to, so it is
-// refused.
+// mcpPrincipal authenticates an MCP request: an API key or an
+// application's access token. A user token would act without the
+// confirmations keys are held to, so it is refused.
 func (s *Server) mcpPrincipal(r *http.Request) (*mcpx.Principal, error) {
 	bearer, ok, err := httpx.BearerToken(r)
 	if err != nil {
 		return nil, err
 	}
-	if !ok || !auth.IsAPIKey(bearer) {
-		return nil, apperr.Errorf(apperr.Unauthorized, "The MCP endpoint takes an API key: send \"Authorization: Bearer pk_…\".")
+	if !ok || !auth.IsAPIKey(bearer) && !oauth.IsAccessToken(bearer) {
+		return nil, apperr.Errorf(apperr.Unauthorized, "The MCP endpoint takes an API key (\"Authorization: Bearer pk_…\") or an access token from its authorization server (see the resource metadata).")
 	}
 	c, err := s.authenticate(nil, r, anyKey)
 	if err != nil {
@@ -64,7 +65,7 @@ func (s *Server) mcpPrincipal(r *http.Request) (*mcpx.Principal, error) {
 	// What the tools look up for this caller (mcpAsk's open action) is of
 	// the person-only kind, as what their REST calls ask for.
 	c.MCP = true
-	return &mcpx.Principal{KeyID: c.APIKey.ID, Scopes: c.APIKey.Scopes, Value: c}, nil
+	return &mcpx.Principal{KeyID: c.APIKey.ID, Scopes: c.APIKey.Scopes, Value: c, OAuth: c.APIKey.OAuthClientID != ""}, nil
 }
 
 // mcpCallerFrom returns the caller of a tool call.

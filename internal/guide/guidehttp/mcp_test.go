@@ -129,7 +129,12 @@ func TestMCPAuthentication(t *testing.T) {
 		if res.StatusCode != 401 || !strings.Contains(string(body), `"code":"UNAUTHORIZED"`) {
 			t.Errorf("%s: %d %s", name, res.StatusCode, body)
 		}
-		if got, want := res.Header.Get("WWW-Authenticate"), `Bearer resource_metadata="`+publicURL+`/.well-known/oauth-protected-resource"`; got != want {
+		want := `Bearer resource_metadata="` + publicURL + `/.well-known/oauth-protected-resource", ` +
+			`scope="bookings:read bookings:write experts:read packages:read profile:read profile:write travelogues:read"`
+		if authz != "" {
+			want += `, error="invalid_token"`
+		}
+		if got := res.Header.Get("WWW-Authenticate"); got != want {
 			t.Errorf("%s: WWW-Authenticate %q, want %q", name, got, want)
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/wayfarer-asia/platform/internal/guide/guidehttp"
+	"github.com/wayfarer-asia/platform/internal/platform/oauth"
 )
 
 // TestRouteInventory: every route the server registers is in the OpenAPI
@@ -27,8 +28,13 @@ func TestRouteInventory(t *testing.T) {
 	// /confirm/, /admin/ and /media/, and the redirects of /docs,
 	// /confirm and /admin. The realtime channel's transports speak its own protocol, not JSON over HTTP;
 	// the token endpoint's description documents them.
-	notAPI := []string{"GET /docs/", "GET /confirm/", "GET /admin/", "GET /media/", "GET /api/realtime/connection/", "POST /api/realtime/connection/"}
-	notAPIExact := []string{"GET /docs", "GET /confirm", "GET /admin", "GET /{$}"}
+	// The authorization server's endpoints speak OAuth (forms, redirects,
+	// RFC 6749 errors; docs/oauth.md), and the consent page's requests
+	// serve that page alone.
+	notAPI := []string{"GET /docs/", "GET /confirm/", "GET /admin/", "GET /media/", "GET /api/realtime/connection/", "POST /api/realtime/connection/",
+		"GET /oauth/consent/", "GET /connected-apps/"}
+	notAPIExact := []string{"GET /docs", "GET /confirm", "GET /admin", "GET /{$}", "GET /oauth/consent", "GET /connected-apps"}
+	notAPIExact = append(append(notAPIExact, oauth.Routes.Protocol...), oauth.Routes.Consent...)
 	// The OCTO endpoint's routes are the OCTO document's paths under
 	// /octo, each with and without its trailing slash.
 	octo, err := octoDoc()
@@ -41,7 +47,7 @@ func TestRouteInventory(t *testing.T) {
 			octoPaths[method+" /octo"+strings.TrimSuffix(path, "/")] = true
 		}
 	}
-	srv := guidehttp.New(guidehttp.Config{})
+	srv := guidehttp.New(guidehttp.Config{OAuth: oauth.New(oauth.Config{})})
 	registered := map[string]bool{}
 	octoRegistered := map[string]bool{}
 	for _, p := range srv.Routes() {

@@ -19,6 +19,7 @@ import (
 	"github.com/wayfarer-asia/platform/internal/platform/httpx"
 	"github.com/wayfarer-asia/platform/internal/platform/idempotency"
 	"github.com/wayfarer-asia/platform/internal/platform/media"
+	"github.com/wayfarer-asia/platform/internal/platform/oauth"
 	"github.com/wayfarer-asia/platform/internal/platform/paging"
 	"github.com/wayfarer-asia/platform/internal/platform/ratelimit"
 	"github.com/wayfarer-asia/platform/internal/platform/webui"
@@ -98,6 +99,9 @@ type Config struct {
 	// (GUIDE_CORS_ALLOWED_ORIGINS); empty: the public catalogue reads
 	// from any origin, nothing else.
 	CORSOrigins []string
+	// OAuth is the authorization server of the MCP endpoint, whose access
+	// tokens the REST routes take as well.
+	OAuth *oauth.Server
 }
 
 // Server is the guide API's HTTP handler.
@@ -227,7 +231,8 @@ func (s *Server) routes() {
 	s.authed("POST /api/push/unregister", userOnly, s.handlePushUnregister)
 
 	s.mcpRoutes()
-	s.octoRoutes() // resellers: octo.go
+	s.octoRoutes()  // resellers: octo.go
+	s.oauthRoutes() // applications a person connects: oauth.go
 
 	s.router.Handle("GET /{$}", httpx.Home("/docs/"))
 

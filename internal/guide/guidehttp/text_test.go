@@ -7,6 +7,7 @@ import (
 
 	"github.com/wayfarer-asia/platform/internal/guide/guidehttp"
 	"github.com/wayfarer-asia/platform/internal/platform/httpx/apitest"
+	"github.com/wayfarer-asia/platform/internal/platform/oauth"
 	"github.com/wayfarer-asia/platform/internal/platform/store/storetest"
 )
 
@@ -29,7 +30,7 @@ func TestTextAtTheDoor(t *testing.T) {
 	}
 	// The OCTO routes answer in OCTO's error body; the OCTO tests probe
 	// them.
-	routes := slices.DeleteFunc(guidehttp.New(guidehttp.Config{}).Routes(), func(r string) bool { return strings.Contains(r, " /octo/") })
+	routes := slices.DeleteFunc(guidehttp.New(guidehttp.Config{OAuth: oauth.New(oauth.Config{})}).Routes(), func(r string) bool { return strings.Contains(r, " /octo/") })
 	probes := apitest.BadTextProbes(doc, routes, func(p string) string {
 		v, ok := fill[p]
 		if !ok {

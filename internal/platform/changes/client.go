@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/tls"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -253,6 +254,35 @@ func (c *Client) Post(ctx context.Context, url string, header http.Header, body 
 	// reused; what it says does not matter.
 	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, MaxBodyBytes))
 	return &Response{Status: resp.StatusCode, RetryAfter: resp.Header.Get("Retry-After"), Latency: time.Since(start)}, nil
+}
+
+// Fetch reads the JSON document at url under the same policy, up to limit
+// bytes: an authorization server reads a client's metadata document this
+// way, which is as much a request to a URL an outsider chose as a
+// delivery is. Errors: ErrBlocked, the policy's reason, a longer answer.
+func (c *Client) Fetch(ctx context.Context, url string, limit int64) (int, []byte, error) {
+	if why := c.policy.CheckURL(url); why != "" {
+		return 0, nil, errors.New(why)
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	if err != nil {
+		return 0, nil, err
+	}
+	req.Header.Set("Accept", "application/json")
+	req.Header.Set("User-Agent", "wayfarer-oauth/1")
+	resp, err := c.http.Do(req)
+	if err != nil {
+		return 0, nil, errors.New(Describe(err))
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(io.LimitReader(resp.Body, limit+1))
+	if err != nil {
+		return 0, nil, errors.New(Describe(err))
+	}
+	if int64(len(body)) > limit {
+		return 0, nil, fmt.Errorf("the answer is longer than %d bytes", limit)
+	}
+	return resp.StatusCode, body, nil
 }
 
 // Headers returns the Standard Webhooks headers of a delivery.

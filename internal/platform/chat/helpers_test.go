@@ -29,6 +29,7 @@ import (
 	"github.com/wayfarer-asia/platform/internal/platform/clock"
 	"github.com/wayfarer-asia/platform/internal/platform/idempotency"
 	"github.com/wayfarer-asia/platform/internal/platform/jobs"
+	"github.com/wayfarer-asia/platform/internal/platform/oauth"
 	"github.com/wayfarer-asia/platform/internal/platform/ratelimit"
 	"github.com/wayfarer-asia/platform/internal/platform/store"
 	"github.com/wayfarer-asia/platform/internal/platform/store/storetest"
@@ -102,7 +103,7 @@ func newNode(t *testing.T, engine store.Engine, o nodeOptions) *node {
 		Profiles: n.gs, Bookings: n.gs, Actions: n.gs, Closure: n.gs, ActionTTL: 10 * time.Minute, Conversations: n.gs,
 		Realtime: n.creds, Live: n.engine, Tokens: n.tokens, KeyUsage: auth.NewKeyUsage(), Clock: o.clock,
 		Limiter: limiter, PublicLimit: ratelimit.PerMinute(1000), AuthLimit: ratelimit.PerMinute(1000),
-		AvatarLimit: ratelimit.PerMinute(1000), Logger: logger,
+		AvatarLimit: ratelimit.PerMinute(1000), Logger: logger, OAuth: oauth.New(oauth.Config{}),
 	})
 	n.srv = httptest.NewServer(srv)
 	t.Cleanup(n.srv.Close)

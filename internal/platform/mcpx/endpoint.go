@@ -163,7 +163,7 @@ func (d *Door) Endpoint(publicURL string, authenticate func(*http.Request) (*Pri
 		}
 		if err != nil {
 			if apperr.Code(err) == apperr.Unauthorized {
-				challenge(w, publicURL)
+				d.challenge(w, r, publicURL)
 			}
 			return refuse(func(http.ResponseWriter, *http.Request) error { return err })(w, r)
 		}
@@ -185,11 +185,41 @@ func (d *Door) Endpoint(publicURL string, authenticate func(*http.Request) (*Pri
 				return err
 			}
 		}
+		if scope := d.missingScope(p, msgs); scope != "" {
+			w.Header().Set("WWW-Authenticate", ScopeChallenge(publicURL, scope))
+			e := apperr.Errorf(apperr.Scope, "The person has not granted this application the %s scope this tool needs; ask for it.", scope)
+			e.Details = map[string]any{"requiredScope": scope}
+			return e
+		}
 		return d.serve(w, r.WithContext(WithPrincipal(r.Context(), p)), body, msgs, batch)
 	})
 }
 
-// writes tells whether m calls a tool that may change data.
+// missingScope returns the scope an application's token lacks for a tool
+// the messages call, or "". A key's calls beyond its scopes are answered
+// by the tool (see AddTool); a token's get the HTTP refusal the MCP
+// authorization specification gives, which clients act on.
+func (d *Door) missingScope(p *Principal, msgs []*message) string {
+	if !p.OAuth {
+		return ""
+	}
+	for _, m := range msgs {
+		if m.Method != "tools/call" {
+			continue
+		}
+		var params struct {
+			Name string `json:"name"`
+		}
+		if json.Unmarshal(m.Params, &params) != nil {
+			continue
+		}
+		if scope, ok := d.scopes[params.Name]; ok && !p.allows(scope) {
+			return scope
+		}
+	}
+	return ""
+}
+
 // serve answers the metered messages: a call of a method the door does not
 // serve with -32601, another notification not at all, the rest by the
 // SDK, whose answer is made JSON and bounded.

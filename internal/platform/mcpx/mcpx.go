@@ -16,6 +16,7 @@ import (
 	"net/http"
 	"reflect"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -39,6 +40,10 @@ type Principal struct {
 	// Value is the API's own view of the caller (*guide.Caller,
 	// *property.Key), for tools that read more than a REST answer gives.
 	Value any
+	// OAuth tells that the credential is an application's access token:
+	// a call beyond its scopes is refused with HTTP 403 and a challenge
+	// naming the scope, so that the application can ask the person for it.
+	OAuth bool
 }
 
 type principalKey struct{}
@@ -335,19 +340,54 @@ func ErrorOf(ctx context.Context, err error) error {
 	return rec.callError()
 }
 
-// challenge sets the Bearer challenge of a 401, naming the metadata.
-func challenge(w http.ResponseWriter, publicURL string) {
-	w.Header().Set("WWW-Authenticate", `Bearer resource_metadata="`+publicURL+MetadataPath+`"`)
+// challenge sets the Bearer challenge of a 401 (RFC 6750, section 3):
+// where the metadata is, the scopes the endpoint has, and, when a
+// credential was sent, that it is not valid. A client that can do OAuth
+// starts its authorization from here.
+func (d *Door) challenge(w http.ResponseWriter, r *http.Request, publicURL string) {
+	v := `Bearer resource_metadata="` + publicURL + MetadataPath + `"`
+	if scopes := d.allScopes(); len(scopes) > 0 {
+		v += `, scope="` + strings.Join(scopes, " ") + `"`
+	}
+	if r.Header.Get("Authorization") != "" || r.Header.Get("X-API-KEY") != "" {
+		v += `, error="invalid_token"`
+	}
+	w.Header().Set("WWW-Authenticate", v)
+}
+
+// allScopes are the scopes the door's tools need, sorted.
+func (d *Door) allScopes() []string {
+	var out []string
+	for _, s := range d.scopes {
+		if s != "" && !slices.Contains(out, s) {
+			out = append(out, s)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// TokenChallenge is the Bearer challenge of an access token that is not
+// valid (expired, revoked), for the REST routes.
+func TokenChallenge(publicURL string) string {
+	return `Bearer error="invalid_token", resource_metadata="` + publicURL + MetadataPath + `"`
+}
+
+// ScopeChallenge is the Bearer challenge of a call beyond the token's
+// scopes: the scope to ask the person for (RFC 6750, section 3.1).
+func ScopeChallenge(publicURL, scope string) string {
+	return `Bearer error="insufficient_scope", scope="` + scope + `", resource_metadata="` + publicURL + MetadataPath + `"`
 }
 
 // Metadata serves the Protected Resource Metadata (RFC 9728) of the MCP
-// endpoint at publicURL: the resource, its scopes and that the key goes
-// in the Authorization header. Keys are made by people (in the app or the
-// portal), so no authorization server is named.
-func Metadata(publicURL, name string, scopes []string) http.Handler {
+// endpoint at publicURL: the resource, its scopes, the authorization
+// server that issues its tokens (an API key works as well) and that the
+// credential goes in the Authorization header.
+func Metadata(publicURL, name string, scopes, authServers []string) http.Handler {
 	return auth.ProtectedResourceMetadataHandler(&oauthex.ProtectedResourceMetadata{
 		Resource:               publicURL + "/mcp",
 		ResourceName:           name,
+		AuthorizationServers:   authServers,
 		ScopesSupported:        scopes,
 		BearerMethodsSupported: []string{"header"},
 		ResourceDocumentation:  publicURL + "/docs/",

@@ -47,7 +47,7 @@ func (s *Server) mcpRoutes() {
 	s.router.Handle("POST /mcp", d.Endpoint(s.cfg.PublicURL, s.mcpPrincipal, s.mcpMeter, perIP))
 	s.router.HandleTree("/mcp/", perIP)
 	s.ipLimited("GET "+mcpx.MetadataPath, func(w http.ResponseWriter, r *http.Request) error {
-		mcpx.Metadata(s.cfg.PublicURL, "Wayfarer property platform API", property.Scopes).ServeHTTP(w, r)
+		mcpx.Metadata(s.cfg.PublicURL, "Wayfarer property platform API", property.Scopes, nil).ServeHTTP(w, r)
 		return nil
 	})
 }

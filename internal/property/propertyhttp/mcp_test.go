@@ -94,8 +94,12 @@ func TestMCPPropertyTools(t *testing.T) {
 		}
 		body, _ := io.ReadAll(res.Body)
 		res.Body.Close()
+		challenge := `Bearer resource_metadata="` + publicURL + `/.well-known/oauth-protected-resource", scope="bookings:read bookings:write calendar:write properties:read"`
+		if key != "" {
+			challenge += `, error="invalid_token"`
+		}
 		if res.StatusCode != 401 || !strings.Contains(string(body), `"code":"UNAUTHORIZED"`) ||
-			res.Header.Get("WWW-Authenticate") != `Bearer resource_metadata="`+publicURL+`/.well-known/oauth-protected-resource"` ||
+			res.Header.Get("WWW-Authenticate") != challenge ||
 			res.Header.Get("X-RateLimit-Limit") == "" {
 			t.Errorf("key %q: %d %v %s", key, res.StatusCode, res.Header, body)
 		}

@@ -1,0 +1,64 @@
+-- +goose Up
+-- The authorization server of the MCP endpoint (internal/platform/oauth).
+-- A grant is an API key of the person who approved it, marked with the
+-- client it was granted to; its tokens die with it.
+ALTER TABLE api_keys ADD COLUMN oauth_client_id TEXT;
+-- A person holds one live grant per application.
+CREATE UNIQUE INDEX api_keys_oauth ON api_keys (developer_id, oauth_client_id) WHERE oauth_client_id IS NOT NULL AND revoked_at IS NULL;
+
+-- Applications: registered here (RFC 7591), or described by the metadata
+-- document at their id (document), read again an hour after fetched_at.
+CREATE TABLE oauth_clients (
+    id            TEXT PRIMARY KEY,
+    name          TEXT NOT NULL,
+    uri           TEXT NOT NULL,
+    redirect_uris TEXT NOT NULL,
+    document      BOOLEAN NOT NULL,
+    fetched_at    DATETIME NOT NULL,
+    created_at    DATETIME NOT NULL
+);
+
+-- Authorization requests: waiting for the person until expires_at, then
+-- decided; an approved one holds its code (by hash) until it is used.
+CREATE TABLE oauth_requests (
+    id              TEXT PRIMARY KEY,
+    client_id       TEXT NOT NULL,
+    redirect_uri    TEXT NOT NULL,
+    state           TEXT NOT NULL,
+    code_challenge  TEXT NOT NULL,
+    resource        TEXT NOT NULL,
+    scopes          TEXT NOT NULL,
+    expires_at      DATETIME NOT NULL,
+    decided_at      DATETIME,
+    grant_id        TEXT,
+    code_hash       TEXT UNIQUE,
+    code_expires_at DATETIME,
+    code_used_at    DATETIME,
+    created_at      DATETIME NOT NULL
+);
+CREATE INDEX oauth_requests_client ON oauth_requests (client_id);
+
+-- Access and refresh tokens, by hash. chain is the authorization they
+-- descend from: a replayed code or refresh token revokes its chain.
+CREATE TABLE oauth_tokens (
+    hash       TEXT PRIMARY KEY,
+    kind       TEXT NOT NULL CHECK (kind IN ('access', 'refresh')),
+    grant_id   TEXT NOT NULL REFERENCES api_keys (id) ON DELETE CASCADE,
+    client_id  TEXT NOT NULL,
+    chain      TEXT NOT NULL,
+    resource   TEXT NOT NULL,
+    expires_at DATETIME NOT NULL,
+    used_at    DATETIME,
+    created_at DATETIME NOT NULL
+);
+CREATE INDEX oauth_tokens_chain ON oauth_tokens (chain);
+CREATE INDEX oauth_tokens_grant ON oauth_tokens (grant_id);
+CREATE INDEX oauth_tokens_client ON oauth_tokens (client_id);
+CREATE INDEX oauth_tokens_expires ON oauth_tokens (expires_at);
+
+-- +goose Down
+DROP TABLE oauth_tokens;
+DROP TABLE oauth_requests;
+DROP TABLE oauth_clients;
+DROP INDEX api_keys_oauth;
+ALTER TABLE api_keys DROP COLUMN oauth_client_id;
