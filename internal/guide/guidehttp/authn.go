@@ -104,6 +104,7 @@ func (s *Server) authenticate(w http.ResponseWriter, r *http.Request, rl rule) (
 			e.Details = map[string]any{"requiredScope": rl.scope}
 			return nil, e
 		}
+		httpx.SetCredential(ctx, key.ID, key.OAuthClientID)
 		return &guide.Caller{User: user, APIKey: key}, nil
 	}
 	userID, err := s.cfg.Tokens.Verify(bearer)

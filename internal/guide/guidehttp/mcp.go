@@ -65,7 +65,7 @@ func (s *Server) mcpPrincipal(r *http.Request) (*mcpx.Principal, error) {
 	// What the tools look up for this caller (mcpAsk's open action) is of
 	// the person-only kind, as what their REST calls ask for.
 	c.MCP = true
-	return &mcpx.Principal{KeyID: c.APIKey.ID, Scopes: c.APIKey.Scopes, Value: c, OAuth: c.APIKey.OAuthClientID != ""}, nil
+	return &mcpx.Principal{KeyID: c.APIKey.ID, Scopes: c.APIKey.Scopes, Value: c, ClientID: c.APIKey.OAuthClientID}, nil
 }
 
 // mcpCallerFrom returns the caller of a tool call.

@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -17,6 +18,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
 	"golang.org/x/oauth2"
 
+	"github.com/wayfarer-asia/platform/internal/platform/changes"
+	"github.com/wayfarer-asia/platform/internal/platform/oauth"
 	"github.com/wayfarer-asia/platform/internal/platform/store"
 	"github.com/wayfarer-asia/platform/internal/platform/store/storetest"
 )
@@ -455,4 +458,80 @@ func TestOAuthRefusals(t *testing.T) {
 			t.Errorf("refresh after closing: %d", status)
 		}
 	})
+}
+
+// tlsFetcher reads client metadata documents from a test server whose
+// certificate the guarded client would not trust.
+type tlsFetcher struct{ c *http.Client }
+
+func (f tlsFetcher) Fetch(ctx context.Context, u string, limit int64) (int, []byte, error) {
+	req, err := http.NewRequestWithContext(ctx, "GET", u, nil)
+	if err != nil {
+		return 0, nil, err
+	}
+	res, err := f.c.Do(req)
+	if err != nil {
+		return 0, nil, err
+	}
+	defer res.Body.Close()
+	b, err := io.ReadAll(io.LimitReader(res.Body, limit))
+	return res.StatusCode, b, err
+}
+
+// TestOAuthClientMetadataDocument: a client whose id is the https URL of
+// its metadata document needs no registration; the document is read once
+// an hour, must name itself, and its redirect URIs bind the client.
+func TestOAuthClientMetadataDocument(t *testing.T) {
+	t.Parallel()
+	var fetches atomic.Int32
+	var ts *httptest.Server
+	ts = httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		fetches.Add(1)
+		id := ts.URL + r.URL.Path
+		if r.URL.Path == "/impostor.json" {
+			id = ts.URL + "/client.json"
+		}
+		json.NewEncoder(w).Encode(map[string]any{"client_id": id, "client_name": "Document agent", "client_uri": "https://agent.example",
+			"redirect_uris": []string{testRedirect}, "grant_types": []string{"authorization_code", "refresh_token"}, "token_endpoint_auth_method": "none"})
+	}))
+	defer ts.Close()
+	e := newEnv(t, options{oauthFetcher: tlsFetcher{ts.Client()}})
+	person := e.register(t, "doc@example.com", "TOURIST")
+	clientID := ts.URL + "/client.json"
+	tokens, _ := e.tokenGrant(t, person, clientID, verifier, "packages:read")
+	e.Get("/api/v1/packages", bearer(tokens["access_token"].(string))...).Expect(200)
+	var apps struct{ Data []struct{ Client struct{ ID, Name, URI string } } }
+	e.Get("/api/v1/profile/connected-apps", bearer(person.token)...).Expect(200).Decode(&apps)
+	if len(apps.Data) != 1 || apps.Data[0].Client.ID != clientID || apps.Data[0].Client.Name != "Document agent" || apps.Data[0].Client.URI != "https://agent.example" {
+		t.Fatalf("connected apps: %+v", apps)
+	}
+	// Known for an hour: a second authorization does not read it again.
+	e.tokenGrant(t, person, clientID, verifier, "packages:read")
+	if n := fetches.Load(); n != 1 {
+		t.Errorf("fetches within the hour: %d", n)
+	}
+	e.clock.Advance(61 * time.Minute)
+	e.tokenGrant(t, person, clientID, verifier, "packages:read")
+	if n := fetches.Load(); n != 2 {
+		t.Errorf("fetches after the hour: %d", n)
+	}
+	// A document that names another client is refused, and the person is
+	// told so instead of the client.
+	q := url.Values{"response_type": {"code"}, "client_id": {ts.URL + "/impostor.json"}, "redirect_uri": {testRedirect},
+		"code_challenge": {oauth2.S256ChallengeFromVerifier(verifier)}, "code_challenge_method": {"S256"}}
+	res, _ := e.oauthClient().Get(publicURL + "/oauth/authorize?" + q.Encode())
+	res.Body.Close()
+	loc, _ := url.Parse(res.Header.Get("Location"))
+	if loc.Path != "/oauth/consent/" || loc.Query().Get("error") != "invalid_client" {
+		t.Errorf("impostor: %s", loc)
+	}
+	// The guarded client refuses a document on a loopback address that
+	// is not allowed.
+	guarded := newEnv(t, options{noSample: true, oauthFetcher: changes.NewClientTimeout(changes.Policy{}, oauth.FetchTimeout)})
+	q.Set("client_id", clientID)
+	res, _ = guarded.oauthClient().Get(publicURL + "/oauth/authorize?" + q.Encode())
+	res.Body.Close()
+	if loc, _ := url.Parse(res.Header.Get("Location")); loc.Query().Get("error") != "invalid_client" {
+		t.Errorf("a document on a loopback https address: %s", loc)
+	}
 }

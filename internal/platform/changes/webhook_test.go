@@ -1,6 +1,7 @@
 package changes_test
 
 import (
+	"bytes"
 	"errors"
 	"net/http"
 	"net/http/httptest"
@@ -167,5 +168,33 @@ func TestCheckURL(t *testing.T) {
 		if got := p.CheckURL(u) == ""; got != ok {
 			t.Errorf("CheckURL(%.40s) ok = %v: %s", u, got, p.CheckURL(u))
 		}
+	}
+}
+
+// TestFetchIsGuarded: reading a document (a client's metadata, for the
+// authorization server) passes the same checks as a delivery: loopback
+// only when allowed, plain http only to allowed hosts, bounded size.
+func TestFetchIsGuarded(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/big" {
+			w.Write(bytes.Repeat([]byte("x"), 2048))
+			return
+		}
+		w.Write([]byte(`{"client_id":"x"}`))
+	}))
+	defer srv.Close()
+	if _, _, err := changes.NewClient(changes.Policy{}).Fetch(t.Context(), srv.URL+"/doc", 1024); err == nil {
+		t.Error("a loopback address over http was fetched without being allowed")
+	}
+	if _, _, err := changes.NewClient(changes.Policy{}).Fetch(t.Context(), "https://127.0.0.1:1/doc", 1024); err == nil {
+		t.Error("a loopback address over https was fetched without being allowed")
+	}
+	allowed := changes.NewClient(changes.Policy{AllowHosts: []string{"127.0.0.1"}})
+	status, body, err := allowed.Fetch(t.Context(), srv.URL+"/doc", 1024)
+	if err != nil || status != 200 || string(body) != `{"client_id":"x"}` {
+		t.Errorf("allowed host: %d %q %v", status, body, err)
+	}
+	if _, _, err := allowed.Fetch(t.Context(), srv.URL+"/big", 1024); err == nil {
+		t.Error("an answer over the limit was read")
 	}
 }

@@ -31,6 +31,10 @@ type requestInfo struct {
 	// publicURL is the configured external base URL of the API that
 	// serves the request.
 	publicURL string
+	// keyID and clientID name the credential the request was
+	// authenticated with, for its log line: an API key (or an OAuth
+	// grant), and the OAuth client whose token it was.
+	keyID, clientID string
 }
 
 func info(ctx context.Context) *requestInfo {
@@ -38,6 +42,15 @@ func info(ctx context.Context) *requestInfo {
 		return ri
 	}
 	return &requestInfo{}
+}
+
+// SetCredential records the API key or OAuth grant (keyID) and the OAuth
+// client (clientID, "" for a key) that authenticated the request, so that
+// its log line says who acted.
+func SetCredential(ctx context.Context, keyID, clientID string) {
+	if ri, ok := ctx.Value(ctxKey{}).(*requestInfo); ok {
+		ri.keyID, ri.clientID = keyID, clientID
+	}
 }
 
 // RequestID returns the id of the request being served.
@@ -100,7 +113,7 @@ func (o *Outer) Wrap(next http.Handler) http.Handler {
 					WriteError(sw, r, fmt.Errorf("panic: %v", p))
 				}
 			}
-			o.Logger.LogAttrs(r.Context(), slog.LevelInfo, "request",
+			attrs := []slog.Attr{
 				slog.String("request_id", ri.id),
 				slog.String("method", r.Method),
 				slog.String("path", r.URL.Path),
@@ -108,7 +121,14 @@ func (o *Outer) Wrap(next http.Handler) http.Handler {
 				slog.Int64("bytes", sw.bytes),
 				slog.Duration("duration", time.Since(start)),
 				slog.String("client", ri.clientIP.String()),
-			)
+			}
+			if ri.keyID != "" {
+				attrs = append(attrs, slog.String("key_id", ri.keyID))
+			}
+			if ri.clientID != "" {
+				attrs = append(attrs, slog.String("oauth_client_id", ri.clientID))
+			}
+			o.Logger.LogAttrs(r.Context(), slog.LevelInfo, "request", attrs...)
 			o.Metrics.observe(o.Server, r.Pattern, r.Method, sw.code(), time.Since(start))
 		}()
 		next.ServeHTTP(sw, r)

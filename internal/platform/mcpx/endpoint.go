@@ -200,7 +200,7 @@ func (d *Door) Endpoint(publicURL string, authenticate func(*http.Request) (*Pri
 // by the tool (see AddTool); a token's get the HTTP refusal the MCP
 // authorization specification gives, which clients act on.
 func (d *Door) missingScope(p *Principal, msgs []*message) string {
-	if !p.OAuth {
+	if p.ClientID == "" {
 		return ""
 	}
 	for _, m := range msgs {

@@ -40,10 +40,11 @@ type Principal struct {
 	// Value is the API's own view of the caller (*guide.Caller,
 	// *property.Key), for tools that read more than a REST answer gives.
 	Value any
-	// OAuth tells that the credential is an application's access token:
-	// a call beyond its scopes is refused with HTTP 403 and a challenge
-	// naming the scope, so that the application can ask the person for it.
-	OAuth bool
+	// ClientID is the OAuth client whose access token the credential is
+	// ("" for an API key): a call beyond its scopes is refused with HTTP
+	// 403 and a challenge naming the scope, so that the application can
+	// ask the person for it.
+	ClientID string
 }
 
 type principalKey struct{}
@@ -219,15 +220,16 @@ func AddTool[In, Out any](d *Door, t *mcp.Tool, scope string, h Handler[In, Out]
 			// shown as the generic INTERNAL_ERROR with the request id.
 			err = ErrorOf(ctx, err)
 		}
-		keyID := ""
+		var keyID, clientID string
 		if p != nil {
-			keyID = p.KeyID
+			keyID, clientID = p.KeyID, p.ClientID
 		}
 		d.metrics.ToolCall(d.name, t.Name, outcome)
 		d.logger.LogAttrs(ctx, slog.LevelInfo, "mcp tool call",
 			slog.String("server", d.name),
 			slog.String("tool", t.Name),
 			slog.String("key_id", keyID),
+			slog.String("oauth_client_id", clientID),
 			slog.String("outcome", outcome),
 			slog.String("request_id", httpx.RequestID(ctx)),
 			slog.Duration("duration", time.Since(start)),
