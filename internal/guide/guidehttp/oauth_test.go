@@ -500,7 +500,11 @@ func TestOAuthClientMetadataDocument(t *testing.T) {
 	clientID := ts.URL + "/client.json"
 	tokens, _ := e.tokenGrant(t, person, clientID, verifier, "packages:read")
 	e.Get("/api/v1/packages", bearer(tokens["access_token"].(string))...).Expect(200)
-	var apps struct{ Data []struct{ Client struct{ ID, Name, URI string } } }
+	var apps struct {
+		Data []struct {
+			Client struct{ ID, Name, URI string }
+		}
+	}
 	e.Get("/api/v1/profile/connected-apps", bearer(person.token)...).Expect(200).Decode(&apps)
 	if len(apps.Data) != 1 || apps.Data[0].Client.ID != clientID || apps.Data[0].Client.Name != "Document agent" || apps.Data[0].Client.URI != "https://agent.example" {
 		t.Fatalf("connected apps: %+v", apps)
