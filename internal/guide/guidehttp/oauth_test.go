@@ -270,6 +270,17 @@ func TestOAuthRefusals(t *testing.T) {
 	}
 	clientID := reg["client_id"].(string)
 
+	t.Run("cors", func(t *testing.T) {
+		// Browser-based clients call the protocol's endpoints from their
+		// own origin; the consent page's requests stay same-origin.
+		for path, want := range map[string]string{"/oauth/token": "*", "/oauth/register": "*", "/oauth/requests/x": ""} {
+			res := b.Do("OPTIONS", path, nil, "Origin", "https://client.example", "Access-Control-Request-Method", "POST")
+			if got := res.Header.Get("Access-Control-Allow-Origin"); got != want {
+				t.Errorf("%s: Access-Control-Allow-Origin %q, want %q", path, got, want)
+			}
+		}
+	})
+
 	t.Run("registration", func(t *testing.T) {
 		for _, c := range []struct {
 			meta map[string]any

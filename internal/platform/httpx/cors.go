@@ -29,8 +29,10 @@ const (
 // everything else allows none.
 type CORS struct {
 	Origins []string
-	// Public reports whether method and path are a public read, open to
-	// any origin when Origins is empty. Nil: none is.
+	// Public reports whether method and path are open to any origin when
+	// Origins is empty: the public reads, and endpoints that take no
+	// credential a browser holds for its person (OAuth's token endpoint).
+	// Nil: none is.
 	Public func(method, path string) bool
 }
 
@@ -79,7 +81,7 @@ func (c *CORS) Wrap(next http.Handler) http.Handler {
 // the origin (then Vary: Origin).
 func (c *CORS) allow(origin, method, path string) (string, bool) {
 	if len(c.Origins) == 0 {
-		if c.Public != nil && (method == http.MethodGet || method == http.MethodHead) && c.Public(method, path) {
+		if c.Public != nil && c.Public(method, path) {
 			return "*", false
 		}
 		return "", false

@@ -226,6 +226,8 @@ type Person struct {
 // access_denied. Errors: apperr.NotFound, apperr.Validation.
 func (s *Server) Decide(ctx context.Context, id string, p Person, approve bool, scopes []string) (string, error) {
 	if approve {
+		slices.Sort(scopes)
+		scopes = slices.Compact(scopes)
 		if len(scopes) == 0 {
 			return "", apperr.Field("scopes", "grant at least one scope, or deny")
 		}
