@@ -2,7 +2,7 @@
 # Builds the web pages that cmd/server embeds (package internal/platform/webui):
 # installs the pinned API reference renderer (redoc, see package.json and
 # package-lock.json) with `npm ci`, then copies it and the page sources
-# (portal/, confirm/, admin/, docs/, common/) into internal/platform/webui/dist/. That folder is
+# (portal/, confirm/, consent/, apps/, admin/, docs/, common/) into internal/platform/webui/dist/. That folder is
 # committed, so `go build` and `go run ./cmd/server` need no Node.js; run
 # this script after changing anything under web/ and commit the result
 # (TestDistMatchesSources in internal/platform/webui fails until you do).
@@ -14,8 +14,8 @@ out=../internal/platform/webui/dist
 npm ci --ignore-scripts --no-audit --no-fund --loglevel=error
 
 rm -rf "$out"
-mkdir -p "$out/portal" "$out/confirm" "$out/admin" "$out/docs" "$out/common" "$out/vendor"
-for dir in portal confirm admin docs common; do
+mkdir -p "$out/portal" "$out/confirm" "$out/consent" "$out/apps" "$out/admin" "$out/docs" "$out/common" "$out/vendor"
+for dir in portal confirm consent apps admin docs common; do
   cp -- "$dir"/* "$out/$dir/"
 done
 # Redoc's attribution ("API docs by Redocly") loads its logo from

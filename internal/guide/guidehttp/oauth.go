@@ -8,6 +8,7 @@ import (
 	"github.com/wayfarer-asia/platform/internal/platform/httpx"
 	"github.com/wayfarer-asia/platform/internal/platform/mcpx"
 	"github.com/wayfarer-asia/platform/internal/platform/oauth"
+	"github.com/wayfarer-asia/platform/internal/platform/webui"
 )
 
 // This file is the guide API's side of OAuth (internal/platform/oauth):
@@ -30,6 +31,8 @@ func (s *Server) oauthRoutes() {
 	for _, p := range oauth.Routes.Protocol {
 		s.publicReads[p] = true
 	}
+	webui.Consent(webui.ConsentConfig{Product: webui.GuideProduct}).Register(s.router)
+	webui.ConnectedApps().Register(s.router)
 	s.authed("GET /api/v1/profile/connected-apps", userOnly, s.handleConnectedApps)
 	s.authed("DELETE /api/v1/profile/connected-apps/{id}", userOnly, s.handleConnectedAppRevoke)
 }

@@ -113,6 +113,31 @@ func Confirm() *Site {
 	return newSite("/confirm", PortalCSP, "confirm", nil, "confirm", "common")
 }
 
+// Products a consent page signs its people in for.
+const (
+	GuideProduct    = "guide"    // the guide API's accounts (POST /api/v1/auth/login)
+	PropertyProduct = "property" // the portal's developers (POST /portal/api/login)
+)
+
+// ConsentConfig describes the consent page of one server.
+type ConsentConfig struct {
+	// Product is GuideProduct or PropertyProduct.
+	Product string
+}
+
+// Consent returns the page (/oauth/consent/) where a person approves, for
+// some scopes, or denies an application that asked the server's
+// authorization server to act for them (internal/platform/oauth).
+func Consent(cfg ConsentConfig) *Site {
+	return newSite("/oauth/consent", PortalCSP, "consent", cfg, "consent", "common")
+}
+
+// ConnectedApps returns the guide API's page (/connected-apps/) where a
+// person sees the applications connected through OAuth and revokes them.
+func ConnectedApps() *Site {
+	return newSite("/connected-apps", PortalCSP, "apps", nil, "apps", "common")
+}
+
 // Admin returns the guide API's admin console (/admin/): an admin signs
 // in there and works through expert applications, reports and the
 // moderation log, all through the API's admin routes.
