@@ -50,6 +50,8 @@ var propertyEndpoints = []struct{ method, path, scope string }{
 	{"DELETE", "/portal/api/keys/{id}", "-"},
 	{"POST", "/portal/api/keys/{id}/rotate", "-"},
 	{"GET", "/portal/api/usage", "-"},
+	{"GET", "/portal/api/connected-apps", "-"},
+	{"DELETE", "/portal/api/connected-apps/{id}", "-"},
 	{"GET", "/api/v1/events", "events:read"},
 	{"POST", "/portal/api/webhooks", "-"},
 	{"GET", "/portal/api/webhooks", "-"},

@@ -536,7 +536,17 @@ func (a *app) property(ctx context.Context) (http.Handler, error) {
 			return err
 		}},
 	)
+	authServer := oauth.New(oauth.Config{
+		Issuer: cfg.PropertyPublicURL, Resource: cfg.PropertyPublicURL + "/mcp", Scopes: property.Scopes,
+		ConsentPage: "/oauth/consent/", DB: db, Grants: ps, Clock: clk, Logger: logger,
+		Fetcher: changes.NewClientTimeout(changes.Policy{AllowHosts: cfg.WebhookAllowHosts}, oauth.FetchTimeout),
+	})
+	a.jobs = append(a.jobs, job{"property OAuth records", time.Hour, func(ctx context.Context) error {
+		_, err := authServer.Purge(ctx)
+		return err
+	}})
 	return propertyhttp.New(propertyhttp.Config{
+		OAuth:            authServer,
 		PublicURL:        cfg.PropertyPublicURL,
 		Catalog:          ps,
 		Bookings:         ps,

@@ -4,6 +4,8 @@ import (
 	"context"
 	"slices"
 	"time"
+
+	"github.com/wayfarer-asia/platform/internal/platform/oauth"
 )
 
 // Roles of an account.
@@ -51,27 +53,9 @@ type APIKey struct {
 	Confirmation string `json:"confirmation"`
 	UserID       string `json:"-"`
 	// OAuthClientID is set on a person's grant to an application they
-	// connected through OAuth (a ConnectedApp), which is a key of its own
+	// connected through OAuth (an oauth.ConnectedApp), which is a key of its own
 	// kind: listed and revoked as a connected app, never as an API key.
 	OAuthClientID string `json:"-"`
-}
-
-// ConnectedApp is an application a person connected through OAuth: their
-// grant to it, as the connected-apps list shows it.
-type ConnectedApp struct {
-	ID         string          `json:"id"`
-	Client     ConnectedClient `json:"client"`
-	Scopes     []string        `json:"scopes"`
-	CreatedAt  time.Time       `json:"createdAt"`
-	LastUsedAt *time.Time      `json:"lastUsedAt"`
-}
-
-// ConnectedClient is the application of a ConnectedApp, as it describes
-// itself.
-type ConnectedClient struct {
-	ID   string  `json:"id"`
-	Name string  `json:"name"`
-	URI  *string `json:"uri"`
 }
 
 // Who confirms the pending actions of a key (APIKey.Confirmation).
@@ -150,7 +134,7 @@ type AccountStore interface {
 	// and its open account. Errors: apperr.Unauthorized.
 	FindGrant(ctx context.Context, id string) (*APIKey, *User, error)
 	// ConnectedApps lists the user's active OAuth grants, newest first.
-	ConnectedApps(ctx context.Context, userID string) ([]ConnectedApp, error)
+	ConnectedApps(ctx context.Context, userID string) ([]oauth.ConnectedApp, error)
 	// RevokeConnectedApp revokes an OAuth grant of user and its tokens.
 	// Errors: apperr.NotFound.
 	RevokeConnectedApp(ctx context.Context, userID, id string) (time.Time, error)

@@ -9,6 +9,7 @@ import (
 	"github.com/wayfarer-asia/platform/internal/platform/apperr"
 	"github.com/wayfarer-asia/platform/internal/platform/auth"
 	"github.com/wayfarer-asia/platform/internal/platform/httpx"
+	"github.com/wayfarer-asia/platform/internal/platform/oauth"
 )
 
 // NewAPIKey is a key to create, as sent; absent fields take their
@@ -138,7 +139,7 @@ func (s *Service) RevokeAPIKey(ctx context.Context, c *Caller, id string) (*Revo
 // ConnectedApps lists the applications the person connected through
 // OAuth, each last used as recently as this process has seen it. Errors:
 // apperr.Unauthorized, apperr.Forbidden (an API key or an application).
-func (s *Service) ConnectedApps(ctx context.Context, c *Caller) ([]ConnectedApp, error) {
+func (s *Service) ConnectedApps(ctx context.Context, c *Caller) ([]oauth.ConnectedApp, error) {
 	if err := checkPerson(c); err != nil {
 		return nil, err
 	}

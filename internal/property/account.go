@@ -5,6 +5,8 @@ import (
 	"slices"
 	"sync"
 	"time"
+
+	"github.com/wayfarer-asia/platform/internal/platform/oauth"
 )
 
 // Key scopes.
@@ -65,6 +67,10 @@ type Key struct {
 	// ReplacedBy is the id of the key that replaced this one by rotation.
 	ReplacedBy  *string `json:"replacedBy"`
 	DeveloperID string  `json:"-"`
+	// OAuthClientID is set on a developer's grant to an application
+	// connected through OAuth: a key of its own kind, listed and revoked
+	// as a connected app, never as an API key.
+	OAuthClientID string `json:"-"`
 }
 
 // HasScope reports whether the key holds scope.
@@ -108,6 +114,15 @@ type AccountStore interface {
 	RotateKey(ctx context.Context, developerID, id, newPrefix, newHash string, grace time.Duration) (*Key, error)
 	// FindKeyByHash returns a working key. Errors: apperr.Unauthorized.
 	FindKeyByHash(ctx context.Context, hash string) (*Key, error)
+	// FindGrant returns a working OAuth grant (a key of that kind).
+	// Errors: apperr.Unauthorized.
+	FindGrant(ctx context.Context, id string) (*Key, error)
+	// ConnectedApps lists the developer's working OAuth grants, newest
+	// first.
+	ConnectedApps(ctx context.Context, developerID string) ([]oauth.ConnectedApp, error)
+	// RevokeConnectedApp revokes an OAuth grant of the developer and its
+	// tokens. Errors: apperr.NotFound.
+	RevokeConnectedApp(ctx context.Context, developerID, id string) (time.Time, error)
 
 	// AddUsage adds counts recorded in memory to the daily usage table and
 	// moves the keys' last use forward.

@@ -5,12 +5,14 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/google/uuid"
 
 	"github.com/wayfarer-asia/platform/internal/platform/apperr"
 	"github.com/wayfarer-asia/platform/internal/platform/auth"
 	"github.com/wayfarer-asia/platform/internal/platform/httpx"
+	"github.com/wayfarer-asia/platform/internal/platform/oauth"
 )
 
 // The developer portal's accounts: sign-up and sign-in, the API keys and
@@ -254,4 +256,52 @@ func (s *Service) FindUsage(ctx context.Context, c *Caller, from, to string) (*U
 		return nil, err
 	}
 	return &UsageReport{start, end, days}, nil
+}
+
+// ConnectedApps lists the applications the developer connected through
+// OAuth, each last used as recently as this process has seen it. Errors:
+// apperr.Unauthorized, apperr.Forbidden (an API key or an application).
+func (s *Service) ConnectedApps(ctx context.Context, c *Caller) ([]oauth.ConnectedApp, error) {
+	if err := checkPortal(c); err != nil {
+		return nil, err
+	}
+	apps, err := s.Accounts.ConnectedApps(ctx, c.DeveloperID)
+	if err != nil {
+		return nil, err
+	}
+	pending := s.Usage.Pending()
+	for i := range apps {
+		for uk, n := range pending {
+			if uk.KeyID == apps[i].ID && (apps[i].LastUsedAt == nil || n.LastUsed.After(*apps[i].LastUsedAt)) {
+				t := n.LastUsed
+				apps[i].LastUsedAt = &t
+			}
+		}
+	}
+	return apps, nil
+}
+
+// RevokedApp is the answer to a connected app's revocation.
+type RevokedApp struct {
+	ID        string    `json:"id"`
+	Revoked   bool      `json:"revoked"`
+	RevokedAt time.Time `json:"revokedAt"`
+}
+
+// RevokeConnectedApp revokes the developer's grant to an application at
+// once: its access and refresh tokens stop working. Errors:
+// apperr.Unauthorized, apperr.Forbidden, apperr.NotFound.
+func (s *Service) RevokeConnectedApp(ctx context.Context, c *Caller, id string) (*RevokedApp, error) {
+	if err := checkPortal(c); err != nil {
+		return nil, err
+	}
+	u, err := uuid.Parse(id)
+	if err != nil || len(id) != 36 {
+		return nil, apperr.Errorf(apperr.NotFound, "No connected app with id %q.", id)
+	}
+	at, err := s.Accounts.RevokeConnectedApp(ctx, c.DeveloperID, u.String())
+	if err != nil {
+		return nil, err
+	}
+	return &RevokedApp{ID: u.String(), Revoked: true, RevokedAt: at}, nil
 }

@@ -65,7 +65,7 @@ func (g *Guide) GrantScopes(ctx context.Context, tx *sql.Tx, id string) (_ []str
 }
 
 // ConnectedApps lists the user's active grants, newest first.
-func (g *Guide) ConnectedApps(ctx context.Context, userID string) (_ []guide.ConnectedApp, err error) {
+func (g *Guide) ConnectedApps(ctx context.Context, userID string) (_ []oauth.ConnectedApp, err error) {
 	defer store.Wrap(&err, "list connected apps of user %s", userID)
 	rows, err := g.db.QueryContext(ctx, `SELECT k.id, k.oauth_client_id, k.name, c.uri, k.scopes, k.created_at, k.last_used_at
 		FROM api_keys k LEFT JOIN oauth_clients c ON c.id = k.oauth_client_id
@@ -75,22 +75,7 @@ func (g *Guide) ConnectedApps(ctx context.Context, userID string) (_ []guide.Con
 		return nil, err
 	}
 	defer rows.Close()
-	apps := []guide.ConnectedApp{}
-	for rows.Next() {
-		var a guide.ConnectedApp
-		var uri sql.NullString
-		var scopes []byte
-		var used sql.NullTime
-		if err := rows.Scan(&a.ID, &a.Client.ID, &a.Client.Name, &uri, &scopes, &a.CreatedAt, &used); err != nil {
-			return nil, err
-		}
-		if uri.Valid && uri.String != "" {
-			a.Client.URI = &uri.String
-		}
-		a.Scopes, a.LastUsedAt, a.CreatedAt = store.StringList(scopes), store.NullTime(used), a.CreatedAt.UTC()
-		apps = append(apps, a)
-	}
-	return apps, rows.Err()
+	return oauth.ScanConnectedApps(rows)
 }
 
 // RevokeConnectedApp revokes a grant of the user and deletes its tokens,

@@ -45,7 +45,7 @@ func TestAuthorizationMatrix(t *testing.T) {
 	b.Do("POST", "/api/v1/webhooks/"+hook.ID+"/test", nil, bearer(owner.token)...).Expect(202).Decode(&ping)
 	_, reg := b.registerClient(t, map[string]any{"client_name": "Owner's agent", "redirect_uris": []string{testRedirect}})
 	b.tokenGrant(t, owner, reg["client_id"].(string), verifier, "bookings:read")
-	var apps struct{ Data []guide.ConnectedApp }
+	var apps struct{ Data []oauth.ConnectedApp }
 	b.Get("/api/v1/profile/connected-apps", bearer(owner.token)...).Expect(200).Decode(&apps)
 	var report struct{ Data guide.Report }
 	b.Do("POST", "/api/v1/reports", map[string]any{"targetType": "expert", "targetId": "demo-expert", "reason": "spam"},

@@ -20,45 +20,20 @@ import (
 
 	"github.com/wayfarer-asia/platform/internal/platform/changes"
 	"github.com/wayfarer-asia/platform/internal/platform/oauth"
+	"github.com/wayfarer-asia/platform/internal/platform/oauth/oauthtest"
 	"github.com/wayfarer-asia/platform/internal/platform/store"
 	"github.com/wayfarer-asia/platform/internal/platform/store/storetest"
 )
 
-// handlerTransport carries a client's requests to the server in process,
-// whatever host they name: the server believes it is publicURL.
-type handlerTransport struct{ h http.Handler }
-
-func (t handlerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
-	rec := httptest.NewRecorder()
-	in := r.Clone(r.Context())
-	in.RemoteAddr = "192.0.2.7:4321"
-	in.RequestURI = in.URL.RequestURI()
-	t.h.ServeHTTP(rec, in)
-	return rec.Result(), nil
-}
-
-// oauthClient is an HTTP client of the test server that does not follow
-// redirects, as a browser's first step is read here.
-func (e *env) oauthClient() *http.Client {
-	return &http.Client{Transport: handlerTransport{e.srv}, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
-}
+// oauthClient is an OAuth client of the test server.
+func (e *env) oauthClient() *oauthtest.Client { return oauthtest.New(e.srv, publicURL) }
 
 // consent plays the person's part of an authorization: it follows the
 // authorization URL to the consent page and decides as the person with
 // token, returning where the browser is sent next.
 func (e *env) consent(t *testing.T, authorizeURL, token string, approve bool, scopes []string) *url.URL {
 	t.Helper()
-	hc := e.oauthClient()
-	res, err := hc.Get(authorizeURL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res.Body.Close()
-	loc, err := url.Parse(res.Header.Get("Location"))
-	if res.StatusCode != http.StatusFound || err != nil || loc.Path != "/oauth/consent/" || loc.Query().Get("request") == "" {
-		t.Fatalf("authorize: %d to %q", res.StatusCode, res.Header.Get("Location"))
-	}
-	id := loc.Query().Get("request")
+	id := e.oauthClient().Start(t, authorizeURL)
 	var req struct {
 		Data struct {
 			Client struct{ ID, Name string }
@@ -95,8 +70,6 @@ func (e *env) sdkFetcher(t *testing.T, token string, scopes []string, approve *b
 	}
 }
 
-const testRedirect = "http://127.0.0.1:5170/callback"
-
 // TestOAuthConnectsAnMCPClient connects the official Go SDK's OAuth
 // client with nothing but the server's URL: it is refused, discovers the
 // authorization server, registers, has the person approve some scopes,
@@ -116,13 +89,13 @@ func TestOAuthConnectsAnMCPClient(t *testing.T) {
 				}},
 				RedirectURL:              testRedirect,
 				AuthorizationCodeFetcher: b.sdkFetcher(t, b.tourist.token, []string{"packages:read", "bookings:read", "bookings:write"}, &approve),
-				Client:                   hc,
+				Client:                   hc.Client,
 			})
 			if err != nil {
 				t.Fatal(err)
 			}
 			client := mcp.NewClient(&mcp.Implementation{Name: "oauth-test", Version: "1"}, nil)
-			cs, err := client.Connect(t.Context(), &mcp.StreamableClientTransport{Endpoint: publicURL + "/mcp", HTTPClient: hc, OAuthHandler: handler}, nil)
+			cs, err := client.Connect(t.Context(), &mcp.StreamableClientTransport{Endpoint: publicURL + "/mcp", HTTPClient: hc.Client, OAuthHandler: handler}, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -200,65 +173,30 @@ func TestOAuthConnectsAnMCPClient(t *testing.T) {
 }
 
 // tokenGrant runs an authorization by hand, as a client would, and
-// returns its tokens. verifier is the PKCE verifier.
-func (e *env) tokenGrant(t *testing.T, person user, clientID, verifier string, scopes ...string) (tokens map[string]any, code string) {
+// returns its tokens.
+func (e *env) tokenGrant(t *testing.T, person user, clientID, _ string, scopes ...string) (map[string]any, string) {
 	t.Helper()
-	q := url.Values{"response_type": {"code"}, "client_id": {clientID}, "redirect_uri": {testRedirect}, "state": {"s1"},
-		"code_challenge": {oauth2.S256ChallengeFromVerifier(verifier)}, "code_challenge_method": {"S256"},
-		"resource": {publicURL + "/mcp"}, "scope": {strings.Join(scopes, " ")}}
-	to := e.consent(t, "/oauth/authorize?"+q.Encode(), person.token, true, nil)
-	if to.Query().Get("state") != "s1" || to.Query().Get("iss") != publicURL || to.Query().Get("code") == "" {
-		t.Fatalf("redirect: %s", to)
-	}
-	code = to.Query().Get("code")
-	status, body := e.form(t, "/oauth/token", url.Values{"grant_type": {"authorization_code"}, "code": {code}, "client_id": {clientID},
-		"redirect_uri": {testRedirect}, "code_verifier": {verifier}, "resource": {publicURL + "/mcp"}})
-	if status != 200 {
-		t.Fatalf("token: %d %v", status, body)
-	}
-	return body, code
+	c := e.oauthClient()
+	to := e.consent(t, c.AuthorizeURL(clientID, scopes...), person.token, true, nil)
+	return c.Exchange(t, clientID, to), to.Query().Get("code")
 }
 
 // form posts a form to an OAuth endpoint and decodes its JSON answer.
 func (e *env) form(t *testing.T, path string, v url.Values) (int, map[string]any) {
 	t.Helper()
-	req, _ := http.NewRequest("POST", publicURL+path, strings.NewReader(v.Encode()))
-	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	res, err := e.oauthClient().Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer res.Body.Close()
-	b, _ := io.ReadAll(res.Body)
-	if res.Header.Get("Cache-Control") != "no-store" {
-		t.Errorf("%s: Cache-Control %q", path, res.Header.Get("Cache-Control"))
-	}
-	var out map[string]any
-	if len(b) > 0 {
-		if err := json.Unmarshal(b, &out); err != nil {
-			t.Fatalf("%s: %d %s", path, res.StatusCode, b)
-		}
-	}
-	return res.StatusCode, out
+	return e.oauthClient().Form(t, path, v)
 }
 
-// register registers a client by RFC 7591 and returns its id.
+// registerClient registers a client by RFC 7591.
 func (e *env) registerClient(t *testing.T, meta map[string]any) (int, map[string]any) {
 	t.Helper()
-	b, _ := json.Marshal(meta)
-	req, _ := http.NewRequest("POST", publicURL+"/oauth/register", strings.NewReader(string(b)))
-	req.Header.Set("Content-Type", "application/json")
-	res, err := e.oauthClient().Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer res.Body.Close()
-	var out map[string]any
-	json.NewDecoder(res.Body).Decode(&out)
-	return res.StatusCode, out
+	return e.oauthClient().Register(t, meta)
 }
 
-const verifier = "a-verifier-of-at-least-43-characters-0123456789"
+const (
+	testRedirect = oauthtest.Redirect
+	verifier     = oauthtest.Verifier
+)
 
 // TestOAuthRefusals drives every step of the grant that must refuse.
 func TestOAuthRefusals(t *testing.T) {

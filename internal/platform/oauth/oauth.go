@@ -183,3 +183,43 @@ func hashOf(s string) string {
 	h := sha256.Sum256([]byte(s))
 	return hex.EncodeToString(h[:])
 }
+
+// ConnectedApp is a person's grant to an application, as the person's
+// list of connected apps shows it.
+type ConnectedApp struct {
+	ID         string          `json:"id"`
+	Client     ConnectedClient `json:"client"`
+	Scopes     []string        `json:"scopes"`
+	CreatedAt  time.Time       `json:"createdAt"`
+	LastUsedAt *time.Time      `json:"lastUsedAt"`
+}
+
+// ConnectedClient is the application of a ConnectedApp, as it describes
+// itself.
+type ConnectedClient struct {
+	ID   string  `json:"id"`
+	Name string  `json:"name"`
+	URI  *string `json:"uri"`
+}
+
+// ScanConnectedApps reads the rows of a product's list of grants: id,
+// client id, client name, client URI (nullable), scopes (JSON),
+// created_at, last_used_at (nullable).
+func ScanConnectedApps(rows *sql.Rows) ([]ConnectedApp, error) {
+	apps := []ConnectedApp{}
+	for rows.Next() {
+		var a ConnectedApp
+		var uri sql.NullString
+		var scopes []byte
+		var used sql.NullTime
+		if err := rows.Scan(&a.ID, &a.Client.ID, &a.Client.Name, &uri, &scopes, &a.CreatedAt, &used); err != nil {
+			return nil, err
+		}
+		if uri.Valid && uri.String != "" {
+			a.Client.URI = &uri.String
+		}
+		a.Scopes, a.LastUsedAt, a.CreatedAt = store.StringList(scopes), store.NullTime(used), a.CreatedAt.UTC()
+		apps = append(apps, a)
+	}
+	return apps, rows.Err()
+}

@@ -116,13 +116,13 @@ func createPropertyKey(ctx context.Context, q store.Querier, k *property.Key, ha
 	return err
 }
 
-const propertyKeyColumns = `k.id, k.developer_id, k.name, k.key_prefix, k.mode, k.scopes, k.last_used_at, k.expires_at, k.replaced_by, k.created_at`
+const propertyKeyColumns = `k.id, k.developer_id, k.name, k.key_prefix, k.mode, k.scopes, k.last_used_at, k.expires_at, k.replaced_by, k.created_at, COALESCE(k.oauth_client_id, '')`
 
 func scanPropertyKey(sc interface{ Scan(...any) error }, k *property.Key) error {
 	var scopes []byte
 	var used, expires sql.NullTime
 	var replaced sql.NullString
-	if err := sc.Scan(&k.ID, &k.DeveloperID, &k.Name, &k.KeyPrefix, &k.Mode, &scopes, &used, &expires, &replaced, &k.CreatedAt); err != nil {
+	if err := sc.Scan(&k.ID, &k.DeveloperID, &k.Name, &k.KeyPrefix, &k.Mode, &scopes, &used, &expires, &replaced, &k.CreatedAt, &k.OAuthClientID); err != nil {
 		return err
 	}
 	k.Scopes, k.LastUsedAt, k.ExpiresAt, k.ReplacedBy, k.CreatedAt = store.StringList(scopes), store.NullTime(used), store.NullTime(expires), store.NullString(replaced), k.CreatedAt.UTC()
@@ -135,7 +135,7 @@ const propertyWorkingKey = `k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.
 // FindKeys lists the developer's working keys, newest first.
 func (s *Property) FindKeys(ctx context.Context, developerID string) (_ []property.Key, err error) {
 	defer store.Wrap(&err, "find keys of developer %s", developerID)
-	rows, err := s.db.QueryContext(ctx, `SELECT `+propertyKeyColumns+` FROM api_keys k WHERE k.developer_id = $1 AND `+propertyWorkingKey+`
+	rows, err := s.db.QueryContext(ctx, `SELECT `+propertyKeyColumns+` FROM api_keys k WHERE k.developer_id = $1 AND k.oauth_client_id IS NULL AND `+propertyWorkingKey+`
 		ORDER BY k.created_at DESC, k.id DESC`, developerID, s.clock.Now())
 	if err != nil {
 		return nil, err
@@ -156,7 +156,7 @@ func (s *Property) FindKeys(ctx context.Context, developerID string) (_ []proper
 func (s *Property) RevokeKey(ctx context.Context, developerID, id string) (_ time.Time, err error) {
 	defer store.Wrap(&err, "revoke key %s", id)
 	now := s.clock.Now()
-	res, err := s.db.ExecContext(ctx, `UPDATE api_keys SET revoked_at = $2 WHERE id = $1 AND developer_id = $3 AND revoked_at IS NULL
+	res, err := s.db.ExecContext(ctx, `UPDATE api_keys SET revoked_at = $2 WHERE id = $1 AND developer_id = $3 AND oauth_client_id IS NULL AND revoked_at IS NULL
 		AND (expires_at IS NULL OR expires_at > $2)`, id, now, developerID)
 	if err != nil {
 		return time.Time{}, err
@@ -176,7 +176,7 @@ func (s *Property) RotateKey(ctx context.Context, developerID, id, newPrefix, ne
 	err = s.db.InTx(ctx, func(tx *sql.Tx) error {
 		now := s.clock.Now()
 		var old property.Key
-		err := scanPropertyKey(tx.QueryRowContext(ctx, `SELECT `+propertyKeyColumns+` FROM api_keys k WHERE k.id = $1 AND `+propertyWorkingKey+` AND k.developer_id = $3`,
+		err := scanPropertyKey(tx.QueryRowContext(ctx, `SELECT `+propertyKeyColumns+` FROM api_keys k WHERE k.id = $1 AND `+propertyWorkingKey+` AND k.developer_id = $3 AND k.oauth_client_id IS NULL`,
 			id, now, developerID), &old)
 		if errors.Is(err, sql.ErrNoRows) {
 			return apperr.Errorf(apperr.NotFound, "No working API key with id %q.", id)
@@ -213,7 +213,7 @@ func (s *Property) RotateKey(ctx context.Context, developerID, id, newPrefix, ne
 func (s *Property) FindKeyByHash(ctx context.Context, hash string) (_ *property.Key, err error) {
 	defer store.Wrap(&err, "find key by hash")
 	var k property.Key
-	err = scanPropertyKey(s.db.QueryRowContext(ctx, `SELECT `+propertyKeyColumns+` FROM api_keys k WHERE k.key_hash = $1 AND `+propertyWorkingKey,
+	err = scanPropertyKey(s.db.QueryRowContext(ctx, `SELECT `+propertyKeyColumns+` FROM api_keys k WHERE k.key_hash = $1 AND k.oauth_client_id IS NULL AND `+propertyWorkingKey,
 		hash, s.clock.Now()), &k)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, apperr.Errorf(apperr.Unauthorized, "The API key is not valid: unknown, revoked, or rotated more than 24 hours ago.")

@@ -8,6 +8,8 @@ import (
 	"github.com/wayfarer-asia/platform/internal/platform/apperr"
 	"github.com/wayfarer-asia/platform/internal/platform/auth"
 	"github.com/wayfarer-asia/platform/internal/platform/httpx"
+	"github.com/wayfarer-asia/platform/internal/platform/mcpx"
+	"github.com/wayfarer-asia/platform/internal/platform/oauth"
 	"github.com/wayfarer-asia/platform/internal/platform/ratelimit"
 	"github.com/wayfarer-asia/platform/internal/property"
 )
@@ -39,11 +41,18 @@ func (s *Server) keyed(scope string) func(httpx.HandlerFunc) httpx.HandlerFunc {
 				return err
 			}
 			if key == nil {
+				if oauth.IsAccessToken(credential(r)) {
+					w.Header().Set("WWW-Authenticate", mcpx.TokenChallenge(s.cfg.PublicURL))
+				}
 				return httpx.RateLimit(s.cfg.Limiter, s.ipLimit, func(http.ResponseWriter, *http.Request) error { return err })(w, r)
 			}
 			scoped := func(w http.ResponseWriter, r *http.Request) error {
 				if scope != "" && !key.HasScope(scope) {
 					e := apperr.Errorf(apperr.Scope, "The API key lacks the %s scope this endpoint needs.", scope)
+					if key.OAuthClientID != "" {
+						e = apperr.Errorf(apperr.Scope, "The developer has not granted this application the %s scope this endpoint needs.", scope)
+						w.Header().Set("WWW-Authenticate", mcpx.ScopeChallenge(s.cfg.PublicURL, scope))
+					}
 					e.Details = map[string]any{"requiredScope": scope}
 					return e
 				}
@@ -89,8 +98,19 @@ func (s *Server) ipLimit(r *http.Request) (string, ratelimit.Limit) {
 
 var errNoKey = apperr.Errorf(apperr.Unauthorized, "An API key is required: send it as \"X-API-KEY: <key>\" or \"Authorization: Bearer <key>\".")
 
+// credential is the key or token a request carries, unchecked: X-API-KEY,
+// or else the bearer credential.
+func credential(r *http.Request) string {
+	if v := strings.TrimSpace(r.Header.Get("X-API-KEY")); v != "" {
+		return v
+	}
+	bearer, _, _ := httpx.BearerToken(r)
+	return bearer
+}
+
 // authenticateKey returns the working key of the request, from X-API-KEY
-// or else Authorization: Bearer. Errors: apperr.Unauthorized.
+// or else Authorization: Bearer, or the grant of an application's access
+// token. Errors: apperr.Unauthorized.
 func (s *Server) authenticateKey(r *http.Request) (*property.Key, error) {
 	value := strings.TrimSpace(r.Header.Get("X-API-KEY"))
 	if value == "" {
@@ -103,10 +123,27 @@ func (s *Server) authenticateKey(r *http.Request) (*property.Key, error) {
 		}
 		value = bearer
 	}
-	if len(value) > httpx.MaxCredential || !auth.IsAPIKey(value) {
+	if len(value) > httpx.MaxCredential {
 		return nil, apperr.Errorf(apperr.Unauthorized, "The API key is not valid: keys start with pk_test_ or pk_live_.")
 	}
-	return s.cfg.Accounts.FindKeyByHash(r.Context(), auth.HashAPIKey(value))
+	var key *property.Key
+	var err error
+	switch {
+	case oauth.IsAccessToken(value):
+		var t *oauth.AccessToken
+		if t, err = s.cfg.OAuth.Verify(r.Context(), value); err == nil {
+			key, err = s.cfg.Accounts.FindGrant(r.Context(), t.GrantID)
+		}
+	case auth.IsAPIKey(value):
+		key, err = s.cfg.Accounts.FindKeyByHash(r.Context(), auth.HashAPIKey(value))
+	default:
+		return nil, apperr.Errorf(apperr.Unauthorized, "The API key is not valid: keys start with pk_test_ or pk_live_.")
+	}
+	if err != nil {
+		return nil, err
+	}
+	httpx.SetCredential(r.Context(), key.ID, key.OAuthClientID)
+	return key, nil
 }
 
 type developerCtx struct{}

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/wayfarer-asia/platform/internal/platform/oauth"
 	"github.com/wayfarer-asia/platform/internal/property/propertyhttp"
 )
 
@@ -32,6 +33,9 @@ func TestAuthorizationMatrix(t *testing.T) {
 	e.Do("POST", "/portal/api/webhooks", map[string]any{"url": "https://hooks.example.com/in"}, bearer(owner.token)...).Expect(201).Decode(&hook)
 	e.Do("POST", "/portal/api/webhooks/"+hook.ID+"/test", nil, bearer(owner.token)...).Expect(202).Decode(&ping)
 	portalOnly := map[string][]string{"another developer": bearer(other.token), "an API key": bearer(ownerKey)}
+	e.grant(t, owner, "properties:read")
+	var apps struct{ Data []struct{ ID string } }
+	e.Get("/portal/api/connected-apps", bearer(owner.token)...).Expect(200).Decode(&apps)
 
 	hosted := e.hostRoom(t, ownerKey, 2)
 	keyNoWrite := map[string][]string{"another account's key": xkey(otherKey), "the owner's test key": xkey(ownerTest), "a key without the scope": xkey(readOnly)}
@@ -55,6 +59,7 @@ func TestAuthorizationMatrix(t *testing.T) {
 			calendar(map[string]any{"roomTypeId": hosted.roomTypeID, "from": day(1).String(), "to": day(2).String(), "units": 0})},
 		"DELETE /portal/api/keys/{id}":                        {keys.Data[0].ID, map[string][]string{"another developer": bearer(other.token), "an API key": bearer(ownerKey)}, nil},
 		"POST /portal/api/keys/{id}/rotate":                   {keys.Data[0].ID, map[string][]string{"another developer": bearer(other.token), "an API key": bearer(ownerKey)}, nil},
+		"DELETE /portal/api/connected-apps/{id}":              {apps.Data[0].ID, portalOnly, nil},
 		"GET /portal/api/webhooks/{id}":                       {hook.ID, portalOnly, nil},
 		"PATCH /portal/api/webhooks/{id}":                     {hook.ID, portalOnly, nil},
 		"DELETE /portal/api/webhooks/{id}":                    {hook.ID, portalOnly, nil},
@@ -63,7 +68,10 @@ func TestAuthorizationMatrix(t *testing.T) {
 		"GET /portal/api/webhooks/{id}/deliveries":            {hook.ID, portalOnly, nil},
 		"POST /portal/api/webhooks/deliveries/{id}/redeliver": {ping.ID, portalOnly, nil},
 	}
-	public := map[string]bool{"GET /api/v1/properties/{id}": true, "GET /api/v1/properties/{id}/availability": true}
+	// An authorization request becomes the grant of whoever signs in to
+	// decide on it, as OAuth has it: the link is the application's.
+	public := map[string]bool{"GET /api/v1/properties/{id}": true, "GET /api/v1/properties/{id}/availability": true,
+		"GET /oauth/requests/{id}": true, "POST /oauth/requests/{id}": true}
 
 	snapshot := func() string {
 		var out strings.Builder
@@ -91,7 +99,7 @@ func TestAuthorizationMatrix(t *testing.T) {
 	}
 	before := snapshot()
 	tested := 0
-	for _, pattern := range propertyhttp.New(propertyhttp.Config{}).Routes() {
+	for _, pattern := range propertyhttp.New(propertyhttp.Config{OAuth: oauth.New(oauth.Config{})}).Routes() {
 		if !strings.Contains(pattern, "{id}") || public[pattern] {
 			continue
 		}

@@ -16,6 +16,7 @@ import (
 	"github.com/wayfarer-asia/platform/internal/platform/clock"
 	"github.com/wayfarer-asia/platform/internal/platform/httpx/apitest"
 	"github.com/wayfarer-asia/platform/internal/platform/idempotency"
+	"github.com/wayfarer-asia/platform/internal/platform/oauth"
 	"github.com/wayfarer-asia/platform/internal/platform/ratelimit"
 	"github.com/wayfarer-asia/platform/internal/platform/store"
 	"github.com/wayfarer-asia/platform/internal/platform/store/storetest"
@@ -41,6 +42,7 @@ type env struct {
 	tokens *auth.Tokens
 	srv    *propertyhttp.Server
 	hooks  *changes.Endpoints
+	oauth  *oauth.Server
 }
 
 type options struct {
@@ -48,7 +50,8 @@ type options struct {
 	portalAuthLimit int           // per 15 minutes; default 1000
 	quoteTTL        time.Duration // default 15m
 	corsOrigins     []string
-	logger          *slog.Logger // default: discards
+	logger          *slog.Logger  // default: discards
+	oauthFetcher    oauth.Fetcher // reads client metadata documents; the guarded client when nil
 }
 
 // sampleDays is the calendar the tests load: enough for next month, and
@@ -99,7 +102,16 @@ func newEnv(t testing.TB, opts options, engine ...store.Engine) *env {
 	hooks := changes.NewEndpoints(db, clk)
 	keys := idempotency.NewKeys(db, clk, 0)
 	usage := property.NewUsage()
+	fetcher := opts.oauthFetcher
+	if fetcher == nil {
+		fetcher = changes.NewClientTimeout(changes.Policy{AllowHosts: []string{"127.0.0.1"}}, oauth.FetchTimeout)
+	}
+	authServer := oauth.New(oauth.Config{
+		Issuer: publicURL, Resource: publicURL + "/mcp", Scopes: property.Scopes, ConsentPage: "/oauth/consent/",
+		DB: db, Grants: ps, Fetcher: fetcher, Clock: clk, Logger: opts.logger,
+	})
 	srv := propertyhttp.New(propertyhttp.Config{
+		OAuth:           authServer,
 		PublicURL:       publicURL,
 		Catalog:         ps,
 		Bookings:        ps,
@@ -121,7 +133,7 @@ func newEnv(t testing.TB, opts options, engine ...store.Engine) *env {
 		OpenAPI:         openAPI,
 		CORSOrigins:     opts.corsOrigins,
 	})
-	return &env{Client: apitest.New(t, srv, doc), db: db, clock: clk, store: ps, keys: keys, usage: usage, tokens: tokens, srv: srv, hooks: hooks}
+	return &env{Client: apitest.New(t, srv, doc), db: db, clock: clk, store: ps, keys: keys, usage: usage, tokens: tokens, srv: srv, hooks: hooks, oauth: authServer}
 }
 
 // dev is a developer account made through the portal API.

@@ -47,19 +47,19 @@ func (s *Server) mcpRoutes() {
 	s.router.Handle("POST /mcp", d.Endpoint(s.cfg.PublicURL, s.mcpPrincipal, s.mcpMeter, perIP))
 	s.router.HandleTree("/mcp/", perIP)
 	s.ipLimited("GET "+mcpx.MetadataPath, func(w http.ResponseWriter, r *http.Request) error {
-		mcpx.Metadata(s.cfg.PublicURL, "Wayfarer property platform API", property.Scopes, nil).ServeHTTP(w, r)
+		mcpx.Metadata(s.cfg.PublicURL, "Wayfarer property platform API", property.Scopes, []string{s.cfg.OAuth.Issuer()}).ServeHTTP(w, r)
 		return nil
 	})
 }
 
 // mcpPrincipal authenticates an MCP request by its API key (X-API-KEY or
-// Bearer).
+// Bearer) or an application's access token.
 func (s *Server) mcpPrincipal(r *http.Request) (*mcpx.Principal, error) {
 	key, err := s.authenticateKey(r)
 	if err != nil {
 		return nil, err
 	}
-	return &mcpx.Principal{KeyID: key.ID, Scopes: key.Scopes, Value: key}, nil
+	return &mcpx.Principal{KeyID: key.ID, Scopes: key.Scopes, Value: key, ClientID: key.OAuthClientID}, nil
 }
 
 // mcpCaller returns who a tool call acts for: the key the MCP request was

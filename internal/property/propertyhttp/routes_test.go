@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/wayfarer-asia/platform/internal/platform/oauth"
 	"github.com/wayfarer-asia/platform/internal/property/propertyhttp"
 )
 
@@ -26,12 +27,17 @@ func TestRouteInventory(t *testing.T) {
 	// of /docs and /portal to their pages).
 	isPage := func(p string) bool {
 		_, path, _ := strings.Cut(p, " ")
-		return path == "/docs" || path == "/portal" || path == "/{$}" ||
+		if slices.Contains(oauth.Routes.Protocol, p) || slices.Contains(oauth.Routes.Consent, p) {
+			// The authorization server speaks OAuth (docs/oauth.md); the
+			// consent page's requests serve that page alone.
+			return true
+		}
+		return path == "/docs" || path == "/portal" || path == "/oauth/consent" || strings.HasPrefix(path, "/oauth/consent/") || path == "/{$}" ||
 			slices.ContainsFunc([]string{"/docs/", "/media/"}, func(prefix string) bool { return strings.HasPrefix(path, prefix) }) ||
 			(strings.HasPrefix(path, "/portal/") && !strings.HasPrefix(path, "/portal/api/"))
 	}
 	registered := map[string]bool{}
-	for _, p := range propertyhttp.New(propertyhttp.Config{}).Routes() {
+	for _, p := range propertyhttp.New(propertyhttp.Config{OAuth: oauth.New(oauth.Config{})}).Routes() {
 		if isPage(p) {
 			continue
 		}

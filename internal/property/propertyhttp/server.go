@@ -19,6 +19,7 @@ import (
 	"github.com/wayfarer-asia/platform/internal/platform/httpx"
 	"github.com/wayfarer-asia/platform/internal/platform/idempotency"
 	"github.com/wayfarer-asia/platform/internal/platform/media"
+	"github.com/wayfarer-asia/platform/internal/platform/oauth"
 	"github.com/wayfarer-asia/platform/internal/platform/ratelimit"
 	"github.com/wayfarer-asia/platform/internal/property"
 )
@@ -26,6 +27,9 @@ import (
 // Config is what the property API needs to serve. Zero limits and a zero
 // QuoteTTL take the defaults noted.
 type Config struct {
+	// OAuth is the authorization server of the MCP endpoint, whose access
+	// tokens the open API takes as well.
+	OAuth *oauth.Server
 	// PublicURL is the API's external base URL (PROPERTY_PUBLIC_URL), such
 	// as "https://api.example.com", without a trailing slash: every
 	// absolute URL in a response (images, doc_url) is built on it.
@@ -118,8 +122,14 @@ func New(cfg Config) *Server {
 	s.openAPI = &httpx.Precompressed{Body: cfg.OpenAPI}
 	s.routes()
 	outer := &httpx.Outer{Logger: cfg.Logger, PublicURL: cfg.PublicURL, TrustedProxies: cfg.TrustedProxies, Server: "property", Metrics: cfg.Metrics}
+	// The OAuth protocol's endpoints take no cookie: any origin may call
+	// them (browser-based clients do).
+	anyOrigin := map[string]bool{"GET /api/v1/openapi.json": true}
+	for _, p := range oauth.Routes.Protocol {
+		anyOrigin[p] = true
+	}
 	cors := &httpx.CORS{Origins: cfg.CORSOrigins, Public: func(method, path string) bool {
-		return s.router.Pattern(method, path) == "GET /api/v1/openapi.json"
+		return anyOrigin[s.router.Pattern(method, path)]
 	}}
 	s.handler = outer.Wrap(cors.Wrap(httpx.Compress(s.router)))
 	return s
@@ -163,6 +173,7 @@ func (s *Server) routes() {
 	s.portal("DELETE /portal/api/keys/{id}", s.handleKeyRevoke)
 	s.portal("POST /portal/api/keys/{id}/rotate", s.idem.Wrap(http.StatusCreated, recordCreatedKey, s.handleKeyRotate))
 	s.portal("GET /portal/api/usage", s.handleUsage)
+	s.oauthRoutes()        // applications a developer connects: oauth.go
 	s.supplyPortalRoutes() // the Properties page: supply_portal.go
 
 	// Counted against the client IP's budget, as API requests without a key.

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/wayfarer-asia/platform/internal/platform/httpx/apitest"
+	"github.com/wayfarer-asia/platform/internal/platform/oauth"
 	"github.com/wayfarer-asia/platform/internal/platform/store/storetest"
 	"github.com/wayfarer-asia/platform/internal/property/propertyhttp"
 )
@@ -24,7 +25,7 @@ func TestTextAtTheDoor(t *testing.T) {
 	}
 	fill := map[string]string{"id": "0193a4f5-3c4d-7e5f-8a6b-7c8d9e0f1a2b", "kind": "properties", "name": "a.jpg", "code": "NOT_FOUND",
 		"roomTypeId": "0193a4f5-3c4d-7e5f-8a6b-7c8d9e0f1a2c"}
-	routes := propertyhttp.New(propertyhttp.Config{}).Routes()
+	routes := propertyhttp.New(propertyhttp.Config{OAuth: oauth.New(oauth.Config{})}).Routes()
 	probes := apitest.BadTextProbes(doc, routes, func(p string) string {
 		v, ok := fill[p]
 		if !ok {

@@ -247,7 +247,7 @@ func TestSessionCookieSecure(t *testing.T) {
 		PublicURL: publicURL, Catalog: e.store, Bookings: e.store, Accounts: e.store, Supply: e.store, Idempotency: e.keys, Usage: e.usage,
 		PortalTokens: e.tokens, Clock: e.clock, Limiter: ratelimit.NewMemory(e.clock),
 		TrustedProxies: []netip.Prefix{netip.MustParsePrefix("10.0.0.0/8")},
-		Logger:         slog.New(slog.NewTextHandler(io.Discard, nil)),
+		Logger:         slog.New(slog.NewTextHandler(io.Discard, nil)), OAuth: e.oauth,
 	})
 	for _, tc := range []struct {
 		name       string
