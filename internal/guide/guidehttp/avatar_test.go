@@ -135,6 +135,7 @@ func TestAvatarRemovedOnClosure(t *testing.T) {
 // URL to everyone; no response ever names the forged host, and every
 // catalogue image is an absolute URL on the public base.
 func TestHostNeverBecomesData(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, options{})
 	e.Forbidden = append(e.Forbidden, "attacker.example")
 	forged := []string{"Host", "attacker.example", "X-Forwarded-Host", "attacker.example", "X-Forwarded-Proto", "https"}
@@ -213,6 +214,7 @@ func TestHostNeverBecomesData(t *testing.T) {
 // spent by every attempt; past it the upload is refused with 429 before
 // the body is read, with the rate-limit headers of the rest of the API.
 func TestAvatarUploadLimit(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, options{noSample: true, avatarLimit: 2})
 	u := e.register(t, "limited@example.com", "TOURIST")
 	other := e.register(t, "other@example.com", "TOURIST")

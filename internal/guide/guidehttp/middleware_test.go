@@ -157,6 +157,7 @@ func TestOpenAPIAndDocs(t *testing.T) {
 // TestSampleImagesLimited: sample pictures count against the public
 // per-client budget, like the catalogue reads.
 func TestSampleImagesLimited(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, options{publicLimit: 2, noSample: true})
 	first := e.Get("/media/sample/experts/demo-expert.jpg").Expect(200)
 	if first.Header.Get("X-RateLimit-Remaining") != "1" || first.Header.Get("ETag") == "" {

@@ -112,6 +112,7 @@ func (o *octoEnv) reserve(t *testing.T, key, product, start string, extra map[st
 // reference and accepts, and cancels it; every answer matches the OCTO
 // document, and the time is taken from the hold on, for every door.
 func TestOctoFlow(t *testing.T) {
+	t.Parallel()
 	for _, engine := range storetest.Engines() {
 		t.Run(string(engine), func(t *testing.T) {
 			o := newOctoEnv(t, engine)
@@ -269,6 +270,7 @@ func TestOctoFlow(t *testing.T) {
 // TestOctoErrors: each wrong request is answered with its OCTO code in
 // OCTO's body (status 400, never 404), naming the id at fault.
 func TestOctoErrors(t *testing.T) {
+	t.Parallel()
 	o := newOctoEnv(t, store.SQLite)
 	start := o.freeStart(t, o.packageID)
 	unknown := "0193a4f5-3c4d-7e5f-8a6b-7c8d9e0f1a2b"
@@ -333,6 +335,7 @@ func TestOctoErrors(t *testing.T) {
 // TestOctoTestMode: a test key's holds and bookings take no time, make no
 // marketplace booking, and are gone a day later.
 func TestOctoTestMode(t *testing.T) {
+	t.Parallel()
 	o := newOctoEnv(t, store.SQLite)
 	start := o.freeStart(t, o.packageID)
 	var a, b octoBooking
@@ -370,6 +373,7 @@ func TestOctoTestMode(t *testing.T) {
 // one expert, and the expert accepting a REST booking at that time, all at
 // once: at most one claim stands, and one does.
 func TestOctoRace(t *testing.T) {
+	t.Parallel()
 	for _, engine := range storetest.Engines() {
 		t.Run(string(engine), func(t *testing.T) {
 			o := newOctoEnv(t, engine)

@@ -19,6 +19,7 @@ import (
 // accepts, so the check is reached whatever runs first. On PostgreSQL such
 // text used to fail a query with a 500; on SQLite it was stored.
 func TestTextAtTheDoor(t *testing.T) {
+	t.Parallel()
 	doc, err := guideDoc()
 	if err != nil {
 		t.Fatal(err)

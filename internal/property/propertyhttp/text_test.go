@@ -19,6 +19,7 @@ import (
 // the key is authenticated and counted first. On PostgreSQL such text
 // used to fail a query with a 500; on SQLite it was stored.
 func TestTextAtTheDoor(t *testing.T) {
+	t.Parallel()
 	doc, err := propertyDoc()
 	if err != nil {
 		t.Fatal(err)
