@@ -8,12 +8,13 @@
 // Client Registration, then a Client ID Metadata Document served over
 // https by this test), is authorized with one scope fewer than it asked
 // for, lists tools and runs the booking flow, refreshes when its access
-// token is revoked, is refused a reused refresh token, and fails cleanly
-// after the person revokes the connection.
+// token is revoked, is refused a reused refresh token and by the other
+// server, and fails cleanly after the person revokes the connection.
 //
-// run.sh starts the server and sets GUIDE_URL, PROPERTY_URL, CHROMIUM,
-// and CIMD_CERT and CIMD_KEY: the self-signed certificate for 127.0.0.1
-// (and its key) that the server trusts through SSL_CERT_FILE.
+// The person is the sample data's demo account on each server. run.sh
+// starts the server and sets GUIDE_URL, PROPERTY_URL, CHROMIUM,
+// DEMO_PASSWORD, and CIMD_CERT and CIMD_KEY: the self-signed certificate
+// for 127.0.0.1 (and its key) that the server trusts through SSL_CERT_FILE.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
@@ -371,6 +372,14 @@ for (const server of servers) {
     try {
       await checkTools(server, provider, client, granted);
       await server.bookingFlow(client);
+
+      // The token is bound to this server's /mcp (RFC 8707): the other refuses it.
+      const other = servers.find((s) => s !== server);
+      const foreign = await fetch(other.base + '/mcp', { method: 'POST',
+        headers: { Authorization: `Bearer ${provider.tokens().access_token}`, 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }) });
+      assert.equal(foreign.status, 401);
+
       const old = await refreshes(server, provider, client, log);
 
       // Reusing the refresh token given up is refused, and revokes the chain.
