@@ -4,13 +4,24 @@
 #
 # Builds cmd/server, starts it on two free loopback ports with a fresh data
 # folder (sample data on), waits until both APIs are ready, runs the tests
-# (node's test runner) and stops the server. Needs Go and Node.js 20+;
-# installs the pinned SDK with `npm ci` when missing.
+# (node's test runner) and stops the server. Needs Go, Node.js 20+, openssl
+# and Debian's chromium package (CHROMIUM overrides /usr/bin/chromium) for
+# the OAuth test's consent page; installs the pinned SDK and playwright-core
+# with `npm ci` when missing. The OAuth test serves Client ID Metadata
+# Documents over https from 127.0.0.1 with a self-signed certificate made
+# here, which the server trusts (SSL_CERT_FILE) and may fetch
+# (WEBHOOK_ALLOW_HOSTS).
 set -euo pipefail
 cd "$(dirname "$0")"
 export PATH="$PATH:/usr/local/go/bin"
 
-[ -d node_modules/@modelcontextprotocol/sdk ] || npm ci --no-audit --no-fund --loglevel=error
+CHROMIUM="${CHROMIUM:-/usr/bin/chromium}"
+if [ ! -x "$CHROMIUM" ]; then
+  echo "e2e/mcp: no Chromium at $CHROMIUM: apt-get install chromium (or set CHROMIUM)" >&2
+  exit 1
+fi
+
+[ -d node_modules/@modelcontextprotocol/sdk ] && [ -d node_modules/playwright-core ] || npm ci --no-audit --no-fund --loglevel=error
 
 work="$(mktemp -d)"
 pid=""
@@ -36,6 +47,9 @@ guide_port="$(free_port)"
 property_port="$(free_port)"
 while [ "$property_port" = "$guide_port" ]; do property_port="$(free_port)"; done
 
+openssl req -x509 -newkey rsa:2048 -nodes -days 1 -subj "/CN=127.0.0.1" -addext "subjectAltName=IP:127.0.0.1" \
+  -keyout "$work/cimd.key" -out "$work/cimd.crt" 2>/dev/null
+
 echo "e2e/mcp: building the server"
 (cd ../.. && go build -o "$work/server" ./cmd/server)
 
@@ -43,6 +57,7 @@ echo "e2e/mcp: starting it on 127.0.0.1:$guide_port (guide) and 127.0.0.1:$prope
 GUIDE_ADDR="127.0.0.1:$guide_port" PROPERTY_ADDR="127.0.0.1:$property_port" \
 GUIDE_PUBLIC_URL="http://127.0.0.1:$guide_port" PROPERTY_PUBLIC_URL="http://127.0.0.1:$property_port" \
 GUIDE_DATABASE_URL="$work/guide.db" PROPERTY_DATABASE_URL="$work/property.db" \
+WEBHOOK_ALLOW_HOSTS=127.0.0.1 SSL_CERT_FILE="$work/cimd.crt" \
 AVATAR_DIR="$work/avatars" SAMPLE_DATA=on DEMO_PASSWORD="e2e-demo-password" LOG_LEVEL=info \
   "$work/server" >"$work/server.log" 2>&1 &
 pid=$!
@@ -56,6 +71,7 @@ done
 ready "$guide_port" && ready "$property_port" || { echo "e2e/mcp: the server did not become ready in 60 s" >&2; exit 1; }
 
 GUIDE_URL="http://127.0.0.1:$guide_port" PROPERTY_URL="http://127.0.0.1:$property_port" \
+CHROMIUM="$CHROMIUM" DEMO_PASSWORD="e2e-demo-password" CIMD_CERT="$work/cimd.crt" CIMD_KEY="$work/cimd.key" \
   node --test --test-concurrency=1 --test-reporter=spec ./*.test.mjs
 
 # Every tool call was audited: one log line each with the key, tool and outcome.
