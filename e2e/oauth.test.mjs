@@ -159,6 +159,40 @@ test('the connected-apps page lists the application and revokes it', async () =>
   assert.match(res.headers.get('www-authenticate'), /error="invalid_token"/);
 });
 
+test('a developer connects an application on the property server and revokes it in the portal', async () => {
+  const PROPERTY = process.env.PROPERTY_URL;
+  const dev = { name: 'OAuth Developer', email: `oauth-dev-${unique}@example.com`, password };
+  const signup = await fetch(`${PROPERTY}/portal/api/signup`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(dev) });
+  assert.equal(signup.status, 201);
+  const reg = await fetch(`${PROPERTY}/oauth/register`, { method: 'POST', headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ client_name: 'Channel manager', redirect_uris: [redirectURI] }) });
+  const propertyClient = (await reg.json()).client_id;
+  const { challenge } = pkce();
+  await page.goto(`${PROPERTY}/oauth/authorize?${new URLSearchParams({ response_type: 'code', client_id: propertyClient, redirect_uri: redirectURI,
+    state: 'p1', code_challenge: challenge, code_challenge_method: 'S256', scope: 'properties:read bookings:read' })}`);
+  await page.locator('#view-signin').waitFor();
+  await page.fill('#email', dev.email);
+  await page.fill('#password', password);
+  await page.click('#signin-form button[type=submit]');
+  await page.locator('#view-review').waitFor();
+  assert.equal(await page.textContent('#client-name'), 'Channel manager');
+  await Promise.all([page.waitForURL((u) => u.href.startsWith(redirectURI)), page.click('#approve')]);
+  assert.ok(new URL(page.url()).searchParams.get('code'));
+
+  await page.goto(`${PROPERTY}/portal/`);
+  await page.click('#tab-login');
+  await page.fill('#login-email', dev.email);
+  await page.fill('#login-password', password);
+  await page.click('#login-form button[type=submit]');
+  const item = page.locator('#apps li');
+  await item.waitFor();
+  assert.match(await item.textContent(), /Channel manager/);
+  await shot('portal-connected-apps');
+  await item.locator('button.revoke').click();
+  await page.click('#confirm-ok');
+  await page.locator('#apps-empty').waitFor();
+});
+
 test('the pages ran without errors', () => {
   assert.deepEqual(problems, []);
 });

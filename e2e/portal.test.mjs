@@ -206,7 +206,7 @@ test('the portal reopens signed in, its cards side by side, nothing failing', as
   // Webhooks and Properties are cards of their own, not inside Usage.
   assert.deepEqual(await portalCards(page), [
     'new-key in the view', 'keys-title in the view', 'create-title in the view', 'qs-title in the view',
-    'mcp-title in the view', 'usage-title in the view', 'webhooks-card in the view', 'properties in the view',
+    'mcp-title in the view', 'apps-card in the view', 'usage-title in the view', 'webhooks-card in the view', 'properties in the view',
   ]);
   assert.equal(await page.locator('section[aria-labelledby=usage-title] #webhooks-card, section[aria-labelledby=usage-title] #properties').count(), 0);
   for (const card of ['#webhooks-card', '#properties']) {

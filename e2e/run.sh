@@ -52,7 +52,7 @@ echo "e2e: starting it on 127.0.0.1:$guide_port (guide) and 127.0.0.1:$property_
 GUIDE_ADDR="127.0.0.1:$guide_port" PROPERTY_ADDR="127.0.0.1:$property_port" \
 GUIDE_PUBLIC_URL="http://127.0.0.1:$guide_port" PROPERTY_PUBLIC_URL="http://127.0.0.1:$property_port" \
 GUIDE_DATABASE_URL="$work/guide.db" PROPERTY_DATABASE_URL="$work/property.db" \
-AVATAR_DIR="$work/avatars" SAMPLE_DATA=on ADMIN_EMAILS=console-admin@example.com LOG_LEVEL=warn PROPERTY_RATE_LIMIT=20 GUIDE_AUTH_RATE_LIMIT=100 WEBHOOK_ALLOW_HOSTS=127.0.0.1 \
+AVATAR_DIR="$work/avatars" SAMPLE_DATA=on ADMIN_EMAILS=console-admin@example.com LOG_LEVEL=warn PROPERTY_RATE_LIMIT=20 GUIDE_AUTH_RATE_LIMIT=100 PROPERTY_AUTH_RATE_LIMIT=100 WEBHOOK_ALLOW_HOSTS=127.0.0.1 \
 PROPERTY_CORS_ALLOWED_ORIGINS="http://127.0.0.1:$app_port" \
   "$work/server" >"$work/server.log" 2>&1 &
 pid=$!

@@ -558,6 +558,7 @@ func (a *app) property(ctx context.Context) (http.Handler, error) {
 		Clock:            clk,
 		Limiter:          a.limiter,
 		KeyLimit:         ratelimit.PerMinute(cfg.PropertyRateLimit),
+		PortalAuthLimit:  ratelimit.Limit{Rate: cfg.PortalAuthRateLimit, Period: 15 * time.Minute},
 		QuoteTTL:         cfg.QuoteTTL,
 		Metrics:          a.metrics,
 		Gatherer:         a.registry,

@@ -287,7 +287,58 @@ async function showApp(developer) {
   document.title = 'API keys · Developer portal';
   show('app');
   renderQuickstart();
-  await Promise.all([loadKeys(), loadUsage(), loadProperties(), loadWebhooks()]);
+  await Promise.all([loadKeys(), loadUsage(), loadProperties(), loadWebhooks(), loadApps()]);
+}
+
+// ---- connected apps (OAuth grants) --------------------------------------
+
+async function loadApps() {
+  const box = $('#apps-error');
+  let apps = [];
+  try {
+    apps = (await api('GET', '/portal/api/connected-apps')).data || [];
+    box.hidden = true;
+  } catch (err) {
+    if (err.status !== 401) showFormError(box, err);
+  }
+  const list = $('#apps');
+  list.textContent = '';
+  $('#apps-empty').hidden = apps.length > 0;
+  for (const a of apps) {
+    const meta = [`Connected ${dateFmt.format(new Date(a.createdAt))}`, a.lastUsedAt ? `last used ${ago(a.lastUsedAt)}` : 'never used'];
+    list.append(el('li', { class: 'key', 'data-id': a.id },
+      el('div', { class: 'key-top' }, el('span', { class: 'key-name', text: a.client.name })),
+      el('p', { class: 'key-meta', text: a.client.uri || a.client.id }),
+      el('p', { class: 'key-meta', text: meta.join(' · ') }),
+      el('div', { class: 'scopes' }, (a.scopes || []).map((s) => el('span', { class: 'chip', text: s }))),
+      el('div', { class: 'key-actions' },
+        el('button', { type: 'button', class: 'btn btn-danger btn-small revoke', 'aria-label': `Revoke ${a.client.name}`, text: 'Revoke' })),
+    ));
+  }
+}
+
+function setupApps() {
+  $('#apps').addEventListener('click', async (e) => {
+    const btn = e.target.closest('button.revoke');
+    if (!btn) return;
+    const item = btn.closest('li');
+    const name = item.querySelector('.key-name').textContent;
+    const yes = await confirmDialog({
+      title: `Revoke “${name}”?`,
+      body: 'Its access stops at once; it must ask you again to reconnect.',
+      ok: 'Revoke',
+      danger: true,
+    });
+    if (!yes) { btn.focus(); return; }
+    try {
+      await api('DELETE', `/portal/api/connected-apps/${encodeURIComponent(item.dataset.id)}`);
+      toast(`“${name}” revoked.`);
+      await loadApps();
+      $('#apps-title').focus();
+    } catch (err) {
+      if (err.status !== 401) showFormError($('#apps-error'), err);
+    }
+  });
 }
 
 // ---- sign up, sign in, sign out -----------------------------------------
@@ -1000,6 +1051,7 @@ async function boot() {
   setupUsage();
   setupProperties();
   setupWebhooks();
+  setupApps();
   // GET /portal/session answers 200 signed in or not: opening the page
   // signed out makes no failed request (browsers log those as errors).
   try {

@@ -36,6 +36,7 @@ type Config struct {
 	LogLevel            slog.Level
 
 	AuthRateLimit       int           // requests per 15 minutes per client IP on the auth endpoints
+	PortalAuthRateLimit int           // portal signups, logins and OAuth client registrations per 15 minutes per client IP
 	AvatarRateLimit     int           // avatar uploads per hour per user
 	ImageRateLimit      int           // package image uploads per hour per user
 	TravelogueRateLimit int           // travelogues created per hour per user
@@ -168,6 +169,7 @@ func load(getenv func(string) string) (*Config, error) {
 		c.TrustedProxies = append(c.TrustedProxies, p.Masked())
 	}
 	c.AuthRateLimit = positiveInt(get("GUIDE_AUTH_RATE_LIMIT", "10"), "GUIDE_AUTH_RATE_LIMIT", &errs)
+	c.PortalAuthRateLimit = positiveInt(get("PROPERTY_AUTH_RATE_LIMIT", "10"), "PROPERTY_AUTH_RATE_LIMIT", &errs)
 	c.AvatarRateLimit = positiveInt(get("GUIDE_AVATAR_RATE_LIMIT", "10"), "GUIDE_AVATAR_RATE_LIMIT", &errs)
 	c.ImageRateLimit = positiveInt(get("GUIDE_PACKAGE_IMAGE_RATE_LIMIT", "30"), "GUIDE_PACKAGE_IMAGE_RATE_LIMIT", &errs)
 	c.TravelogueRateLimit = positiveInt(get("GUIDE_TRAVELOGUE_RATE_LIMIT", "20"), "GUIDE_TRAVELOGUE_RATE_LIMIT", &errs)

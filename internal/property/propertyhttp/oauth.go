@@ -24,7 +24,7 @@ func (s *Server) oauthRoutes() {
 		// Registering is rarer than signing in, and each registration is
 		// kept: it takes the sign-in limit.
 		return httpx.RateLimit(s.cfg.Limiter, func(r *http.Request) (string, ratelimit.Limit) {
-			return "property:portal-auth:" + httpx.ClientIP(r.Context()).String(), s.cfg.PortalAuthLimit
+			return "property:oauth-register:" + httpx.ClientIP(r.Context()).String(), s.cfg.PortalAuthLimit
 		}, h)
 	}, s.consentPerson)
 	webui.Consent(webui.ConsentConfig{Product: webui.PropertyProduct}).Register(s.router)
