@@ -30,22 +30,19 @@ func (g *Guide) SaveGrant(ctx context.Context, tx *sql.Tx, person string, c *oau
 	if err != nil {
 		return "", err
 	}
-	var id string
-	err = tx.QueryRowContext(ctx, `SELECT id FROM api_keys WHERE user_id = $1 AND oauth_client_id = $2 AND revoked_at IS NULL`, person, c.ID).Scan(&id)
-	if err == nil {
-		_, err = tx.ExecContext(ctx, `UPDATE api_keys SET scopes = $1, name = $2 WHERE id = $3`, string(b), c.Name, id)
-		return id, err
-	} else if !errors.Is(err, sql.ErrNoRows) {
-		return "", err
-	}
 	_, prefix, hash, err := auth.NewAPIKey("live")
 	if err != nil {
 		return "", err
 	}
-	id = store.NewID()
-	_, err = tx.ExecContext(ctx, `INSERT INTO api_keys (id, user_id, name, key_prefix, key_hash, mode, scopes, rate_limit, created_at, confirmation, oauth_client_id)
-		VALUES ($1, $2, $3, $4, $5, 'live', $6, $7, $8, $9, $10)`,
-		id, person, c.Name, prefix, hash, string(b), grantRateLimit, g.clock.Now(), guide.ConfirmPerson, c.ID)
+	// One statement, so that two approvals at once leave one grant (the
+	// partial unique index of migration 00026 is the arbiter).
+	var id string
+	err = tx.QueryRowContext(ctx, `INSERT INTO api_keys (id, user_id, name, key_prefix, key_hash, mode, scopes, rate_limit, created_at, confirmation, oauth_client_id)
+		VALUES ($1, $2, $3, $4, $5, 'live', $6, $7, $8, $9, $10)
+		ON CONFLICT (user_id, oauth_client_id) WHERE oauth_client_id IS NOT NULL AND revoked_at IS NULL
+		DO UPDATE SET scopes = excluded.scopes, name = excluded.name
+		RETURNING id`,
+		store.NewID(), person, c.Name, prefix, hash, string(b), grantRateLimit, g.clock.Now(), guide.ConfirmPerson, c.ID).Scan(&id)
 	return id, err
 }
 

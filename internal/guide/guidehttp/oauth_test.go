@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -486,5 +487,39 @@ func TestOAuthClientMetadataDocument(t *testing.T) {
 	res.Body.Close()
 	if loc, _ := url.Parse(res.Header.Get("Location")); loc.Query().Get("error") != "invalid_client" {
 		t.Errorf("a document on a loopback https address: %s", loc)
+	}
+}
+
+// TestOAuthOneGrantPerApplication: approving an application again
+// replaces the scopes of the person's one grant to it, and two approvals
+// at once still leave one.
+func TestOAuthOneGrantPerApplication(t *testing.T) {
+	t.Parallel()
+	for _, engine := range storetest.Engines() {
+		t.Run(string(engine), func(t *testing.T) {
+			t.Parallel()
+			b := newBookingEnv(t, engine)
+			_, reg := b.registerClient(t, map[string]any{"client_name": "Agent", "redirect_uris": []string{testRedirect}})
+			clientID := reg["client_id"].(string)
+			b.tokenGrant(t, b.tourist, clientID, verifier, "bookings:read")
+			b.tokenGrant(t, b.tourist, clientID, verifier, "profile:read")
+			c := b.oauthClient()
+			ids := []string{c.Start(t, c.AuthorizeURL(clientID, "packages:read")), c.Start(t, c.AuthorizeURL(clientID, "packages:read"))}
+			var wg sync.WaitGroup
+			for _, id := range ids {
+				wg.Go(func() {
+					b.Do("POST", "/oauth/requests/"+id, map[string]any{"approve": true, "scopes": []string{"packages:read"}}, bearer(b.tourist.token)...).Expect(200)
+				})
+			}
+			wg.Wait()
+			var apps struct{ Data []struct{ Scopes []string } }
+			b.Get("/api/v1/profile/connected-apps", bearer(b.tourist.token)...).Expect(200).Decode(&apps)
+			if len(apps.Data) != 1 || strings.Join(apps.Data[0].Scopes, " ") != "packages:read" {
+				t.Fatalf("connected apps: %+v", apps.Data)
+			}
+			if n := b.count(t, `SELECT COUNT(*) FROM api_keys WHERE oauth_client_id = $1`, clientID); n != 1 {
+				t.Fatalf("grants of the client: %d", n)
+			}
+		})
 	}
 }

@@ -27,21 +27,19 @@ func (s *Property) SaveGrant(ctx context.Context, tx *sql.Tx, developer string, 
 	if err != nil {
 		return "", err
 	}
-	var id string
-	err = tx.QueryRowContext(ctx, `SELECT id FROM api_keys WHERE developer_id = $1 AND oauth_client_id = $2 AND revoked_at IS NULL`, developer, c.ID).Scan(&id)
-	if err == nil {
-		_, err = tx.ExecContext(ctx, `UPDATE api_keys SET scopes = $1, name = $2 WHERE id = $3`, string(b), c.Name, id)
-		return id, err
-	} else if !errors.Is(err, sql.ErrNoRows) {
-		return "", err
-	}
 	_, prefix, hash, err := auth.NewAPIKey(property.ModeLive)
 	if err != nil {
 		return "", err
 	}
-	id = store.NewID()
-	_, err = tx.ExecContext(ctx, `INSERT INTO api_keys (id, developer_id, name, key_prefix, key_hash, mode, scopes, created_at, oauth_client_id)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`, id, developer, c.Name, prefix, hash, property.ModeLive, string(b), s.clock.Now(), c.ID)
+	// One statement, so that two approvals at once leave one grant (the
+	// partial unique index of migration 00025 is the arbiter).
+	var id string
+	err = tx.QueryRowContext(ctx, `INSERT INTO api_keys (id, developer_id, name, key_prefix, key_hash, mode, scopes, created_at, oauth_client_id)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+		ON CONFLICT (developer_id, oauth_client_id) WHERE oauth_client_id IS NOT NULL AND revoked_at IS NULL
+		DO UPDATE SET scopes = excluded.scopes, name = excluded.name
+		RETURNING id`,
+		store.NewID(), developer, c.Name, prefix, hash, property.ModeLive, string(b), s.clock.Now(), c.ID).Scan(&id)
 	return id, err
 }
 
