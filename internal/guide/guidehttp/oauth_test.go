@@ -363,6 +363,11 @@ func TestOAuthRefusals(t *testing.T) {
 	t.Run("refresh", func(t *testing.T) {
 		tokens, _ := b.tokenGrant(t, b.tourist, clientID, verifier, "bookings:read")
 		refresh := tokens["refresh_token"].(string)
+		// A refresh may not widen the grant; the refusal spends nothing.
+		if status, out := b.form(t, "/oauth/token", url.Values{"grant_type": {"refresh_token"}, "refresh_token": {refresh},
+			"client_id": {clientID}, "scope": {"bookings:read profile:write"}}); status != 400 || out["error"] != "invalid_scope" {
+			t.Fatalf("widening refresh: %d %v", status, out)
+		}
 		status, next := b.form(t, "/oauth/token", url.Values{"grant_type": {"refresh_token"}, "refresh_token": {refresh}, "client_id": {clientID}})
 		if status != 200 || next["refresh_token"] == refresh {
 			t.Fatalf("refresh: %d %v", status, next)

@@ -373,7 +373,7 @@ func (s *Server) exchangeCode(ctx context.Context, tx *sql.Tx, p TokenParams) (*
 	if _, err := tx.ExecContext(ctx, `UPDATE oauth_requests SET code_used_at = $1 WHERE id = $2`, now, id); err != nil {
 		return nil, false, err
 	}
-	out, err := s.issue(ctx, tx, grant.String, clientID, id, resource)
+	out, err := s.issue(ctx, tx, grant.String, clientID, id, resource, "")
 	return out, false, err
 }
 
@@ -407,34 +407,28 @@ func (s *Server) refresh(ctx context.Context, tx *sql.Tx, p TokenParams) (*Token
 	case !expires.After(now):
 		return nil, false, &Error{Code: "invalid_grant", Description: "The refresh token has expired; authorize again."}
 	}
-	if p.Scope != "" {
-		scopes, err := s.cfg.Grants.GrantScopes(ctx, tx, grant)
-		if err == nil {
-			for f := range strings.FieldsSeq(p.Scope) {
-				if !slices.Contains(scopes, f) {
-					return nil, false, &Error{Code: "invalid_scope", Description: "The grant does not hold " + f + "; authorize again to ask for it."}
-				}
-			}
-		}
-	}
 	if _, err := tx.ExecContext(ctx, `UPDATE oauth_tokens SET used_at = $1 WHERE hash = $2`, now, hashOf(p.RefreshToken)); err != nil {
 		return nil, false, err
 	}
-	out, err := s.issue(ctx, tx, grant, clientID, chain, resource)
+	out, err := s.issue(ctx, tx, grant, clientID, chain, resource, p.Scope)
 	return out, false, err
 }
 
 // issue mints an access token and a refresh token of the grant, if it
-// still stands, in the chain of one authorization.
-func (s *Server) issue(ctx context.Context, tx *sql.Tx, grant, clientID, chain, resource string) (*Tokens, error) {
+// still stands and holds every scope of ask (a refresh may name fewer,
+// never more), in the chain of one authorization. A refusal rolls the
+// transaction back, the spent code or refresh token with it.
+func (s *Server) issue(ctx context.Context, tx *sql.Tx, grant, clientID, chain, resource, ask string) (*Tokens, error) {
 	scopes, err := s.cfg.Grants.GrantScopes(ctx, tx, grant)
 	if apperr.Code(err) == apperr.NotFound {
-		if _, err := tx.ExecContext(ctx, `DELETE FROM oauth_tokens WHERE grant_id = $1`, grant); err != nil {
-			return nil, err
-		}
 		return nil, &Error{Code: "invalid_grant", Description: "The person revoked this application's access, or closed the account."}
 	} else if err != nil {
 		return nil, err
+	}
+	for f := range strings.FieldsSeq(ask) {
+		if !slices.Contains(scopes, f) {
+			return nil, &Error{Code: "invalid_scope", Description: "The grant does not hold " + f + "; authorize again to ask for it."}
+		}
 	}
 	now := s.cfg.Clock.Now().UTC()
 	access, accessHash := secret(accessPrefix)
