@@ -17,6 +17,7 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -90,7 +91,7 @@ func NewDoor(name, version, instructions string, maxBody int64, logger *slog.Log
 	// its warnings and errors are kept.
 	sdkLogger := slog.New(warnings{logger.Handler()})
 	d.server = mcp.NewServer(&mcp.Implementation{Name: "wayfarer-" + name, Title: "Wayfarer " + name + " API", Version: version},
-		&mcp.ServerOptions{Instructions: instructions, Logger: sdkLogger})
+		&mcp.ServerOptions{Instructions: instructions, Logger: sdkLogger, SchemaCache: resolvedSchemas})
 	d.server.AddReceivingMiddleware(d.listFilter, d.hideInternals)
 	d.handler = mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return d.server }, &mcp.StreamableHTTPOptions{
 		Stateless:    true,
@@ -176,14 +177,13 @@ type Handler[In, Out any] func(ctx context.Context, req *mcp.CallToolRequest, in
 // and outcome.
 func AddTool[In, Out any](d *Door, t *mcp.Tool, scope string, h Handler[In, Out]) {
 	d.scopes[t.Name] = scope
-	opts := &jsonschema.ForOptions{TypeSchemas: d.typeSchemas()}
-	t.InputSchema = must(jsonschema.For[In](opts))
+	t.InputSchema = d.schemaOf(reflect.TypeFor[In]())
 	// A tool's output is an object: a pointer result is never null.
 	out := reflect.TypeFor[Out]()
 	if out.Kind() == reflect.Pointer {
 		out = out.Elem()
 	}
-	t.OutputSchema = must(jsonschema.ForType(out, opts))
+	t.OutputSchema = d.schemaOf(out)
 	mcp.AddTool(d.server, t, func(ctx context.Context, req *mcp.CallToolRequest, in In) (*mcp.CallToolResult, Out, error) {
 		start := time.Now()
 		p := PrincipalFrom(ctx)
@@ -236,6 +236,39 @@ func AddTool[In, Out any](d *Door, t *mcp.Tool, scope string, h Handler[In, Out]
 		)
 		return res, out, err
 	})
+}
+
+// schemas hold the tools' schemas of every door of the process, built
+// once per door name and type, which fix them: a door's TypeSchemas come
+// from its product's code. The SDK's cache then keeps each schema's
+// resolved form by pointer, so that a door built again (each test builds
+// its own server) reflects and resolves nothing.
+var schemas struct {
+	sync.Mutex
+	byType map[schemaKey]*jsonschema.Schema
+}
+
+var resolvedSchemas = mcp.NewSchemaCache()
+
+type schemaKey struct {
+	door string
+	t    reflect.Type
+}
+
+// schemaOf returns the JSON schema of a tool's input or output type t.
+func (d *Door) schemaOf(t reflect.Type) *jsonschema.Schema {
+	schemas.Lock()
+	defer schemas.Unlock()
+	k := schemaKey{d.name, t}
+	s := schemas.byType[k]
+	if s == nil {
+		s = must(jsonschema.ForType(t, &jsonschema.ForOptions{TypeSchemas: d.typeSchemas()}))
+		if schemas.byType == nil {
+			schemas.byType = map[schemaKey]*jsonschema.Schema{}
+		}
+		schemas.byType[k] = s
+	}
+	return s
 }
 
 // typeSchemas are the door's TypeSchemas and those every door has: a

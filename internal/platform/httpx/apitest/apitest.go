@@ -14,7 +14,9 @@ import (
 	"net/url"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/getkin/kin-openapi/openapi3filter"
@@ -22,6 +24,7 @@ import (
 	"github.com/getkin/kin-openapi/routers/gorillamux"
 	"github.com/pb33f/libopenapi"
 	validator "github.com/pb33f/libopenapi-validator"
+	"github.com/pb33f/libopenapi-validator/cache"
 	"github.com/pb33f/libopenapi-validator/config"
 
 	"github.com/wayfarer-asia/platform/internal/platform/auth"
@@ -97,13 +100,73 @@ func strictValidator(doc *openapi3.T) (validator.Validator, error) {
 		if err != nil {
 			return nil, err
 		}
-		v, errs := validator.NewValidator(d, config.WithFormatAssertions())
+		schemas := &lazySchemas{SchemaCache: cache.NewDefaultCache()}
+		v, errs := validator.NewValidator(d, config.WithFormatAssertions(), config.WithSchemaCache(schemas))
 		if len(errs) > 0 {
 			return nil, errors.Join(errs...)
 		}
+		schemas.built.Store(true)
 		return v, nil
 	}))
 	return f.(func() (validator.Validator, error))()
+}
+
+// lazySchemas is the strict validator's schema cache, which compiles a
+// schema when a response first needs it. The validator would otherwise
+// compile every schema of the document while it is built, request bodies
+// and parameters included, though the tests validate only responses and
+// each package answers with a part of the document. The parallel tests
+// of a package ask for the same schemas at once: one compiles each while
+// the others wait for it.
+type lazySchemas struct {
+	cache.SchemaCache
+	built   atomic.Bool
+	mu      sync.Mutex
+	pending map[uint64]chan struct{} // closed when the schema is stored
+}
+
+// Load tells the validator, while it is built, that every schema is
+// compiled already. Afterwards a miss lets the first caller compile the
+// schema and makes the others wait for its Store; a minute without one
+// (the schema did not compile) lets them try for themselves.
+func (c *lazySchemas) Load(key uint64) (*cache.SchemaCacheEntry, bool) {
+	if !c.built.Load() {
+		return nil, true
+	}
+	if e, ok := c.SchemaCache.Load(key); ok {
+		return e, true
+	}
+	c.mu.Lock()
+	if e, ok := c.SchemaCache.Load(key); ok {
+		c.mu.Unlock()
+		return e, true
+	}
+	done, compiling := c.pending[key]
+	if !compiling {
+		if c.pending == nil {
+			c.pending = map[uint64]chan struct{}{}
+		}
+		c.pending[key] = make(chan struct{})
+	}
+	c.mu.Unlock()
+	if !compiling {
+		return nil, false
+	}
+	select {
+	case <-done:
+	case <-time.After(time.Minute):
+	}
+	return c.SchemaCache.Load(key)
+}
+
+func (c *lazySchemas) Store(key uint64, e *cache.SchemaCacheEntry) {
+	c.SchemaCache.Store(key, e)
+	c.mu.Lock()
+	if done := c.pending[key]; done != nil {
+		close(done)
+		delete(c.pending, key)
+	}
+	c.mu.Unlock()
 }
 
 // Response is a recorded response.
