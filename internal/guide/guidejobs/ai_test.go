@@ -106,7 +106,7 @@ func TestAIReply(t *testing.T) {
 	t.Parallel()
 	for _, engine := range storetest.Engines() {
 		t.Run(string(engine), func(t *testing.T) {
-			e := newEnv(t, engine, noonTokyo).withSample()
+			e := newSampleEnv(t, engine, noonTokyo)
 			ctx := t.Context()
 			c := e.pickConversation(true)
 			var bio, location, instructions, specialty, language, pkg, inactive string

@@ -1,6 +1,7 @@
 package guidejobs_test
 
 import (
+	"context"
 	"database/sql"
 	"encoding/json"
 	"io"
@@ -40,10 +41,23 @@ type env struct {
 	gw  *gateway
 }
 
-// newEnv returns an empty database; see withSample and fixture.
+// newEnv returns an empty database; see newSampleEnv and fixture.
 func newEnv(t testing.TB, engine store.Engine, now time.Time) *env {
 	t.Helper()
-	db := storetest.MustOpenDB(t, engine, guidedb.Schema)
+	return newEnvOn(t, storetest.MustOpenDB(t, engine, guidedb.Schema), now)
+}
+
+// newSampleEnv returns a database with the sample data, loaded once per
+// test process (slow under the race detector) and copied.
+func newSampleEnv(t testing.TB, engine store.Engine, now time.Time) *env {
+	t.Helper()
+	return newEnvOn(t, storetest.MustOpenSample(t, engine, guidedb.Schema, func(ctx context.Context, db *store.DB) error {
+		return guidedb.LoadSample(ctx, db, dataset())
+	}), now)
+}
+
+func newEnvOn(t testing.TB, db *store.DB, now time.Time) *env {
+	t.Helper()
 	clk := clock.NewFake(now)
 	gw := newGateway(t)
 	return &env{t: t, db: db, clk: clk, g: guidedb.New(db, clk), q: store.NewJobs(db, clk), gw: gw}
@@ -92,15 +106,6 @@ func drain(t *testing.T, r *jobs.Runner) int {
 // conversation is a sample conversation and its parties.
 type conversation struct {
 	id, touristID, expertID, expertUserID, expertName string
-}
-
-// withSample loads the sample data (slow under the race detector).
-func (e *env) withSample() *env {
-	e.t.Helper()
-	if err := guidedb.LoadSample(e.t.Context(), e.db, dataset()); err != nil {
-		e.t.Fatal(err)
-	}
-	return e
 }
 
 // The fixture's expert.

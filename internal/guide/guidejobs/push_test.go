@@ -22,7 +22,7 @@ func TestPushPerDeviceLanguage(t *testing.T) {
 	t.Parallel()
 	for _, engine := range storetest.Engines() {
 		t.Run(string(engine), func(t *testing.T) {
-			e := newEnv(t, engine, noonTokyo).withSample()
+			e := newSampleEnv(t, engine, noonTokyo)
 			ctx := t.Context()
 			c := e.pickConversation(false)
 			if _, err := e.db.ExecContext(ctx, `UPDATE users SET locale = 'ko' WHERE id = $1`, c.touristID); err != nil {

@@ -64,7 +64,8 @@ type DB struct {
 	closeOnce                  sync.Once
 	batchCount, batchedTxCount atomic.Int64
 
-	txConflicts atomic.Int64 // InTx runs PostgreSQL aborted (TxConflicts)
+	txConflicts atomic.Int64  // InTx runs PostgreSQL aborted (TxConflicts)
+	commits     atomic.Uint64 // SQLite writer's commits (checkpoint.go)
 }
 
 // Open connects to the database named by dsn: a postgres:// or
@@ -79,11 +80,12 @@ func Open(ctx context.Context, dsn string) (*DB, error) {
 	var db *DB
 	if engine == SQLite {
 		// Each connection keeps its prepared statements (stmtcache.go).
-		readConnector, err := newSQLiteConnector(driverDSN+readerMmap, false)
+		db = &DB{Engine: SQLite}
+		readConnector, err := newSQLiteConnector(driverDSN+readerMmap, false, nil)
 		if err != nil {
 			return nil, fmt.Errorf("open %s database: %w", engine, err)
 		}
-		writeConnector, err := newSQLiteConnector(driverDSN, true)
+		writeConnector, err := newSQLiteConnector(driverDSN, true, &db.commits)
 		if err != nil {
 			return nil, fmt.Errorf("open %s database: %w", engine, err)
 		}
@@ -94,8 +96,9 @@ func Open(ctx context.Context, dsn string) (*DB, error) {
 		readers.SetMaxIdleConns(8)
 		writer.SetMaxOpenConns(1)
 		writer.SetMaxIdleConns(1)
-		db = &DB{DB: readers, Engine: engine, writer: writer,
-			batches: make(chan *batchTx), closing: make(chan struct{}), writeLoopDone: make(chan struct{}), checkpointDone: make(chan struct{})}
+		db.DB, db.writer = readers, writer
+		db.batches, db.closing = make(chan *batchTx), make(chan struct{})
+		db.writeLoopDone, db.checkpointDone = make(chan struct{}), make(chan struct{})
 		go db.writeLoop()
 		go db.checkpointLoop()
 	} else {

@@ -138,6 +138,40 @@ func TestCheckpointBesideWriter(t *testing.T) {
 	}
 }
 
+// TestIdleDatabaseNoCheckpoint: once the WAL is copied, a database nobody
+// writes runs no checkpoint, so it takes no reader connection: with the
+// one reader held, none is opened beside it.
+func TestIdleDatabaseNoCheckpoint(t *testing.T) {
+	t.Parallel()
+	db, err := store.Open(t.Context(), filepath.Join(t.TempDir(), "idle.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := db.ExecContext(t.Context(), `CREATE TABLE t (x INTEGER)`); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(500 * time.Millisecond) // the commit's checkpoint
+	conn, err := db.Conn(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	open := db.Stats().OpenConnections
+	time.Sleep(500 * time.Millisecond) // five ticks
+	if now := db.Stats().OpenConnections; now != open {
+		t.Errorf("idle database: %d reader connections, was %d: a checkpoint ran", now, open)
+	}
+	if _, err := db.ExecContext(t.Context(), `INSERT INTO t VALUES (1)`); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(10 * time.Second); db.Stats().OpenConnections == open; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("no checkpoint after a commit")
+		}
+	}
+}
+
 // TestMigrateRealtimeIDPerSender: guide migration 00018 keeps every
 // message, and afterwards a realtime message id is unique per sender in a
 // conversation: the other participant may use it, the sender not twice.

@@ -6,6 +6,7 @@ import (
 	"database/sql/driver"
 	"errors"
 	"fmt"
+	"sync/atomic"
 
 	"modernc.org/sqlite"
 
@@ -25,18 +26,20 @@ const stmtCacheSize = 256
 // connection's prepared statements itself.
 
 // sqliteConnector opens SQLite connections that cache their statements.
-// The writer's connections ignore cancellation (batch.go).
+// The writer's connections ignore cancellation (batch.go) and count their
+// commits in commits (checkpoint.go); the readers' have it nil.
 type sqliteConnector struct {
 	driver.Connector
 	uninterruptible bool
+	commits         *atomic.Uint64
 }
 
-func newSQLiteConnector(dsn string, uninterruptible bool) (driver.Connector, error) {
+func newSQLiteConnector(dsn string, uninterruptible bool, commits *atomic.Uint64) (driver.Connector, error) {
 	c, err := sqlite.NewConnector(dsn)
 	if err != nil {
 		return nil, err
 	}
-	return sqliteConnector{c, uninterruptible}, nil
+	return sqliteConnector{c, uninterruptible, commits}, nil
 }
 
 // sqliteDriverConn is what the SQLite driver's connections implement and
@@ -68,6 +71,14 @@ func (c sqliteConnector) Connect(ctx context.Context) (driver.Conn, error) {
 	if !ok {
 		dc.Close()
 		return nil, fmt.Errorf("sqlite connection %T lacks the interfaces the statement cache needs", dc)
+	}
+	if c.commits != nil {
+		hooks, ok := dc.(sqlite.HookRegisterer)
+		if !ok {
+			dc.Close()
+			return nil, fmt.Errorf("sqlite connection %T cannot count its commits", dc)
+		}
+		hooks.RegisterCommitHook(func() int32 { c.commits.Add(1); return 0 })
 	}
 	return &stmtCacheConn{sqliteDriverConn: conn, byQuery: map[string]*list.Element{}, lru: list.New(), uninterruptible: c.uninterruptible}, nil
 }

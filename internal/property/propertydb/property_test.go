@@ -31,12 +31,18 @@ type propertyFixture struct {
 	units      int
 }
 
+// shortSampleDays is the calendar the tests load: December's first half
+// and more, quicker to load than the year the server loads (whose every
+// night TestPropertySampleShape checks).
+const shortSampleDays = 40
+
+func loadShortSample(ctx context.Context, db *store.DB) error {
+	return propertydb.LoadSample(ctx, db, sample.GenerateDays(propertySampleStart, shortSampleDays))
+}
+
 func newPropertyFixture(t *testing.T, engine store.Engine) *propertyFixture {
 	t.Helper()
-	db := storetest.MustOpenDB(t, engine, propertydb.Schema)
-	if err := propertydb.LoadSample(t.Context(), db, sample.GenerateDays(propertySampleStart, 40)); err != nil {
-		t.Fatal(err)
-	}
+	db := storetest.MustOpenSample(t, engine, propertydb.Schema, loadShortSample)
 	f := &propertyFixture{db: db, clk: propertyClock(), lastNight: property.NewDate(2026, 12, 9)}
 	f.s = propertydb.New(db, f.clk)
 	dev, err := f.s.CreateDeveloper(t.Context(), property.NewDeveloper{Email: "racer@example.com", Name: "Racer"})

@@ -124,10 +124,11 @@ func TestPropertySampleShape(t *testing.T) {
 }
 
 // TestLoadPropertySample loads the sample into each engine and searches
-// Tokyo for two guests next month.
+// Tokyo for two guests next month. It loads the first shortSampleDays
+// nights; the server's tests (cmd/server) start it on the whole year.
 func TestLoadPropertySample(t *testing.T) {
 	t.Parallel()
-	ds := sample.Generate(propertySampleStart)
+	ds := sample.GenerateDays(propertySampleStart, shortSampleDays)
 	for _, engine := range storetest.Engines() {
 		t.Run(string(engine), func(t *testing.T) {
 			db := storetest.MustOpenDB(t, engine, propertydb.Schema)

@@ -133,6 +133,25 @@ func MustOpenSample(tb testing.TB, engine store.Engine, s store.Schema, load fun
 // kind, built with load (nil: migrated only) on first use.
 func copyTemplate(tb testing.TB, s store.Schema, kind string, load func(context.Context, *store.DB) error) *store.DB {
 	tb.Helper()
+	tpl, err := templateOf(s, kind, load)
+	if err != nil {
+		tb.Fatalf("%s %s template: %v", s.Name, kind, err)
+	}
+	path := filepath.Join(tb.TempDir(), s.Name+".db")
+	if err := copyFile(tpl, path); err != nil {
+		tb.Fatal(err)
+	}
+	db, err := store.Open(context.Background(), path)
+	if err != nil {
+		tb.Fatalf("open %s copy: %v", s.Name, err)
+	}
+	tb.Cleanup(func() { db.Close() })
+	return db
+}
+
+// templateOf returns the path of the SQLite template of schema s named
+// kind, built with load (nil: migrated only) on first use.
+func templateOf(s store.Schema, kind string, load func(context.Context, *store.DB) error) (string, error) {
 	templates.Lock()
 	if templates.byName == nil {
 		templates.byName = map[string]*template{}
@@ -144,52 +163,55 @@ func copyTemplate(tb testing.TB, s store.Schema, kind string, load func(context.
 	}
 	templates.Unlock()
 	tpl.once.Do(func() { tpl.path, tpl.err = buildTemplate(s, load) })
-	if tpl.err != nil {
-		tb.Fatalf("%s %s template: %v", s.Name, kind, tpl.err)
-	}
-	b, err := os.ReadFile(tpl.path)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	path := filepath.Join(tb.TempDir(), s.Name+".db")
-	if err := os.WriteFile(path, b, 0o600); err != nil {
-		tb.Fatal(err)
-	}
-	db, err := store.Open(context.Background(), path)
-	if err != nil {
-		tb.Fatalf("open %s copy: %v", s.Name, err)
-	}
-	tb.Cleanup(func() { db.Close() })
-	return db
+	return tpl.path, tpl.err
 }
 
-// buildTemplate migrates, and loads the sample into, a SQLite file whose whole content is
-// in the main file (WAL checkpointed), ready to be copied. The file lives
-// in the OS temporary folder for the life of the process.
+// buildTemplate makes a SQLite file whose whole content is in the main
+// file (WAL checkpointed), ready to be copied: the migrated template when
+// load is nil, else a copy of it with the data load puts in, so that a
+// process migrates each schema once. The file lives in the OS temporary
+// folder for the life of the process.
 func buildTemplate(s store.Schema, load func(context.Context, *store.DB) error) (string, error) {
 	dir, err := os.MkdirTemp("", "storetest-"+s.Name+"-")
 	if err != nil {
 		return "", err
 	}
 	path := filepath.Join(dir, s.Name+".db")
+	if load != nil {
+		empty, err := templateOf(s, "empty", nil)
+		if err != nil {
+			return "", err
+		}
+		if err := copyFile(empty, path); err != nil {
+			return "", err
+		}
+	}
 	ctx := context.Background()
 	db, err := store.Open(ctx, path)
 	if err != nil {
 		return "", err
 	}
 	defer db.Close()
-	if err := db.Migrate(ctx, s); err != nil {
-		return "", err
+	if load == nil {
+		err = db.Migrate(ctx, s)
+	} else {
+		err = load(ctx, db)
 	}
-	if load != nil {
-		if err := load(ctx, db); err != nil {
-			return "", err
-		}
+	if err != nil {
+		return "", err
 	}
 	if _, err := db.ExecContext(ctx, `PRAGMA wal_checkpoint(TRUNCATE)`); err != nil {
 		return "", err
 	}
 	return path, nil
+}
+
+func copyFile(from, to string) error {
+	b, err := os.ReadFile(from) // #nosec G304 -- a template this package wrote
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(to, b, 0o600)
 }
 
 // Snapshot returns everything the database holds, every row of every
