@@ -1,7 +1,6 @@
 package guidedb_test
 
 import (
-	"context"
 	"database/sql"
 	"slices"
 	"strings"
@@ -11,7 +10,6 @@ import (
 
 	"github.com/wayfarer-asia/platform/internal/guide"
 	"github.com/wayfarer-asia/platform/internal/guide/guidedb"
-	"github.com/wayfarer-asia/platform/internal/guide/sample"
 	"github.com/wayfarer-asia/platform/internal/platform/apperr"
 	"github.com/wayfarer-asia/platform/internal/platform/clock"
 	"github.com/wayfarer-asia/platform/internal/platform/paging"
@@ -63,9 +61,7 @@ func TestListedFollowsWrites(t *testing.T) {
 		t.Run(string(engine), func(t *testing.T) {
 			t.Parallel()
 			ctx := t.Context()
-			db := storetest.MustOpenSample(t, engine, guidedb.Schema, func(ctx context.Context, db *store.DB) error {
-				return guidedb.LoadSample(ctx, db, sample.Generate())
-			})
+			db := storetest.MustOpenSample(t, engine, guidedb.Schema, loadSample)
 			g := guidedb.New(db, clock.NewFake(time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC)))
 			exec := func(q string, args ...any) {
 				t.Helper()
@@ -210,9 +206,7 @@ func TestCountsUnderConcurrentWrites(t *testing.T) {
 		t.Run(string(engine), func(t *testing.T) {
 			t.Parallel()
 			ctx := t.Context()
-			db := storetest.MustOpenSample(t, engine, guidedb.Schema, func(ctx context.Context, db *store.DB) error {
-				return guidedb.LoadSample(ctx, db, sample.Generate())
-			})
+			db := storetest.MustOpenSample(t, engine, guidedb.Schema, loadSample)
 			rows, err := db.QueryContext(ctx, `SELECT id FROM experts WHERE listed = TRUE ORDER BY id LIMIT 8`)
 			if err != nil {
 				t.Fatal(err)

@@ -2,7 +2,6 @@ package guidedb_test
 
 import (
 	"cmp"
-	"context"
 	"slices"
 	"testing"
 	"time"
@@ -12,7 +11,6 @@ import (
 	"github.com/wayfarer-asia/platform/internal/guide/sample"
 	"github.com/wayfarer-asia/platform/internal/platform/clock"
 	"github.com/wayfarer-asia/platform/internal/platform/paging"
-	"github.com/wayfarer-asia/platform/internal/platform/store"
 	"github.com/wayfarer-asia/platform/internal/platform/store/storetest"
 )
 
@@ -26,9 +24,7 @@ func TestCatalogPagePastTheEnd(t *testing.T) {
 		t.Run(string(engine), func(t *testing.T) {
 			t.Parallel()
 			ctx := t.Context()
-			db := storetest.MustOpenSample(t, engine, guidedb.Schema, func(ctx context.Context, db *store.DB) error {
-				return guidedb.LoadSample(ctx, db, sample.Generate())
-			})
+			db := storetest.MustOpenSample(t, engine, guidedb.Schema, loadSample)
 			g := guidedb.New(db, clock.NewFake(time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC)))
 			page := func(n, size int) ([]guide.ExpertSummary, int) {
 				t.Helper()
@@ -96,10 +92,8 @@ func TestExpertTagsInPositionOrder(t *testing.T) {
 		t.Run(string(engine), func(t *testing.T) {
 			t.Parallel()
 			ctx := t.Context()
-			ds := sample.Generate()
-			db := storetest.MustOpenSample(t, engine, guidedb.Schema, func(ctx context.Context, db *store.DB) error {
-				return guidedb.LoadSample(ctx, db, ds)
-			})
+			ds := generated()
+			db := storetest.MustOpenSample(t, engine, guidedb.Schema, loadSample)
 			// One expert's positions reversed, so that position order is
 			// not also the tags' order.
 			var reversed string

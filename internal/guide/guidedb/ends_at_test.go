@@ -1,13 +1,10 @@
 package guidedb_test
 
 import (
-	"context"
 	"testing"
 	"time"
 
 	"github.com/wayfarer-asia/platform/internal/guide/guidedb"
-	"github.com/wayfarer-asia/platform/internal/guide/sample"
-	"github.com/wayfarer-asia/platform/internal/platform/store"
 	"github.com/wayfarer-asia/platform/internal/platform/store/storetest"
 )
 
@@ -20,9 +17,7 @@ func TestBookingEndsAtForPreviousRelease(t *testing.T) {
 	for _, engine := range storetest.Engines() {
 		t.Run(string(engine), func(t *testing.T) {
 			t.Parallel()
-			db := storetest.MustOpenSample(t, engine, guidedb.Schema, func(ctx context.Context, db *store.DB) error {
-				return guidedb.LoadSample(ctx, db, sample.Generate())
-			})
+			db := storetest.MustOpenSample(t, engine, guidedb.Schema, loadSample)
 			start := time.Date(2027, 3, 1, 9, 0, 0, 0, time.UTC)
 			end := start.Add(90 * time.Minute)
 			for _, tc := range []struct {

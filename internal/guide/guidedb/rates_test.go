@@ -1,16 +1,13 @@
 package guidedb_test
 
 import (
-	"context"
 	"testing"
 	"time"
 
 	"github.com/wayfarer-asia/platform/internal/guide"
 	"github.com/wayfarer-asia/platform/internal/guide/guidedb"
-	"github.com/wayfarer-asia/platform/internal/guide/sample"
 	"github.com/wayfarer-asia/platform/internal/platform/clock"
 	"github.com/wayfarer-asia/platform/internal/platform/paging"
-	"github.com/wayfarer-asia/platform/internal/platform/store"
 	"github.com/wayfarer-asia/platform/internal/platform/store/storetest"
 )
 
@@ -22,9 +19,7 @@ func TestPackagesSortByConvertedPrice(t *testing.T) {
 	for _, engine := range storetest.Engines() {
 		t.Run(string(engine), func(t *testing.T) {
 			ctx := t.Context()
-			db := storetest.MustOpenSample(t, engine, guidedb.Schema, func(ctx context.Context, db *store.DB) error {
-				return guidedb.LoadSample(ctx, db, sample.Generate())
-			})
+			db := storetest.MustOpenSample(t, engine, guidedb.Schema, loadSample)
 			g := guidedb.New(db, clock.NewFake(time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC)))
 			rates := map[string]float64{"CNY": 0.14, "HKD": 0.128, "JPY": 0.0067, "KRW": 0.00072, "TWD": 0.031}
 			if err := g.SetCurrencyRates(ctx, map[string]float64{"JPY": 1}); err != nil {
@@ -75,9 +70,7 @@ func TestUSDPriceFollowsWrites(t *testing.T) {
 	for _, engine := range storetest.Engines() {
 		t.Run(string(engine), func(t *testing.T) {
 			ctx := t.Context()
-			db := storetest.MustOpenSample(t, engine, guidedb.Schema, func(ctx context.Context, db *store.DB) error {
-				return guidedb.LoadSample(ctx, db, sample.Generate())
-			})
+			db := storetest.MustOpenSample(t, engine, guidedb.Schema, loadSample)
 			g := guidedb.New(db, clock.NewFake(time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC)))
 			check := func(step string, rates map[string]float64) {
 				t.Helper()

@@ -1,6 +1,7 @@
 package guidedb_test
 
 import (
+	"context"
 	"database/sql"
 	"encoding/binary"
 	"encoding/json"
@@ -8,6 +9,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -23,9 +25,19 @@ import (
 // sampleLocales are the locales every public text is translated into.
 var sampleLocales = []string{"zh", "zh-TW", "ja", "ko"}
 
+// generated is the sample, made once for the tests that only read it
+// (slow under the race detector).
+var generated = sync.OnceValue(sample.Generate)
+
+// loadSample is the load of the package's sample template
+// (storetest.MustOpenSample).
+func loadSample(ctx context.Context, db *store.DB) error {
+	return guidedb.LoadSample(ctx, db, generated())
+}
+
 func TestGenerateIsDeterministic(t *testing.T) {
 	t.Parallel()
-	a, b := sample.Generate(), sample.Generate()
+	a, b := generated(), sample.Generate()
 	if !reflect.DeepEqual(a, b) {
 		t.Fatal("two calls of sample.Generate returned different datasets")
 	}
@@ -44,7 +56,7 @@ func TestGenerateIsDeterministic(t *testing.T) {
 // first leaves nothing behind, and loading twice fails.
 func TestLoadGuideSample(t *testing.T) {
 	t.Parallel()
-	ds := sample.Generate()
+	ds := generated()
 	for _, engine := range storetest.Engines() {
 		t.Run(string(engine), func(t *testing.T) {
 			db := storetest.MustOpenDB(t, engine, guidedb.Schema)
@@ -91,7 +103,7 @@ func TestLoadGuideSample(t *testing.T) {
 }
 
 func BenchmarkLoadGuideSample(b *testing.B) {
-	ds := sample.Generate()
+	ds := generated()
 	for _, engine := range storetest.Engines() {
 		b.Run(string(engine), func(b *testing.B) {
 			for b.Loop() {

@@ -17,7 +17,7 @@ import (
 // that the load is reproducible.
 func TestLoadSampleScaled(t *testing.T) {
 	t.Parallel()
-	ds := sample.Generate()
+	ds := generated()
 	var verified, active, published, food int
 	foodExperts := map[string]bool{}
 	for _, s := range ds.ExpertSpecialties {
@@ -81,14 +81,10 @@ func TestLoadSampleScaled(t *testing.T) {
 // both engines (the catalog_versions triggers of migration 00008).
 func TestCatalogTotalsFollowWrites(t *testing.T) {
 	t.Parallel()
-	ds := sample.Generate()
 	for _, engine := range storetest.Engines() {
 		t.Run(string(engine), func(t *testing.T) {
 			t.Parallel()
-			db := storetest.MustOpenDB(t, engine, guidedb.Schema)
-			if err := guidedb.LoadSample(t.Context(), db, ds); err != nil {
-				t.Fatal(err)
-			}
+			db := storetest.MustOpenSample(t, engine, guidedb.Schema, loadSample)
 			g := guidedb.New(db, clock.System{})
 			page := paging.Page{Page: 1, PageSize: 5, Order: "desc"}
 			experts := func() int {

@@ -7,7 +7,6 @@ import (
 
 	"github.com/wayfarer-asia/platform/internal/guide"
 	"github.com/wayfarer-asia/platform/internal/guide/guidedb"
-	"github.com/wayfarer-asia/platform/internal/guide/sample"
 	"github.com/wayfarer-asia/platform/internal/platform/clock"
 	"github.com/wayfarer-asia/platform/internal/platform/store"
 	"github.com/wayfarer-asia/platform/internal/platform/store/storetest"
@@ -21,15 +20,11 @@ import (
 // can lose a racing send's count).
 func TestUnreadCountsFollowMessages(t *testing.T) {
 	t.Parallel()
-	ds := sample.Generate()
 	for _, engine := range storetest.Engines() {
 		t.Run(string(engine), func(t *testing.T) {
 			t.Parallel()
 			ctx := t.Context()
-			db := storetest.MustOpenDB(t, engine, guidedb.Schema)
-			if err := guidedb.LoadSample(ctx, db, ds); err != nil {
-				t.Fatal(err)
-			}
+			db := storetest.MustOpenSample(t, engine, guidedb.Schema, loadSample)
 			g := guidedb.New(db, clock.System{})
 			check := func(when string) {
 				t.Helper()
