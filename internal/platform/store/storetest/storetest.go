@@ -98,8 +98,8 @@ func freshSchema(tb testing.TB) string {
 }
 
 // templates are the databases built once per test process, per schema
-// and kind (migrated only, or with the sample), and copied for each test
-// that asks for one.
+// and kind (migrated only, or with the sample), kept in memory and
+// written out for each test that asks for one.
 var templates struct {
 	sync.Mutex
 	byName map[string]*template
@@ -107,7 +107,7 @@ var templates struct {
 
 type template struct {
 	once sync.Once
-	path string
+	file []byte
 	err  error
 }
 
@@ -138,7 +138,7 @@ func copyTemplate(tb testing.TB, s store.Schema, kind string, load func(context.
 		tb.Fatalf("%s %s template: %v", s.Name, kind, err)
 	}
 	path := filepath.Join(tb.TempDir(), s.Name+".db")
-	if err := copyFile(tpl, path); err != nil {
+	if err := os.WriteFile(path, tpl, 0o600); err != nil {
 		tb.Fatal(err)
 	}
 	db, err := store.Open(context.Background(), path)
@@ -149,9 +149,9 @@ func copyTemplate(tb testing.TB, s store.Schema, kind string, load func(context.
 	return db
 }
 
-// templateOf returns the path of the SQLite template of schema s named
+// templateOf returns the file of the SQLite template of schema s named
 // kind, built with load (nil: migrated only) on first use.
-func templateOf(s store.Schema, kind string, load func(context.Context, *store.DB) error) (string, error) {
+func templateOf(s store.Schema, kind string, load func(context.Context, *store.DB) error) ([]byte, error) {
 	templates.Lock()
 	if templates.byName == nil {
 		templates.byName = map[string]*template{}
@@ -162,34 +162,43 @@ func templateOf(s store.Schema, kind string, load func(context.Context, *store.D
 		templates.byName[s.Name+"/"+kind] = tpl
 	}
 	templates.Unlock()
-	tpl.once.Do(func() { tpl.path, tpl.err = buildTemplate(s, load) })
-	return tpl.path, tpl.err
+	tpl.once.Do(func() { tpl.file, tpl.err = buildTemplate(s, load) })
+	return tpl.file, tpl.err
 }
 
 // buildTemplate makes a SQLite file whose whole content is in the main
-// file (WAL checkpointed), ready to be copied: the migrated template when
-// load is nil, else a copy of it with the data load puts in, so that a
-// process migrates each schema once. The file lives in the OS temporary
-// folder for the life of the process.
-func buildTemplate(s store.Schema, load func(context.Context, *store.DB) error) (string, error) {
+// file (WAL checkpointed), ready to be copied, and returns its content: the
+// migrated template when load is nil, else the migrated one with the data
+// load puts in, so that a process migrates each schema once.
+func buildTemplate(s store.Schema, load func(context.Context, *store.DB) error) ([]byte, error) {
 	dir, err := os.MkdirTemp("", "storetest-"+s.Name+"-")
 	if err != nil {
-		return "", err
+		return nil, err
 	}
+	defer os.RemoveAll(dir)
 	path := filepath.Join(dir, s.Name+".db")
 	if load != nil {
 		empty, err := templateOf(s, "empty", nil)
 		if err != nil {
-			return "", err
+			return nil, err
 		}
-		if err := copyFile(empty, path); err != nil {
-			return "", err
+		if err := os.WriteFile(path, empty, 0o600); err != nil {
+			return nil, err
 		}
 	}
+	if err := fill(path, s, load); err != nil {
+		return nil, err
+	}
+	return os.ReadFile(path) // #nosec G304 -- the file written above
+}
+
+// fill migrates the database at path (load nil) or loads it, and leaves
+// its whole content in the main file.
+func fill(path string, s store.Schema, load func(context.Context, *store.DB) error) error {
 	ctx := context.Background()
 	db, err := store.Open(ctx, path)
 	if err != nil {
-		return "", err
+		return err
 	}
 	defer db.Close()
 	if load == nil {
@@ -198,20 +207,10 @@ func buildTemplate(s store.Schema, load func(context.Context, *store.DB) error) 
 		err = load(ctx, db)
 	}
 	if err != nil {
-		return "", err
-	}
-	if _, err := db.ExecContext(ctx, `PRAGMA wal_checkpoint(TRUNCATE)`); err != nil {
-		return "", err
-	}
-	return path, nil
-}
-
-func copyFile(from, to string) error {
-	b, err := os.ReadFile(from) // #nosec G304 -- a template this package wrote
-	if err != nil {
 		return err
 	}
-	return os.WriteFile(to, b, 0o600)
+	_, err = db.ExecContext(ctx, `PRAGMA wal_checkpoint(TRUNCATE)`)
+	return err
 }
 
 // Snapshot returns everything the database holds, every row of every
