@@ -65,7 +65,7 @@ type DB struct {
 	batchCount, batchedTxCount atomic.Int64
 
 	txConflicts atomic.Int64  // InTx runs PostgreSQL aborted (TxConflicts)
-	commits     atomic.Uint64 // SQLite writer's commits (checkpoint.go)
+	commits     atomic.Uint64 // SQLite's commits (checkpoint.go)
 }
 
 // Open connects to the database named by dsn: a postgres:// or
@@ -81,7 +81,7 @@ func Open(ctx context.Context, dsn string) (*DB, error) {
 	if engine == SQLite {
 		// Each connection keeps its prepared statements (stmtcache.go).
 		db = &DB{Engine: SQLite}
-		readConnector, err := newSQLiteConnector(driverDSN+readerMmap, false, nil)
+		readConnector, err := newSQLiteConnector(driverDSN+readerMmap, false, &db.commits)
 		if err != nil {
 			return nil, fmt.Errorf("open %s database: %w", engine, err)
 		}
@@ -223,11 +223,7 @@ func (db *DB) Migrate(ctx context.Context, s Schema) error {
 	if err != nil {
 		return fmt.Errorf("migrations of %s: %w", s.Name, err)
 	}
-	_, err = p.Up(ctx)
-	// The migrations commit through the readers' pool, whose commits the
-	// checkpoint loop does not count: they count as one.
-	db.commits.Add(1)
-	if err != nil {
+	if _, err := p.Up(ctx); err != nil {
 		return fmt.Errorf("migrate %s: %w", s.Name, err)
 	}
 	return nil

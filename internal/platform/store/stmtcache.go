@@ -26,8 +26,9 @@ const stmtCacheSize = 256
 // connection's prepared statements itself.
 
 // sqliteConnector opens SQLite connections that cache their statements.
-// The writer's connections ignore cancellation (batch.go) and count their
-// commits in commits (checkpoint.go); the readers' have it nil.
+// The writer's connections ignore cancellation (batch.go). Every
+// connection counts its commits in commits (checkpoint.go), the readers'
+// too: migrations write through them.
 type sqliteConnector struct {
 	driver.Connector
 	uninterruptible bool
@@ -72,15 +73,29 @@ func (c sqliteConnector) Connect(ctx context.Context) (driver.Conn, error) {
 		dc.Close()
 		return nil, fmt.Errorf("sqlite connection %T lacks the interfaces the statement cache needs", dc)
 	}
-	if c.commits != nil {
-		hooks, ok := dc.(sqlite.HookRegisterer)
-		if !ok {
-			dc.Close()
-			return nil, fmt.Errorf("sqlite connection %T cannot count its commits", dc)
-		}
-		hooks.RegisterCommitHook(func() int32 { c.commits.Add(1); return 0 })
+	hooks, ok := dc.(sqlite.HookRegisterer)
+	if !ok {
+		dc.Close()
+		return nil, fmt.Errorf("sqlite connection %T cannot count its commits", dc)
 	}
-	return &stmtCacheConn{sqliteDriverConn: conn, byQuery: map[string]*list.Element{}, lru: list.New(), uninterruptible: c.uninterruptible}, nil
+	sc := &stmtCacheConn{sqliteDriverConn: conn, byQuery: map[string]*list.Element{}, lru: list.New(),
+		uninterruptible: c.uninterruptible, commits: c.commits}
+	hooks.RegisterCommitHook(func() int32 { sc.committing = true; return 0 })
+	return sc, nil
+}
+
+// IsValid counts the commits the connection made while database/sql had
+// it out of the pool, and keeps it there. The commit hook runs before its
+// commit writes the WAL: a checkpoint that counted it then could finish
+// before the pages exist and take the WAL for copied. database/sql calls
+// IsValid as each statement, transaction or held connection gives the
+// connection back, so every commit is done by then.
+func (c *stmtCacheConn) IsValid() bool {
+	if c.committing {
+		c.committing = false
+		c.commits.Add(1)
+	}
+	return c.sqliteDriverConn.IsValid()
 }
 
 // stmtCacheConn is one SQLite connection with its statements. database/sql
@@ -92,6 +107,8 @@ type stmtCacheConn struct {
 	// uninterruptible: statements run to their end whatever their
 	// context, as the writer's must (batch.go).
 	uninterruptible bool
+	committing      bool           // a commit began since the connection was taken (IsValid)
+	commits         *atomic.Uint64 // the database's, counted in IsValid
 }
 
 type cacheEntry struct {
