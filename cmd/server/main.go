@@ -545,21 +545,17 @@ func (a *app) property(ctx context.Context) (http.Handler, error) {
 		_, err := authServer.Purge(ctx)
 		return err
 	}})
+	svc := &property.Service{Catalog: ps, Bookings: ps, Accounts: ps, Supply: ps, Clock: clk, Usage: usage,
+		QuoteTTL: cfg.QuoteTTL, PublicURL: cfg.PropertyPublicURL}
 	return propertyhttp.New(propertyhttp.Config{
+		Service:          svc,
 		OAuth:            authServer,
 		PublicURL:        cfg.PropertyPublicURL,
-		Catalog:          ps,
-		Bookings:         ps,
-		Accounts:         ps,
-		Supply:           ps,
 		Idempotency:      keys,
-		Usage:            usage,
 		PortalTokens:     portalTokens,
-		Clock:            clk,
 		Limiter:          a.limiter,
 		KeyLimit:         ratelimit.PerMinute(cfg.PropertyRateLimit),
 		PortalAuthLimit:  ratelimit.Limit{Rate: cfg.PortalAuthRateLimit, Period: 15 * time.Minute},
-		QuoteTTL:         cfg.QuoteTTL,
 		Metrics:          a.metrics,
 		Gatherer:         a.registry,
 		ReadyChecks:      a.readyChecks(db),

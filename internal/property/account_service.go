@@ -305,3 +305,37 @@ func (s *Service) RevokeConnectedApp(ctx context.Context, c *Caller, id string) 
 	}
 	return &RevokedApp{ID: u.String(), Revoked: true, RevokedAt: at}, nil
 }
+
+// ErrInvalidKey answers a credential that is not one of ours.
+var ErrInvalidKey = apperr.Errorf(apperr.Unauthorized, "The API key is not valid: keys start with pk_test_ or pk_live_.")
+
+// KeyBySecret returns the working key whose secret is value. Errors:
+// apperr.Unauthorized.
+func (s *Service) KeyBySecret(ctx context.Context, value string) (*Key, error) {
+	if !auth.IsAPIKey(value) {
+		return nil, ErrInvalidKey
+	}
+	return s.Accounts.FindKeyByHash(ctx, auth.HashAPIKey(value))
+}
+
+// KeyByGrant returns the working OAuth grant an access token was issued
+// for, as a key of that kind. Errors: apperr.Unauthorized.
+func (s *Service) KeyByGrant(ctx context.Context, grantID string) (*Key, error) {
+	return s.Accounts.FindGrant(ctx, grantID)
+}
+
+// DeveloperOfSession returns the account a portal session names. Errors:
+// apperr.Unauthorized when the account no longer exists.
+func (s *Service) DeveloperOfSession(ctx context.Context, id string) (*Developer, error) {
+	d, err := s.Accounts.FindDeveloperByID(ctx, id)
+	if apperr.Code(err) == apperr.NotFound {
+		return nil, apperr.Errorf(apperr.Unauthorized, "The portal token's account does not exist.")
+	}
+	return d, err
+}
+
+// RecordUsage counts a request of a key for its usage report; limited
+// tells whether it was refused for its rate limit.
+func (s *Service) RecordUsage(keyID string, limited bool) {
+	s.Usage.Record(keyID, s.Clock.Now(), limited)
+}

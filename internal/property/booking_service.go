@@ -92,7 +92,11 @@ func (s *Service) CreateQuote(ctx context.Context, c *Caller, in StayFields) (*Q
 	if err := errs.Err(); err != nil {
 		return nil, err
 	}
-	return s.Bookings.CreateQuote(ctx, c.Account(), req, s.QuoteTTL)
+	ttl := s.QuoteTTL
+	if ttl == 0 {
+		ttl = DefaultQuoteTTL
+	}
+	return s.Bookings.CreateQuote(ctx, c.Account(), req, ttl)
 }
 
 var (

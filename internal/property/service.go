@@ -25,7 +25,7 @@ type Service struct {
 	Clock    clock.Clock
 	// Usage holds the requests of each key not yet written to the store.
 	Usage    *Usage
-	QuoteTTL time.Duration // how long a quote holds its units
+	QuoteTTL time.Duration // how long a quote holds its units; 0: DefaultQuoteTTL
 	// PublicURL is the API's external base URL: an image URL on it is one
 	// of this API's own.
 	PublicURL string

@@ -69,7 +69,7 @@ func (s *Server) meterKey(w http.ResponseWriter, r *http.Request, key *property.
 	err := httpx.RateLimit(s.cfg.Limiter, func(*http.Request) (string, ratelimit.Limit) {
 		return "property:key:" + key.ID, s.cfg.KeyLimit
 	}, h)(w, r)
-	s.cfg.Usage.Record(key.ID, s.cfg.Clock.Now(), apperr.Code(err) == apperr.RateLimited)
+	s.svc.RecordUsage(key.ID, apperr.Code(err) == apperr.RateLimited)
 	return err
 }
 
@@ -124,20 +124,17 @@ func (s *Server) authenticateKey(r *http.Request) (*property.Key, error) {
 		value = bearer
 	}
 	if len(value) > httpx.MaxCredential {
-		return nil, apperr.Errorf(apperr.Unauthorized, "The API key is not valid: keys start with pk_test_ or pk_live_.")
+		return nil, property.ErrInvalidKey
 	}
 	var key *property.Key
 	var err error
-	switch {
-	case oauth.IsAccessToken(value):
+	if oauth.IsAccessToken(value) {
 		var t *oauth.AccessToken
 		if t, err = s.cfg.OAuth.Verify(r.Context(), value); err == nil {
-			key, err = s.cfg.Accounts.FindGrant(r.Context(), t.GrantID)
+			key, err = s.svc.KeyByGrant(r.Context(), t.GrantID)
 		}
-	case auth.IsAPIKey(value):
-		key, err = s.cfg.Accounts.FindKeyByHash(r.Context(), auth.HashAPIKey(value))
-	default:
-		return nil, apperr.Errorf(apperr.Unauthorized, "The API key is not valid: keys start with pk_test_ or pk_live_.")
+	} else {
+		key, err = s.svc.KeyBySecret(r.Context(), value)
 	}
 	if err != nil {
 		return nil, err
@@ -218,9 +215,5 @@ func (s *Server) portalDeveloper(ctx context.Context, token string) (*property.D
 	if err != nil {
 		return nil, apperr.Errorf(apperr.Unauthorized, "The portal token is invalid or expired; sign in again.")
 	}
-	d, err := s.cfg.Accounts.FindDeveloperByID(ctx, id)
-	if apperr.Code(err) == apperr.NotFound {
-		return nil, apperr.Errorf(apperr.Unauthorized, "The portal token's account does not exist.")
-	}
-	return d, err
+	return s.svc.DeveloperOfSession(ctx, id)
 }

@@ -39,6 +39,7 @@ type env struct {
 	store  *propertydb.Property
 	keys   *idempotency.Keys
 	usage  *property.Usage
+	svc    *property.Service
 	tokens *auth.Tokens
 	srv    *propertyhttp.Server
 	hooks  *changes.Endpoints
@@ -110,30 +111,26 @@ func newEnv(t testing.TB, opts options, engine ...store.Engine) *env {
 		Issuer: publicURL, Resource: publicURL + "/mcp", Scopes: property.Scopes, ConsentPage: "/oauth/consent/",
 		DB: db, Grants: ps, Fetcher: fetcher, Clock: clk, Logger: opts.logger,
 	})
+	svc := &property.Service{Catalog: ps, Bookings: ps, Accounts: ps, Supply: ps, Clock: clk, Usage: usage,
+		QuoteTTL: opts.quoteTTL, PublicURL: publicURL}
 	srv := propertyhttp.New(propertyhttp.Config{
+		Service:         svc,
 		OAuth:           authServer,
 		PublicURL:       publicURL,
-		Catalog:         ps,
-		Bookings:        ps,
-		Accounts:        ps,
-		Supply:          ps,
 		Idempotency:     keys,
 		Events:          ps.Events(),
 		Webhooks:        hooks,
 		WebhookPolicy:   changes.Policy{AllowHosts: []string{"127.0.0.1"}},
-		Usage:           usage,
 		PortalTokens:    tokens,
-		Clock:           clk,
 		Limiter:         ratelimit.NewMemory(clk),
 		KeyLimit:        ratelimit.PerMinute(opts.keyLimit),
 		PortalAuthLimit: ratelimit.Limit{Rate: opts.portalAuthLimit, Period: 15 * time.Minute},
 		PortalLimit:     ratelimit.PerMinute(1000),
-		QuoteTTL:        opts.quoteTTL,
 		Logger:          opts.logger,
 		OpenAPI:         openAPI,
 		CORSOrigins:     opts.corsOrigins,
 	})
-	return &env{Client: apitest.New(t, srv, doc), db: db, clock: clk, store: ps, keys: keys, usage: usage, tokens: tokens, srv: srv, hooks: hooks, oauth: authServer}
+	return &env{Client: apitest.New(t, srv, doc), db: db, clock: clk, store: ps, keys: keys, usage: usage, svc: svc, tokens: tokens, srv: srv, hooks: hooks, oauth: authServer}
 }
 
 // dev is a developer account made through the portal API.

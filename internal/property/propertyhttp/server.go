@@ -15,7 +15,6 @@ import (
 
 	"github.com/wayfarer-asia/platform/internal/platform/auth"
 	"github.com/wayfarer-asia/platform/internal/platform/changes"
-	"github.com/wayfarer-asia/platform/internal/platform/clock"
 	"github.com/wayfarer-asia/platform/internal/platform/httpx"
 	"github.com/wayfarer-asia/platform/internal/platform/idempotency"
 	"github.com/wayfarer-asia/platform/internal/platform/media"
@@ -24,9 +23,12 @@ import (
 	"github.com/wayfarer-asia/platform/internal/property"
 )
 
-// Config is what the property API needs to serve. Zero limits and a zero
-// QuoteTTL take the defaults noted.
+// Config is what the property API's HTTP door needs to serve. Zero limits
+// take the defaults noted.
 type Config struct {
+	// Service is the property platform, built once by the wiring and
+	// shared by every door.
+	Service *property.Service
 	// OAuth is the authorization server of the MCP endpoint, whose access
 	// tokens the open API takes as well.
 	OAuth *oauth.Server
@@ -34,21 +36,15 @@ type Config struct {
 	// as "https://api.example.com", without a trailing slash: every
 	// absolute URL in a response (images, doc_url) is built on it.
 	PublicURL   string
-	Catalog     property.CatalogStore
-	Bookings    property.BookingStore
-	Accounts    property.AccountStore
-	Supply      property.SupplyStore
 	Idempotency idempotency.Store
 	// Events is the change feed; Webhooks the portal's webhook endpoints,
 	// whose URLs WebhookPolicy judges.
 	Events        *changes.Feed
 	Webhooks      *changes.Endpoints
 	WebhookPolicy changes.Policy
-	Usage         *property.Usage // requests and 429s per key and day, flushed by the server
 	// PortalTokens issues and verifies the portal's tokens; give it a
 	// secret of its own, not the guide API's.
 	PortalTokens *auth.Tokens
-	Clock        clock.Clock
 	Limiter      ratelimit.Limiter
 	// KeyLimit is the budget of each API key, and of each client IP for
 	// requests without a valid key (PROPERTY_RATE_LIMIT; default 60 a
@@ -59,7 +55,6 @@ type Config struct {
 	// minute).
 	PortalAuthLimit ratelimit.Limit
 	PortalLimit     ratelimit.Limit
-	QuoteTTL        time.Duration // how long a quote holds its units (QUOTE_TTL; default 15m)
 	TrustedProxies  []netip.Prefix
 	Logger          *slog.Logger
 	OpenAPI         []byte              // the OpenAPI document as JSON
@@ -100,24 +95,13 @@ func New(cfg Config) *Server {
 	if cfg.PortalLimit.Rate == 0 {
 		cfg.PortalLimit = ratelimit.PerMinute(120)
 	}
-	if cfg.QuoteTTL == 0 {
-		cfg.QuoteTTL = property.DefaultQuoteTTL
-	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
-	}
-	if cfg.Clock == nil {
-		cfg.Clock = clock.System{}
-	}
-	if cfg.Usage == nil {
-		cfg.Usage = property.NewUsage()
 	}
 	if cfg.Gatherer == nil {
 		cfg.Gatherer = prometheus.NewRegistry()
 	}
-	s := &Server{cfg: cfg, router: httpx.NewRouter(), portalAuthPaths: map[string]bool{}}
-	s.svc = &property.Service{Catalog: cfg.Catalog, Bookings: cfg.Bookings, Accounts: cfg.Accounts, Supply: cfg.Supply,
-		Clock: cfg.Clock, Usage: cfg.Usage, QuoteTTL: cfg.QuoteTTL, PublicURL: cfg.PublicURL}
+	s := &Server{cfg: cfg, svc: cfg.Service, router: httpx.NewRouter(), portalAuthPaths: map[string]bool{}}
 	s.idem = &idempotency.HTTP{Store: cfg.Idempotency, Account: idempotencyAccount, Render: json.Marshal, Logger: cfg.Logger}
 	s.openAPI = &httpx.Precompressed{Body: cfg.OpenAPI}
 	s.routes()

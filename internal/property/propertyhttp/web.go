@@ -101,10 +101,7 @@ func (s *Server) handleSessionCreate(w http.ResponseWriter, r *http.Request) err
 	if err != nil {
 		return apperr.Errorf(apperr.Unauthorized, "The portal token is invalid or expired; sign in again.")
 	}
-	d, err := s.cfg.Accounts.FindDeveloperByID(r.Context(), id)
-	if apperr.Code(err) == apperr.NotFound {
-		return apperr.Errorf(apperr.Unauthorized, "The portal token's account does not exist.")
-	}
+	d, err := s.svc.DeveloperOfSession(r.Context(), id)
 	if err != nil {
 		return err
 	}
@@ -136,7 +133,7 @@ func (s *Server) sessionCookie(r *http.Request, token string, ttl time.Duration)
 	}
 	if ttl > 0 {
 		c.MaxAge = int(ttl / time.Second)
-		c.Expires = s.cfg.Clock.Now().Add(ttl).UTC()
+		c.Expires = s.svc.Clock.Now().Add(ttl).UTC()
 	} else {
 		c.MaxAge = -1
 		c.Expires = time.Unix(0, 0).UTC()

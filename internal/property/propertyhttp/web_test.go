@@ -244,8 +244,8 @@ func TestSessionCookieSecure(t *testing.T) {
 	e := newEnv(t, options{})
 	d := e.signup(t)
 	srv := propertyhttp.New(propertyhttp.Config{
-		PublicURL: publicURL, Catalog: e.store, Bookings: e.store, Accounts: e.store, Supply: e.store, Idempotency: e.keys, Usage: e.usage,
-		PortalTokens: e.tokens, Clock: e.clock, Limiter: ratelimit.NewMemory(e.clock),
+		Service: e.svc, PublicURL: publicURL, Idempotency: e.keys,
+		PortalTokens: e.tokens, Limiter: ratelimit.NewMemory(e.clock),
 		TrustedProxies: []netip.Prefix{netip.MustParsePrefix("10.0.0.0/8")},
 		Logger:         slog.New(slog.NewTextHandler(io.Discard, nil)), OAuth: e.oauth,
 	})
