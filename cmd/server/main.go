@@ -29,6 +29,7 @@ import (
 	"github.com/wayfarer-asia/platform/internal/guide/guidedb"
 	"github.com/wayfarer-asia/platform/internal/guide/guidehttp"
 	"github.com/wayfarer-asia/platform/internal/guide/guidejobs"
+	"github.com/wayfarer-asia/platform/internal/guide/guideocto"
 	"github.com/wayfarer-asia/platform/internal/guide/sample"
 	"github.com/wayfarer-asia/platform/internal/platform/ai"
 	"github.com/wayfarer-asia/platform/internal/platform/auth"
@@ -437,35 +438,20 @@ func (a *app) guide(ctx context.Context) (http.Handler, error) {
 		_, err := authServer.Purge(ctx)
 		return err
 	}})
+	svc := &guide.Service{
+		Catalog: gs, Accounts: gs, Profiles: gs, Bookings: gs, Actions: gs, Closure: gs, Conversations: gs, Supply: gs,
+		Admin: gs, Authoring: gs, Moderation: gs, Octo: gs, Applications: gs,
+		Clock: clk, ActionTTL: cfg.PendingActionTTL, Tokens: tokens, IdpA: idpA, IdpB: idpB, KeyUsage: keyUsage,
+		Blobs: avatars, PublicURL: cfg.GuidePublicURL, Logger: logger, AIReplies: aiClient != nil, Realtime: realtimeCreds,
+		AdminEmails: cfg.AdminEmails,
+	}
+	octo := guideocto.New(guideocto.Config{Service: svc, OAuth: authServer, Limiter: a.limiter, Metrics: a.metrics, OpenAPI: octoAPI})
 	return guidehttp.New(guidehttp.Config{
-		PublicURL:        cfg.GuidePublicURL,
+		Service:          svc,
 		OAuth:            authServer,
-		Catalog:          gs,
-		Accounts:         gs,
 		Idempotency:      keys,
-		Profiles:         gs,
-		Bookings:         gs,
-		Actions:          gs,
-		Closure:          gs,
-		ActionTTL:        cfg.PendingActionTTL,
-		Conversations:    gs,
-		Supply:           gs,
-		Admin:            gs,
-		Moderation:       gs,
-		Octo:             gs,
-		Applications:     gs,
-		AdminEmails:      cfg.AdminEmails,
-		Travelogues:      gs,
-		Avatars:          avatars,
-		AIReplies:        aiClient != nil,
 		CatalogCacheTTL:  cfg.CatalogCacheTTL,
-		Realtime:         realtimeCreds,
 		Live:             live,
-		Tokens:           tokens,
-		IdpA:             idpA,
-		IdpB:             idpB,
-		KeyUsage:         keyUsage,
-		Clock:            clk,
 		Limiter:          a.limiter,
 		Metrics:          a.metrics,
 		Gatherer:         a.registry,
@@ -476,9 +462,8 @@ func (a *app) guide(ctx context.Context) (http.Handler, error) {
 		ImageLimit:       ratelimit.Limit{Rate: cfg.ImageRateLimit, Period: time.Hour},
 		TravelogueLimit:  ratelimit.Limit{Rate: cfg.TravelogueRateLimit, Period: time.Hour},
 		TrustedProxies:   cfg.TrustedProxies,
-		Logger:           logger,
 		OpenAPI:          openAPI,
-		OctoOpenAPI:      octoAPI,
+		Octo:             octo,
 		CORSOrigins:      cfg.GuideCORSOrigins,
 		MetricsElsewhere: cfg.MetricsAddr != "",
 		Events:           gs.Events(),

@@ -2,6 +2,7 @@ package guide
 
 import (
 	"context"
+	"slices"
 	"strings"
 
 	"github.com/wayfarer-asia/platform/internal/platform/apperr"
@@ -20,7 +21,7 @@ var errNotAdmin = apperr.Errorf(apperr.Forbidden, "This endpoint is for the mark
 // identity provider's unverified address never becomes an account's
 // e-mail, and an address belongs to one account only.
 func (s *Service) IsAdmin(u *User) bool {
-	return u != nil && (u.Role == RoleAdmin || u.Email != nil && s.AdminEmails[strings.ToLower(*u.Email)])
+	return u != nil && (u.Role == RoleAdmin || u.Email != nil && slices.ContainsFunc(s.AdminEmails, func(e string) bool { return strings.EqualFold(e, *u.Email) }))
 }
 
 // checkAdmin admits an admin who signed in with a user token (or the web

@@ -3,6 +3,8 @@ package guide
 import (
 	"context"
 	"time"
+
+	"github.com/wayfarer-asia/platform/internal/platform/apperr"
 )
 
 // The marketplace as an OCTO supplier (docs/octo.md): resellers sell
@@ -89,19 +91,6 @@ func OctoBookedStatus(status string, accepted bool, cancelledBy string) string {
 	}
 	return OctoCancelled
 }
-
-// OCTO error codes: the error field of an OCTO error body. The door
-// answers the apperr codes of the other operations with the nearest of
-// these.
-const (
-	OctoInvalidProductID      = "INVALID_PRODUCT_ID"
-	OctoInvalidOptionID       = "INVALID_OPTION_ID"
-	OctoInvalidUnitID         = "INVALID_UNIT_ID"
-	OctoInvalidAvailabilityID = "INVALID_AVAILABILITY_ID"
-	OctoInvalidBookingUUID    = "INVALID_BOOKING_UUID"
-	OctoUnprocessable         = "UNPROCESSABLE_ENTITY"
-	OctoBadRequest            = "BAD_REQUEST"
-)
 
 // OctoProduct is a package as resellers sell it, with its expert's
 // schedule, which its starts come from.
@@ -234,6 +223,55 @@ type OctoChange struct {
 	Move              *OctoHold
 	// Confirm turns a live hold into a booking (the confirm operation).
 	Confirm bool
+}
+
+// OctoState is what the rules of a change need of a reseller's booking,
+// read under its row lock.
+type OctoState struct {
+	Status    string     // ON_HOLD, CONFIRMED or CANCELLED as stored
+	ExpiresAt *time.Time // a hold's
+	Start     time.Time
+	// BookingStatus is the status of the marketplace booking a live
+	// confirm made; "" when there is none.
+	BookingStatus string
+}
+
+// CheckOctoChange decides whether ch may change a booking in state st at
+// now. A confirm of a booking confirmed already changes nothing and
+// answers it as it is (same true). A move, a new expiry and a confirm
+// need a live hold. Errors: apperr.InvalidState.
+func CheckOctoChange(st OctoState, ch OctoChange, now time.Time) (same bool, err error) {
+	if ch.Confirm && st.Status == OctoConfirmed {
+		return true, nil
+	}
+	if ch.Move == nil && ch.ExpiresAt == nil && !ch.Confirm {
+		return false, nil
+	}
+	switch {
+	case st.Status == OctoOnHold && st.ExpiresAt != nil && st.ExpiresAt.After(now):
+		return false, nil
+	case st.Status == OctoOnHold:
+		return false, apperr.Errorf(apperr.InvalidState, "The hold expired at %s; reserve again.", st.ExpiresAt.UTC().Format(time.RFC3339))
+	case st.Status == OctoCancelled:
+		return false, apperr.Errorf(apperr.InvalidState, "The booking was cancelled.")
+	}
+	return false, apperr.Errorf(apperr.InvalidState, "The booking is confirmed already; only a hold can change this way.")
+}
+
+// CheckOctoCancel decides whether a booking in state st may be cancelled
+// at now: a hold at any time, a confirmed booking before its start while
+// its marketplace booking is PENDING or CONFIRMED. Errors:
+// apperr.InvalidState.
+func CheckOctoCancel(st OctoState, now time.Time) error {
+	switch {
+	case st.Status == OctoCancelled:
+		return apperr.Errorf(apperr.InvalidState, "The booking is cancelled already.")
+	case st.Status == OctoConfirmed && !st.Start.After(now):
+		return apperr.Errorf(apperr.InvalidState, "The booking started at %s; it can no longer be cancelled.", st.Start.UTC().Format(time.RFC3339))
+	case st.BookingStatus != "" && st.BookingStatus != StatusPending && st.BookingStatus != StatusConfirmed:
+		return apperr.Errorf(apperr.InvalidState, "The booking is %s; it can no longer be cancelled.", st.BookingStatus)
+	}
+	return nil
 }
 
 // OctoStore keeps the resellers' bookings. Each method acts for the

@@ -11,76 +11,22 @@ import (
 	"time"
 
 	"github.com/google/uuid"
-	"golang.org/x/text/language"
 
 	"github.com/wayfarer-asia/platform/internal/platform/apperr"
 	"github.com/wayfarer-asia/platform/internal/platform/clock"
 	"github.com/wayfarer-asia/platform/internal/platform/httpx"
 )
 
-// OctoCapabilities are the OCTO capabilities the door offers.
-var OctoCapabilities = []string{"octo/content"}
-
-// OctoCapabilitiesOf returns the capabilities of a request: those of the
-// Octo-Capabilities header (comma-separated) that the door offers, in the
-// order OctoCapabilities lists them. The others are ignored, as OCTO says.
-func OctoCapabilitiesOf(header string) []string {
-	asked := map[string]bool{}
-	for c := range strings.SplitSeq(header, ",") {
-		asked[strings.ToLower(strings.TrimSpace(c))] = true
-	}
-	out := []string{}
-	for _, c := range OctoCapabilities {
-		if asked[c] {
-			out = append(out, c)
-		}
-	}
-	return out
+// octoIDErr refuses an id that names nothing sold: field names the id
+// in the details, with its value as sent.
+func octoIDErr(field, value, msg string) error {
+	return &apperr.Error{Code: apperr.NotFound, Message: msg, Details: map[string]any{field: value}}
 }
 
-var octoLocales = func() *language.Matcher {
-	tags := make([]language.Tag, len(Locales))
-	for i, l := range Locales {
-		tags[i] = language.MustParse(l)
-	}
-	m := language.NewMatcher(tags)
-	return &m
-}()
-
-// OctoLocale picks the locale of the content from an Accept-Language
-// header: the best match among Locales, DefaultLocale when none matches.
-func OctoLocale(acceptLanguage string) string {
-	tags, _, err := language.ParseAcceptLanguage(acceptLanguage)
-	if err != nil || len(tags) == 0 {
-		return DefaultLocale
-	}
-	_, i, conf := (*octoLocales).Match(tags...)
-	if conf == language.No {
-		return DefaultLocale
-	}
-	return Locales[i]
-}
-
-// octoErr is an OCTO error about one id: field names the id in the body.
-func octoErr(code, field, value, msg string) error {
-	e := &apperr.Error{Code: code, Message: msg}
-	if field != "" {
-		e.Details = map[string]any{field: value}
-	}
-	return e
-}
-
-func octoBadRequest(format string, args ...any) error {
-	return apperr.Errorf(OctoBadRequest, format, args...)
-}
-
-func octoUnprocessable(format string, args ...any) error {
-	return apperr.Errorf(OctoUnprocessable, format, args...)
-}
-
-// checkOcto admits an API key only: the door sells for the key's account,
-// in the key's mode. It returns whether the key is a test key.
-func checkOcto(c *Caller) (test bool, err error) {
+// CheckOctoSeller admits an API key only: resellers sell for the key's
+// account, in the key's mode. It returns whether the key is a test key.
+// Errors: apperr.Unauthorized, apperr.Forbidden.
+func CheckOctoSeller(c *Caller) (test bool, err error) {
 	if err := checkCaller(c); err != nil {
 		return false, err
 	}
@@ -99,26 +45,17 @@ type OctoSupplier struct {
 // OctoSupplier returns the supplier. Errors: apperr.Unauthorized,
 // apperr.Forbidden.
 func (s *Service) OctoSupplier(_ context.Context, c *Caller) (*OctoSupplier, error) {
-	if _, err := checkOcto(c); err != nil {
+	if _, err := CheckOctoSeller(c); err != nil {
 		return nil, err
 	}
 	return &OctoSupplier{ID: "wayfarer-guides", Name: "Wayfarer guide marketplace", Endpoint: s.PublicURL + "/octo",
 		Website: s.PublicURL, ShortDescription: "Tours with verified local guides in China, Japan, Korea, Taiwan and Hong Kong."}, nil
 }
 
-// OctoCapabilityList returns the capabilities the door offers. Errors:
-// apperr.Unauthorized, apperr.Forbidden.
-func (s *Service) OctoCapabilityList(_ context.Context, c *Caller) ([]string, error) {
-	if _, err := checkOcto(c); err != nil {
-		return nil, err
-	}
-	return OctoCapabilities, nil
-}
-
 // OctoProducts returns every product in locale. Errors:
 // apperr.Unauthorized, apperr.Forbidden.
 func (s *Service) OctoProducts(ctx context.Context, c *Caller, locale string) ([]OctoProduct, error) {
-	if _, err := checkOcto(c); err != nil {
+	if _, err := CheckOctoSeller(c); err != nil {
 		return nil, err
 	}
 	ps, err := s.Octo.FindOctoProducts(ctx, locale, "")
@@ -129,9 +66,9 @@ func (s *Service) OctoProducts(ctx context.Context, c *Caller, locale string) ([
 }
 
 // OctoProduct returns one product in locale. Errors:
-// apperr.Unauthorized, apperr.Forbidden, OctoInvalidProductID.
+// apperr.Unauthorized, apperr.Forbidden, apperr.NotFound (productId).
 func (s *Service) OctoProduct(ctx context.Context, c *Caller, id, locale string) (*OctoProduct, error) {
-	if _, err := checkOcto(c); err != nil {
+	if _, err := CheckOctoSeller(c); err != nil {
 		return nil, err
 	}
 	return s.octoProduct(ctx, &id, locale)
@@ -141,17 +78,17 @@ func (s *Service) OctoProduct(ctx context.Context, c *Caller, id, locale string)
 // in the week.
 func (s *Service) octoProduct(ctx context.Context, id *string, locale string) (*OctoProduct, error) {
 	if id == nil || *id == "" {
-		return nil, octoErr(OctoInvalidProductID, "productId", "", "The productId is required.")
+		return nil, octoIDErr("productId", "", "The productId is required.")
 	}
 	if _, err := uuid.Parse(*id); err != nil || len(*id) != 36 {
-		return nil, octoErr(OctoInvalidProductID, "productId", *id, "The productId was missing or invalid.")
+		return nil, octoIDErr("productId", *id, "The productId was missing or invalid.")
 	}
 	ps, err := s.Octo.FindOctoProducts(ctx, locale, strings.ToLower(*id))
 	if err != nil {
 		return nil, err
 	}
 	if len(ps) == 0 || len(ps[0].StartTimes()) == 0 {
-		return nil, octoErr(OctoInvalidProductID, "productId", *id, "No product with this productId is for sale.")
+		return nil, octoIDErr("productId", *id, "No product with this productId is for sale.")
 	}
 	return &ps[0], nil
 }
@@ -163,7 +100,7 @@ func octoOption(id *string) error {
 		if id != nil {
 			v = *id
 		}
-		return octoErr(OctoInvalidOptionID, "optionId", v, "The optionId was missing or invalid: every product has the one option "+OctoOptionID+".")
+		return octoIDErr("optionId", v, "The optionId was missing or invalid: every product has the one option "+OctoOptionID+".")
 	}
 	return nil
 }
@@ -287,7 +224,7 @@ type OctoUnitAmount struct {
 // checkAvailability checks the product, option and units of an
 // availability request and returns the product.
 func (s *Service) checkAvailability(ctx context.Context, c *Caller, in *OctoAvailabilityRequest) (*OctoProduct, error) {
-	if _, err := checkOcto(c); err != nil {
+	if _, err := CheckOctoSeller(c); err != nil {
 		return nil, err
 	}
 	p, err := s.octoProduct(ctx, in.ProductID, DefaultLocale)
@@ -303,10 +240,10 @@ func (s *Service) checkAvailability(ctx context.Context, c *Caller, in *OctoAvai
 			if u.ID != nil {
 				v = *u.ID
 			}
-			return nil, octoErr(OctoInvalidUnitID, "unitId", v, "The unit id was missing or invalid: every product has the one unit "+OctoUnitID+".")
+			return nil, octoIDErr("unitId", v, "The unit id was missing or invalid: every product has the one unit "+OctoUnitID+".")
 		}
 		if u.Quantity == nil || *u.Quantity < 0 {
-			return nil, octoBadRequest("Each unit needs a quantity of 0 or more.")
+			return nil, apperr.Errorf(apperr.Validation, "Each unit needs a quantity of 0 or more.")
 		}
 	}
 	return p, nil
@@ -318,13 +255,13 @@ func localDates(from, to string, maxDays int, loc *time.Location) (time.Time, ti
 	a, err1 := time.ParseInLocation(time.DateOnly, from, loc)
 	b, err2 := time.ParseInLocation(time.DateOnly, to, loc)
 	if err1 != nil || err2 != nil {
-		return a, b, octoBadRequest("localDateStart and localDateEnd must be dates YYYY-MM-DD.")
+		return a, b, apperr.Errorf(apperr.Validation, "localDateStart and localDateEnd must be dates YYYY-MM-DD.")
 	}
 	if b.Before(a) {
-		return a, b, octoBadRequest("localDateEnd must not be before localDateStart.")
+		return a, b, apperr.Errorf(apperr.Validation, "localDateEnd must not be before localDateStart.")
 	}
 	if days := int(b.Sub(a).Hours()/24+0.5) + 1; days > maxDays {
-		return a, b, octoBadRequest("At most %d days can be asked at once.", maxDays)
+		return a, b, apperr.Errorf(apperr.Validation, "At most %d days can be asked at once.", maxDays)
 	}
 	return a, b, nil
 }
@@ -333,8 +270,8 @@ func localDates(from, to string, maxDays int, loc *time.Location) (time.Time, ti
 // (localDate), of a range of dates (localDateStart and localDateEnd) or
 // the starts named (availabilityIds), exactly one of the three. A start
 // past its cutoff is not listed; one the expert is taken at is SOLD_OUT.
-// Errors: apperr.Unauthorized, apperr.Forbidden, OctoInvalidProductID,
-// OctoInvalidOptionID, OctoInvalidUnitID, OctoBadRequest.
+// Errors: apperr.Unauthorized, apperr.Forbidden, apperr.NotFound (details
+// name the productId, optionId or unitId), apperr.Validation.
 func (s *Service) OctoAvailability(ctx context.Context, c *Caller, in OctoAvailabilityRequest) ([]OctoStart, *OctoProduct, error) {
 	p, err := s.checkAvailability(ctx, c, &in)
 	if err != nil {
@@ -349,7 +286,7 @@ func (s *Service) OctoAvailability(ctx context.Context, c *Caller, in OctoAvaila
 		}
 	}
 	if asked != 1 {
-		return nil, nil, octoBadRequest("Send exactly one of localDate, localDateStart with localDateEnd, or availabilityIds.")
+		return nil, nil, apperr.Errorf(apperr.Validation, "Send exactly one of localDate, localDateStart with localDateEnd, or availabilityIds.")
 	}
 	var first, last time.Time
 	var ids map[string]bool
@@ -358,18 +295,18 @@ func (s *Service) OctoAvailability(ctx context.Context, c *Caller, in OctoAvaila
 		first, last, err = localDates(*in.LocalDate, *in.LocalDate, 1, loc)
 	case ranged:
 		if in.LocalDateStart == nil || in.LocalDateEnd == nil {
-			return nil, nil, octoBadRequest("localDateStart and localDateEnd go together.")
+			return nil, nil, apperr.Errorf(apperr.Validation, "localDateStart and localDateEnd go together.")
 		}
 		first, last, err = localDates(*in.LocalDateStart, *in.LocalDateEnd, OctoMaxCheckDays, loc)
 	default:
 		if len(*in.AvailabilityIDs) == 0 || len(*in.AvailabilityIDs) > OctoMaxAvailabilityIDs {
-			return nil, nil, octoBadRequest("availabilityIds must name 1 to %d starts.", OctoMaxAvailabilityIDs)
+			return nil, nil, apperr.Errorf(apperr.Validation, "availabilityIds must name 1 to %d starts.", OctoMaxAvailabilityIDs)
 		}
 		ids = map[string]bool{}
 		for _, id := range *in.AvailabilityIDs {
 			t, perr := time.Parse(time.RFC3339, id)
 			if perr != nil {
-				return nil, nil, octoErr(OctoInvalidAvailabilityID, "availabilityId", id, "The availabilityId was missing or invalid.")
+				return nil, nil, octoIDErr("availabilityId", id, "The availabilityId was missing or invalid.")
 			}
 			day := t.In(loc)
 			day = time.Date(day.Year(), day.Month(), day.Day(), 0, 0, 0, 0, loc)
@@ -382,7 +319,7 @@ func (s *Service) OctoAvailability(ctx context.Context, c *Caller, in OctoAvaila
 			ids[t.In(loc).Format(time.RFC3339)] = true
 		}
 		if last.Sub(first) > OctoMaxCalendarDays*24*time.Hour {
-			return nil, nil, octoBadRequest("availabilityIds must lie within %d days.", OctoMaxCalendarDays)
+			return nil, nil, apperr.Errorf(apperr.Validation, "availabilityIds must lie within %d days.", OctoMaxCalendarDays)
 		}
 	}
 	if err != nil {
@@ -409,7 +346,7 @@ func (s *Service) OctoCalendar(ctx context.Context, c *Caller, in OctoAvailabili
 		return nil, err
 	}
 	if in.LocalDateStart == nil || in.LocalDateEnd == nil {
-		return nil, octoBadRequest("localDateStart and localDateEnd are required.")
+		return nil, apperr.Errorf(apperr.Validation, "localDateStart and localDateEnd are required.")
 	}
 	loc := p.Location()
 	first, last, err := localDates(*in.LocalDateStart, *in.LocalDateEnd, OctoMaxCalendarDays, loc)
@@ -489,10 +426,10 @@ func checkContact(errs apperr.FieldErrors, at string, in *OctoContactRequest) Oc
 // most the package's participants, each of the one unit.
 func checkUnitItems(p *OctoProduct, in *[]OctoUnitItemRequest, errs apperr.FieldErrors) ([]OctoUnitItem, error) {
 	if in == nil || len(*in) == 0 {
-		return nil, octoUnprocessable("unitItems must hold one item per person, at least one.")
+		return nil, apperr.Errorf(apperr.InvalidState, "unitItems must hold one item per person, at least one.")
 	}
 	if len(*in) > p.Package.MaxParticipants {
-		return nil, octoUnprocessable("This product takes at most %d people a booking.", p.Package.MaxParticipants)
+		return nil, apperr.Errorf(apperr.InvalidState, "This product takes at most %d people a booking.", p.Package.MaxParticipants)
 	}
 	out := make([]OctoUnitItem, 0, len(*in))
 	for i, u := range *in {
@@ -501,7 +438,7 @@ func checkUnitItems(p *OctoProduct, in *[]OctoUnitItemRequest, errs apperr.Field
 			if u.UnitID != nil {
 				v = *u.UnitID
 			}
-			return nil, octoErr(OctoInvalidUnitID, "unitId", v, "The unitId was missing or invalid: every product has the one unit "+OctoUnitID+".")
+			return nil, octoIDErr("unitId", v, "The unitId was missing or invalid: every product has the one unit "+OctoUnitID+".")
 		}
 		at := fmt.Sprintf("unitItems[%d]", i)
 		item := OctoUnitItem{UUID: uuid.NewString(), UnitID: OctoUnitID, Contact: checkContact(errs, at+".contact", u.Contact)}
@@ -522,10 +459,10 @@ func checkUnitItems(p *OctoProduct, in *[]OctoUnitItemRequest, errs apperr.Field
 }
 
 // octoStart finds the start availabilityID names among p's starts that are
-// still sold. Errors: OctoInvalidAvailabilityID.
+// still sold. Errors: apperr.NotFound (availabilityId).
 func (s *Service) octoStart(p *OctoProduct, availabilityID *string) (OctoStart, error) {
 	if availabilityID == nil {
-		return OctoStart{}, octoErr(OctoInvalidAvailabilityID, "availabilityId", "", "The availabilityId is required: every product is sold by start time.")
+		return OctoStart{}, octoIDErr("availabilityId", "", "The availabilityId is required: every product is sold by start time.")
 	}
 	t, err := time.Parse(time.RFC3339, *availabilityID)
 	if err == nil {
@@ -538,7 +475,7 @@ func (s *Service) octoStart(p *OctoProduct, availabilityID *string) (OctoStart, 
 			}
 		}
 	}
-	return OctoStart{}, octoErr(OctoInvalidAvailabilityID, "availabilityId", *availabilityID,
+	return OctoStart{}, octoIDErr("availabilityId", *availabilityID,
 		"The availabilityId was missing or invalid: it names no start of this product that is still sold.")
 }
 
@@ -548,7 +485,7 @@ func holdMinutes(v *int) (int, error) {
 		return OctoHoldMinutes, nil
 	}
 	if *v < 1 || *v > OctoMaxHoldMinutes {
-		return 0, octoBadRequest("expirationMinutes must be from 1 to %d.", OctoMaxHoldMinutes)
+		return 0, apperr.Errorf(apperr.Validation, "expirationMinutes must be from 1 to %d.", OctoMaxHoldMinutes)
 	}
 	return *v, nil
 }
@@ -572,12 +509,13 @@ type OctoReservationRequest struct {
 // request sent again with the same resellerReference or Idempotency-Key
 // (idempotencyKey, "" when none) answers the same hold. A test key's hold
 // takes no time. Errors: apperr.Unauthorized, apperr.Forbidden,
-// OctoInvalidProductID, OctoInvalidOptionID, OctoInvalidAvailabilityID,
-// OctoInvalidUnitID, OctoInvalidBookingUUID (a uuid already used),
-// OctoUnprocessable (the expert is taken at that time, no unit items, too
-// many), OctoBadRequest.
+// apperr.NotFound (details name the productId, optionId, availabilityId
+// or unitId), apperr.Conflict (the expert is taken at that time, or the
+// uuid, named in the details, was used for another booking),
+// apperr.InvalidState (no unit items, too many, the expert's own time),
+// apperr.Validation.
 func (s *Service) OctoReserve(ctx context.Context, c *Caller, in OctoReservationRequest, idempotencyKey string) (*OctoBooking, error) {
-	test, err := checkOcto(c)
+	test, err := CheckOctoSeller(c)
 	if err != nil {
 		return nil, err
 	}
@@ -607,7 +545,7 @@ func (s *Service) OctoReserve(ctx context.Context, c *Caller, in OctoReservation
 	if in.UUID != nil {
 		id, err := uuid.Parse(*in.UUID)
 		if err != nil {
-			return nil, octoBadRequest("uuid must be a UUID.")
+			return nil, apperr.Errorf(apperr.Validation, "uuid must be a UUID.")
 		}
 		h.UUID = id.String()
 	}
@@ -624,10 +562,10 @@ func (s *Service) OctoReserve(ctx context.Context, c *Caller, in OctoReservation
 		h.Notes = &n
 	}
 	if err := errs.Err(); err != nil {
-		return nil, octoFieldErr(err)
+		return nil, err
 	}
 	if p.ExpertUserID == c.User.ID {
-		return nil, octoUnprocessable("An expert cannot sell their own time to themselves.")
+		return nil, apperr.Errorf(apperr.InvalidState, "An expert cannot sell their own time to themselves.")
 	}
 	units := make([]*string, len(items))
 	for i := range items {
@@ -640,31 +578,17 @@ func (s *Service) OctoReserve(ctx context.Context, c *Caller, in OctoReservation
 	b, err := s.Octo.Reserve(ctx, h)
 	switch apperr.Code(err) {
 	case apperr.Conflict:
-		return nil, octoUnprocessable("The start is sold out: the expert is booked or held at an overlapping time.")
+		return nil, apperr.Errorf(apperr.Conflict, "The start is sold out: the expert is booked or held at an overlapping time.")
 	case apperr.Validation:
 		if in.UUID != nil {
-			return nil, octoErr(OctoInvalidBookingUUID, "uuid", *in.UUID, "The uuid was already used for another booking.")
+			return nil, &apperr.Error{Code: apperr.Conflict, Message: "The uuid was already used for another booking.", Details: map[string]any{"uuid": *in.UUID}}
 		}
-		return nil, octoBadRequest("The Idempotency-Key was already used with another request.")
+		return nil, apperr.Errorf(apperr.Validation, "The Idempotency-Key was already used with another request.")
 	}
 	if err != nil {
 		return nil, err
 	}
 	return s.octoView(b), nil
-}
-
-// octoFieldErr turns per-field errors into a BAD_REQUEST naming them.
-func octoFieldErr(err error) error {
-	e, ok := err.(*apperr.Error)
-	if !ok || e.Code != apperr.Validation {
-		return err
-	}
-	var parts []string
-	for f, msg := range e.Details {
-		parts = append(parts, fmt.Sprintf("%s %v", f, msg))
-	}
-	slices.Sort(parts)
-	return octoBadRequest("%s.", strings.Join(parts, "; "))
 }
 
 // octoView sets what a booking's status depends on the time: a hold past
@@ -679,16 +603,14 @@ func (s *Service) octoView(b *OctoBooking) *OctoBooking {
 }
 
 // octoLookup maps the errors of a booking's lookup or change: an unknown
-// uuid is OctoInvalidBookingUUID, a state that does not allow the change
-// OctoUnprocessable.
+// uuid is apperr.NotFound naming the uuid, a start taken meanwhile
+// apperr.Conflict; apperr.InvalidState passes as it is.
 func (s *Service) octoLookup(id string, b *OctoBooking, err error) (*OctoBooking, error) {
 	switch apperr.Code(err) {
 	case apperr.NotFound:
-		return nil, octoErr(OctoInvalidBookingUUID, "uuid", id, "The uuid names no booking of yours.")
-	case apperr.InvalidState:
-		return nil, octoUnprocessable("%s", err.(*apperr.Error).Message)
+		return nil, octoIDErr("uuid", id, "The uuid names no booking of yours.")
 	case apperr.Conflict:
-		return nil, octoUnprocessable("The start is sold out: the expert is booked or held at an overlapping time.")
+		return nil, apperr.Errorf(apperr.Conflict, "The start is sold out: the expert is booked or held at an overlapping time.")
 	}
 	if err != nil {
 		return nil, err
@@ -700,7 +622,7 @@ func (s *Service) octoLookup(id string, b *OctoBooking, err error) (*OctoBooking
 func checkUUID(id string) (string, error) {
 	u, err := uuid.Parse(id)
 	if err != nil || len(id) != 36 {
-		return "", octoErr(OctoInvalidBookingUUID, "uuid", id, "The uuid was missing or invalid.")
+		return "", octoIDErr("uuid", id, "The uuid was missing or invalid.")
 	}
 	return u.String(), nil
 }
@@ -708,7 +630,7 @@ func checkUUID(id string) (string, error) {
 // checkOctoBooking checks the caller, as checkOcto, and then the booking
 // uuid of the path, as checkUUID.
 func checkOctoBooking(c *Caller, id string) (test bool, u string, err error) {
-	if test, err = checkOcto(c); err != nil {
+	if test, err = CheckOctoSeller(c); err != nil {
 		return false, "", err
 	}
 	if u, err = checkUUID(id); err != nil {
@@ -718,7 +640,7 @@ func checkOctoBooking(c *Caller, id string) (test bool, u string, err error) {
 }
 
 // OctoBooking returns a booking of the caller's. Errors:
-// apperr.Unauthorized, apperr.Forbidden, OctoInvalidBookingUUID.
+// apperr.Unauthorized, apperr.Forbidden, apperr.NotFound (uuid).
 func (s *Service) OctoBooking(ctx context.Context, c *Caller, id string) (*OctoBooking, error) {
 	test, u, err := checkOctoBooking(c, id)
 	if err != nil {
@@ -730,17 +652,17 @@ func (s *Service) OctoBooking(ctx context.Context, c *Caller, id string) (*OctoB
 
 // OctoBookings lists the caller's bookings with a reseller reference or
 // a supplier reference; one of them is required. Errors:
-// apperr.Unauthorized, apperr.Forbidden, OctoBadRequest.
+// apperr.Unauthorized, apperr.Forbidden, apperr.Validation.
 func (s *Service) OctoBookings(ctx context.Context, c *Caller, resellerRef, supplierRef string) ([]OctoBooking, error) {
-	test, err := checkOcto(c)
+	test, err := CheckOctoSeller(c)
 	if err != nil {
 		return nil, err
 	}
 	if resellerRef == "" && supplierRef == "" {
-		return nil, octoBadRequest("Send resellerReference or supplierReference: bookings are not listed unfiltered.")
+		return nil, apperr.Errorf(apperr.Validation, "Send resellerReference or supplierReference: bookings are not listed unfiltered.")
 	}
 	if len(resellerRef) > 100 || len(supplierRef) > 100 {
-		return nil, octoBadRequest("A reference has at most 100 characters.")
+		return nil, apperr.Errorf(apperr.Validation, "A reference has at most 100 characters.")
 	}
 	bs, err := s.Octo.FindOctoBookings(ctx, c.User.ID, test, resellerRef, supplierRef)
 	if err != nil {
@@ -763,16 +685,16 @@ type OctoConfirmationRequest struct {
 // OctoConfirm turns a live hold into a marketplace booking for the expert
 // to accept (PENDING; a test key's stays PENDING and reaches no expert).
 // A booking confirmed already is answered as it is. Errors:
-// apperr.Unauthorized, apperr.Forbidden, OctoInvalidBookingUUID,
-// OctoInvalidUnitID, OctoUnprocessable (an expired or cancelled hold),
-// OctoBadRequest.
+// apperr.Unauthorized, apperr.Forbidden, apperr.NotFound (details name
+// the uuid or unitId), apperr.InvalidState (an expired or cancelled hold,
+// a product no longer sold), apperr.Conflict, apperr.Validation.
 func (s *Service) OctoConfirm(ctx context.Context, c *Caller, id string, in OctoConfirmationRequest) (*OctoBooking, error) {
 	test, u, err := checkOctoBooking(c, id)
 	if err != nil {
 		return nil, err
 	}
 	if in.Contact == nil {
-		return nil, octoBadRequest("contact is required.")
+		return nil, apperr.Errorf(apperr.Validation, "contact is required.")
 	}
 	errs := apperr.FieldErrors{}
 	contact := checkContact(errs, "contact", in.Contact)
@@ -788,14 +710,14 @@ func (s *Service) OctoConfirm(ctx context.Context, c *Caller, id string, in Octo
 		}
 		p, err := s.octoProduct(ctx, &cur.ProductID, DefaultLocale)
 		if err != nil {
-			return nil, octoUnprocessable("The product of this booking is no longer sold.")
+			return nil, apperr.Errorf(apperr.InvalidState, "The product of this booking is no longer sold.")
 		}
 		if ch.UnitItems, err = checkUnitItems(p, in.UnitItems, errs); err != nil {
 			return nil, err
 		}
 	}
 	if err := errs.Err(); err != nil {
-		return nil, octoFieldErr(err)
+		return nil, err
 	}
 	b, err := s.Octo.ChangeOcto(ctx, c.User.ID, test, u, ch)
 	return s.octoLookup(id, b, err)
@@ -808,8 +730,8 @@ type OctoExtendRequest struct {
 
 // OctoExtend keeps a live hold expirationMinutes longer (OctoHoldMinutes
 // by default), up to OctoMaxHoldMinutes from now. Errors:
-// apperr.Unauthorized, apperr.Forbidden, OctoInvalidBookingUUID,
-// OctoUnprocessable (not a live hold), OctoBadRequest.
+// apperr.Unauthorized, apperr.Forbidden, apperr.NotFound (uuid),
+// apperr.InvalidState (not a live hold), apperr.Validation.
 func (s *Service) OctoExtend(ctx context.Context, c *Caller, id string, in OctoExtendRequest) (*OctoBooking, error) {
 	test, u, err := checkOctoBooking(c, id)
 	if err != nil {
@@ -825,7 +747,7 @@ func (s *Service) OctoExtend(ctx context.Context, c *Caller, id string, in OctoE
 	}
 	now := s.Clock.Now().UTC()
 	if s.octoView(cur).Status != OctoOnHold {
-		return nil, octoUnprocessable("Only a booking ON_HOLD can be extended; this one is %s.", cur.Status)
+		return nil, apperr.Errorf(apperr.InvalidState, "Only a booking ON_HOLD can be extended; this one is %s.", cur.Status)
 	}
 	exp := cur.ExpiresAt.Add(time.Duration(minutes) * time.Minute)
 	if limit := now.Add(OctoMaxHoldMinutes * time.Minute).Truncate(time.Second); exp.After(limit) {
@@ -852,9 +774,9 @@ type OctoUpdateRequest struct {
 // items always; its product, option, start and expiry only while it is a
 // live hold (a booking moves by a cancel and a new booking). A new start
 // must be free. Errors: apperr.Unauthorized, apperr.Forbidden,
-// OctoInvalidBookingUUID, OctoInvalidProductID, OctoInvalidOptionID,
-// OctoInvalidAvailabilityID, OctoInvalidUnitID, OctoUnprocessable,
-// OctoBadRequest.
+// apperr.NotFound (details name the uuid, productId, optionId,
+// availabilityId or unitId), apperr.InvalidState, apperr.Conflict,
+// apperr.Validation.
 func (s *Service) OctoUpdate(ctx context.Context, c *Caller, id string, in OctoUpdateRequest) (*OctoBooking, error) {
 	test, u, err := checkOctoBooking(c, id)
 	if err != nil {
@@ -881,7 +803,7 @@ func (s *Service) OctoUpdate(ctx context.Context, c *Caller, id string, in OctoU
 	}
 	moves := in.ProductID != nil || in.OptionID != nil || in.AvailabilityID != nil
 	if (moves || in.ExpirationMinutes != nil) && cur.Status != OctoOnHold {
-		return nil, octoUnprocessable("Only a booking ON_HOLD changes its product, start or expiry; this one is %s. Cancel it and book again.", cur.Status)
+		return nil, apperr.Errorf(apperr.InvalidState, "Only a booking ON_HOLD changes its product, start or expiry; this one is %s. Cancel it and book again.", cur.Status)
 	}
 	productID := cur.ProductID
 	if in.ProductID != nil {
@@ -923,12 +845,12 @@ func (s *Service) OctoUpdate(ctx context.Context, c *Caller, id string, in OctoU
 			items = cur.UnitItems
 		}
 		if len(items) > p.Package.MaxParticipants {
-			return nil, octoUnprocessable("This product takes at most %d people a booking.", p.Package.MaxParticipants)
+			return nil, apperr.Errorf(apperr.InvalidState, "This product takes at most %d people a booking.", p.Package.MaxParticipants)
 		}
 		ch.Move = &OctoHold{UUID: u, UserID: c.User.ID, TestMode: test, Product: p, AvailabilityID: st.ID, Start: st.Start.UTC(), End: st.End.UTC()}
 	}
 	if err := errs.Err(); err != nil {
-		return nil, octoFieldErr(err)
+		return nil, err
 	}
 	b, err := s.Octo.ChangeOcto(ctx, c.User.ID, test, u, ch)
 	return s.octoLookup(id, b, err)
@@ -943,8 +865,8 @@ type OctoCancellationRequest struct {
 // OctoCancel cancels a hold, or a booking before its start: the
 // marketplace booking too, which the expert learns of. Nothing is charged
 // through the marketplace, so the refund is FULL. Errors:
-// apperr.Unauthorized, apperr.Forbidden, OctoInvalidBookingUUID,
-// OctoUnprocessable (cancelled already, started, past).
+// apperr.Unauthorized, apperr.Forbidden, apperr.NotFound (uuid),
+// apperr.InvalidState (cancelled already, started, past).
 func (s *Service) OctoCancel(ctx context.Context, c *Caller, id string, in OctoCancellationRequest) (*OctoBooking, error) {
 	test, u, err := checkOctoBooking(c, id)
 	if err != nil {
@@ -957,7 +879,7 @@ func (s *Service) OctoCancel(ctx context.Context, c *Caller, id string, in OctoC
 		reason = &r
 	}
 	if err := errs.Err(); err != nil {
-		return nil, octoFieldErr(err)
+		return nil, err
 	}
 	b, err := s.Octo.CancelOcto(ctx, c.User.ID, test, u, reason)
 	return s.octoLookup(id, b, err)

@@ -53,9 +53,9 @@ type Service struct {
 	AIReplies bool
 	// Realtime issues the tokens of the realtime channel.
 	Realtime *chat.Credentials
-	// AdminEmails are the lower-cased e-mail addresses of the admins
-	// (ADMIN_EMAILS).
-	AdminEmails map[string]bool
+	// AdminEmails are the e-mail addresses of the admins (ADMIN_EMAILS),
+	// in any case.
+	AdminEmails []string
 
 	// contentPolicy sanitises travelogue content, made once for PublicURL.
 	contentOnce   sync.Once

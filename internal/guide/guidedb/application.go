@@ -561,10 +561,17 @@ func (g *Guide) FindOwnExpertProfile(ctx context.Context, userID string) (_ *gui
 	return ownProfile(ctx, g.db, userID)
 }
 
-// lockExpert locks the verified expert row of user for a change.
-func lockExpert(ctx context.Context, tx *sql.Tx, userID string) error {
-	_, err := tx.ExecContext(ctx, `UPDATE experts SET updated_at = updated_at WHERE user_id = $1 AND verified_at IS NOT NULL`, userID)
-	return err
+// lockExpertOf takes the row lock of user's verified expert (lockExpert),
+// if there is one.
+func (g *Guide) lockExpertOf(ctx context.Context, tx *sql.Tx, userID string) error {
+	var id string
+	err := tx.QueryRowContext(ctx, `SELECT id FROM experts WHERE user_id = $1 AND verified_at IS NOT NULL`, userID).Scan(&id)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil
+	} else if err != nil {
+		return err
+	}
+	return g.lockExpert(ctx, tx, id)
 }
 
 // UpdateExpertProfile changes the verified expert profile of user.
@@ -572,7 +579,7 @@ func (g *Guide) UpdateExpertProfile(ctx context.Context, userID string, apply fu
 	defer store.Wrap(&err, "update expert profile of user %s", userID)
 	var out *guide.OwnExpertProfile
 	err = g.db.InTx(ctx, func(tx *sql.Tx) error {
-		if err := lockExpert(ctx, tx, userID); err != nil {
+		if err := g.lockExpertOf(ctx, tx, userID); err != nil {
 			return err
 		}
 		p, err := ownProfile(ctx, tx, userID)
@@ -599,7 +606,7 @@ func (g *Guide) SetExpertImage(ctx context.Context, userID string, cover bool, p
 	defer store.Wrap(&err, "set expert image of user %s", userID)
 	var out *guide.OwnExpertProfile
 	err = g.db.InTx(ctx, func(tx *sql.Tx) error {
-		if err := lockExpert(ctx, tx, userID); err != nil {
+		if err := g.lockExpertOf(ctx, tx, userID); err != nil {
 			return err
 		}
 		p, err := ownProfile(ctx, tx, userID)

@@ -339,35 +339,23 @@ func (g *Guide) sameReserve(ctx context.Context, tx *sql.Tx, h guide.OctoHold, n
 
 // octoRow is what a change needs of a booking before it changes it.
 type octoRow struct {
-	expertID, status string
-	expires          sql.NullTime
-	bookingID        sql.NullString
-	start            time.Time
-	notes            sql.NullString
+	expertID  string
+	state     guide.OctoState
+	bookingID sql.NullString
+	notes     sql.NullString
 }
 
 func (g *Guide) octoRow(ctx context.Context, q store.Querier, userID string, test bool, id, lock string) (*octoRow, error) {
 	var r octoRow
+	var expires sql.NullTime
 	err := q.QueryRowContext(ctx, `SELECT o.expert_id, o.status, o.expires_at, o.booking_id, o.starts_at, o.notes FROM octo_bookings o
 		WHERE o.id = $1 AND o.user_id = $2 AND `+octoVisible+` AND o.test_mode = $4`+lock, id, userID, g.testCutoff(), test).
-		Scan(&r.expertID, &r.status, &r.expires, &r.bookingID, &r.start, &r.notes)
+		Scan(&r.expertID, &r.state.Status, &expires, &r.bookingID, &r.state.Start, &r.notes)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, apperr.Errorf(apperr.NotFound, "No booking with uuid %q.", id)
 	}
+	r.state.ExpiresAt = utcTime(expires)
 	return &r, err
-}
-
-// liveHold refuses a change that needs a live hold.
-func (r *octoRow) liveHold(now time.Time) error {
-	switch {
-	case r.status == guide.OctoOnHold && r.expires.Valid && r.expires.Time.After(now):
-		return nil
-	case r.status == guide.OctoOnHold:
-		return apperr.Errorf(apperr.InvalidState, "The hold expired at %s; reserve again.", r.expires.Time.UTC().Format(time.RFC3339))
-	case r.status == guide.OctoCancelled:
-		return apperr.Errorf(apperr.InvalidState, "The booking was cancelled.")
-	}
-	return apperr.Errorf(apperr.InvalidState, "The booking is confirmed already; only a hold can change this way.")
 }
 
 // ChangeOcto applies a change to a booking.
@@ -395,14 +383,11 @@ func (g *Guide) ChangeOcto(ctx context.Context, userID string, test bool, id str
 			return err
 		}
 		now := g.clock.Now().UTC()
-		if ch.Confirm && r.status == guide.OctoConfirmed {
-			out, err = g.loadOcto(ctx, tx, userID, test, id) // confirmed already: the same answer
-			return err
-		}
-		if ch.Move != nil || ch.ExpiresAt != nil || ch.Confirm {
-			if err := r.liveHold(now); err != nil {
-				return err
+		if same, err := guide.CheckOctoChange(r.state, ch, now); err != nil || same {
+			if err == nil {
+				out, err = g.loadOcto(ctx, tx, userID, test, id)
 			}
+			return err
 		}
 		var cols []string
 		var vals []any
@@ -510,27 +495,21 @@ func (g *Guide) CancelOcto(ctx context.Context, userID string, test bool, id str
 			return err
 		}
 		now := g.clock.Now().UTC()
-		switch {
-		case r.status == guide.OctoCancelled:
-			return apperr.Errorf(apperr.InvalidState, "The booking is cancelled already.")
-		case r.status == guide.OctoConfirmed && !r.start.After(now):
-			return apperr.Errorf(apperr.InvalidState, "The booking started at %s; it can no longer be cancelled.", r.start.UTC().Format(time.RFC3339))
-		}
+		var previous string
 		if r.bookingID.Valid {
 			// The marketplace booking says the status from now on.
-			var previous string
-			if err := tx.QueryRowContext(ctx, `SELECT status FROM bookings WHERE id = $1`, r.bookingID.String).Scan(&previous); err != nil {
+			if err := tx.QueryRowContext(ctx, `SELECT status FROM bookings WHERE id = $1`+g.forUpdate(), r.bookingID.String).Scan(&previous); err != nil {
 				return err
 			}
-			res, err := tx.ExecContext(ctx, `UPDATE bookings SET status = 'CANCELLED', cancelled_at = $1, cancelled_by = 'tourist', updated_at = $1
-				WHERE id = $2 AND status IN ('PENDING', 'CONFIRMED')`, now, r.bookingID.String)
-			if err != nil {
+			r.state.BookingStatus = previous
+		}
+		if err := guide.CheckOctoCancel(r.state, now); err != nil {
+			return err
+		}
+		if r.bookingID.Valid {
+			if _, err := tx.ExecContext(ctx, `UPDATE bookings SET status = 'CANCELLED', cancelled_at = $1, cancelled_by = 'tourist', updated_at = $1
+				WHERE id = $2`, now, r.bookingID.String); err != nil {
 				return err
-			}
-			if n, err := res.RowsAffected(); err != nil {
-				return err
-			} else if n == 0 {
-				return apperr.Errorf(apperr.InvalidState, "The booking is %s; it can no longer be cancelled.", previous)
 			}
 			if _, err := tx.ExecContext(ctx, `UPDATE octo_bookings SET cancellation_reason = $1, cancelled_at = $2, updated_at = $2 WHERE id = $3`,
 				reason, now.Truncate(time.Second), id); err != nil {

@@ -29,7 +29,7 @@ func (s *Server) writeAsk(w http.ResponseWriter, ask *guide.ActionAsk) {
 	if !ask.Created {
 		why += " This key had already asked for this: it is the same pending action, and the person was not notified again."
 	}
-	left := max(a.ExpiresAt.Sub(s.cfg.Clock.Now()).Round(time.Second), 0)
+	left := max(a.ExpiresAt.Sub(s.svc.Clock.Now()).Round(time.Second), 0)
 	httpx.WriteJSON(w, http.StatusAccepted, pendingAccepted{
 		ActionID:   a.ID,
 		ConfirmURL: confirm,

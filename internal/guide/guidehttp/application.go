@@ -149,7 +149,7 @@ func (s *Server) handleExpertImageUpload(w http.ResponseWriter, r *http.Request)
 }
 
 func (s *Server) handleExpertImageGet(w http.ResponseWriter, r *http.Request) error {
-	return media.Serve(w, r, s.cfg.Avatars, guide.ExpertUploadsPrefix+r.PathValue("key"))
+	return media.Serve(w, r, s.svc.Blobs, guide.ExpertUploadsPrefix+r.PathValue("key"))
 }
 
 // The admins' side of applications (registered by adminRoutes).

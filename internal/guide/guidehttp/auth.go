@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/wayfarer-asia/platform/internal/guide"
+	"github.com/wayfarer-asia/platform/internal/guide/guideauth"
 	"github.com/wayfarer-asia/platform/internal/platform/httpx"
 	"github.com/wayfarer-asia/platform/internal/platform/media"
 )
@@ -78,7 +79,7 @@ func (s *Server) handleSessionExchange(w http.ResponseWriter, r *http.Request) e
 		return err
 	}
 	http.SetCookie(w, &http.Cookie{
-		Name:     sessionCookie,
+		Name:     guideauth.SessionCookie,
 		Value:    sess.Value,
 		Path:     "/",
 		Expires:  sess.ExpiresAt,

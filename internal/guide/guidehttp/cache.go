@@ -92,7 +92,7 @@ func (s *Server) cached(h httpx.HandlerFunc) httpx.HandlerFunc {
 			return h(w, r)
 		}
 		key := cacheKey(r)
-		now := s.cfg.Clock.Now()
+		now := s.svc.Clock.Now()
 		if p := s.cache.get(key, now); p != nil {
 			return writePage(w, r, p)
 		}

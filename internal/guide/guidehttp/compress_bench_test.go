@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/wayfarer-asia/platform/internal/guide"
 	"github.com/wayfarer-asia/platform/internal/guide/guidedb"
 	"github.com/wayfarer-asia/platform/internal/guide/guidehttp"
 	"github.com/wayfarer-asia/platform/internal/platform/clock"
@@ -29,9 +30,9 @@ func BenchmarkCatalogList(b *testing.B) {
 		ttl  time.Duration
 	}{{"hit", time.Hour}, {"miss", 0}} {
 		srv := guidehttp.New(guidehttp.Config{
-			PublicURL: publicURL, Catalog: guidedb.New(db, clk), Clock: clk, CatalogCacheTTL: c.ttl,
-			Limiter: ratelimit.NewMemory(clk), PublicLimit: ratelimit.PerMinute(1 << 30),
-			Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), OAuth: oauth.New(oauth.Config{}),
+			Service: &guide.Service{PublicURL: publicURL, Catalog: guidedb.New(db, clk), Clock: clk,
+				Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}, CatalogCacheTTL: c.ttl,
+			Limiter: ratelimit.NewMemory(clk), PublicLimit: ratelimit.PerMinute(1 << 30), OAuth: oauth.New(oauth.Config{}),
 		})
 		for _, enc := range []string{"identity", "gzip"} {
 			b.Run(c.name+"/"+enc, func(b *testing.B) {

@@ -16,6 +16,7 @@ import (
 	"github.com/wayfarer-asia/platform/internal/guide"
 	"github.com/wayfarer-asia/platform/internal/guide/guidedb"
 	"github.com/wayfarer-asia/platform/internal/guide/guidehttp"
+	"github.com/wayfarer-asia/platform/internal/guide/guideocto"
 	"github.com/wayfarer-asia/platform/internal/guide/sample"
 	"github.com/wayfarer-asia/platform/internal/platform/auth"
 	"github.com/wayfarer-asia/platform/internal/platform/changes"
@@ -174,40 +175,26 @@ func newEnv(t testing.TB, opts options, engine ...store.Engine) *env {
 		Issuer: publicURL, Resource: publicURL + "/mcp", Scopes: guide.Scopes, ConsentPage: "/oauth/consent/",
 		DB: db, Grants: gs, Fetcher: fetcher, Clock: clk, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
 	})
+	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
+	svc := &guide.Service{
+		Catalog: gs, Accounts: gs, Profiles: gs, Bookings: gs, Actions: gs, Closure: gs, Conversations: gs, Supply: gs,
+		Admin: gs, Authoring: gs, Moderation: gs, Octo: gs, Applications: gs,
+		Clock: clk, ActionTTL: 10 * time.Minute, Tokens: tokens, IdpA: idpA, IdpB: idpB, KeyUsage: keyUsage,
+		Blobs: &media.Local{Dir: t.TempDir()}, PublicURL: publicURL, Logger: logger, AIReplies: true,
+		Realtime:    chat.NewCredentials("test-app", []byte("realtime-secret-realtime-secret!"), clk),
+		AdminEmails: []string{testAdminEmail},
+	}
 	srv := guidehttp.New(guidehttp.Config{
-		PublicURL:        publicURL,
+		Service:          svc,
 		OAuth:            authServer,
 		Metrics:          metrics,
 		Gatherer:         reg,
 		ReadyChecks:      opts.readyChecks,
-		Catalog:          gs,
 		Idempotency:      keys,
-		Accounts:         gs,
-		Profiles:         gs,
-		Bookings:         gs,
-		Actions:          gs,
-		Closure:          gs,
-		ActionTTL:        10 * time.Minute,
-		Conversations:    gs,
-		Supply:           gs,
-		Admin:            gs,
-		Moderation:       gs,
-		Octo:             gs,
-		AdminEmails:      []string{testAdminEmail},
-		Travelogues:      gs,
-		Applications:     gs,
-		Avatars:          &media.Local{Dir: t.TempDir()},
 		Events:           gs.Events(),
 		Webhooks:         hooks,
 		WebhookPolicy:    changes.Policy{AllowHosts: []string{"127.0.0.1"}},
 		CatalogCacheTTL:  cacheTTL,
-		Realtime:         chat.NewCredentials("test-app", []byte("realtime-secret-realtime-secret!"), clk),
-		AIReplies:        true,
-		Tokens:           tokens,
-		IdpA:             idpA,
-		IdpB:             idpB,
-		KeyUsage:         keyUsage,
-		Clock:            clk,
 		Limiter:          opts.limiter,
 		PublicLimit:      ratelimit.PerMinute(opts.publicLimit),
 		AuthLimit:        ratelimit.Limit{Rate: opts.authLimit, Period: 15 * time.Minute},
@@ -217,9 +204,8 @@ func newEnv(t testing.TB, opts options, engine ...store.Engine) *env {
 		ReportLimit:      ratelimit.Limit{Rate: opts.reportLimit, Period: time.Hour},
 		ApplicationLimit: ratelimit.Limit{Rate: opts.applicationLimit, Period: time.Hour},
 		TrustedProxies:   opts.trustedProxies,
-		Logger:           slog.New(slog.NewTextHandler(io.Discard, nil)),
 		OpenAPI:          openAPI,
-		OctoOpenAPI:      octoAPI,
+		Octo:             guideocto.New(guideocto.Config{Service: svc, OAuth: authServer, Limiter: opts.limiter, Metrics: metrics, OpenAPI: octoAPI}),
 		CORSOrigins:      opts.corsOrigins,
 	})
 	client := apitest.New(t, srv, doc)

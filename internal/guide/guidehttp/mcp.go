@@ -18,7 +18,6 @@ import (
 	"github.com/wayfarer-asia/platform/internal/platform/media"
 	"github.com/wayfarer-asia/platform/internal/platform/oauth"
 	"github.com/wayfarer-asia/platform/internal/platform/paging"
-	"github.com/wayfarer-asia/platform/internal/platform/ratelimit"
 )
 
 // This file is the guide API's MCP door: POST /mcp for agents holding an
@@ -38,13 +37,13 @@ type data[T any] struct {
 
 // mcpRoutes registers the MCP endpoint, its metadata and its tools.
 func (s *Server) mcpRoutes() {
-	d := mcpx.NewDoor("guide", "1.0.0", mcpInstructions, httpx.MaxJSONBody+mcpx.Envelope, s.cfg.Logger, s.cfg.Metrics)
+	d := mcpx.NewDoor("guide", "1.0.0", mcpInstructions, httpx.MaxJSONBody+mcpx.Envelope, s.svc.Logger, s.cfg.Metrics)
 	s.mcpTools(d)
-	s.router.Handle("POST /mcp", d.Endpoint(s.cfg.PublicURL, s.mcpPrincipal, s.mcpMeter, func(h httpx.HandlerFunc) httpx.HandlerFunc {
+	s.router.Handle("POST /mcp", d.Endpoint(s.svc.PublicURL, s.mcpPrincipal, s.mcpMeter, func(h httpx.HandlerFunc) httpx.HandlerFunc {
 		// Failed attempts count against the client IP, as public reads do.
 		return httpx.RateLimitCounted(s.cfg.Metrics, s.cfg.Limiter, s.publicKey, h)
 	}))
-	s.router.Handle("GET "+mcpx.MetadataPath, mcpx.Metadata(s.cfg.PublicURL, "Wayfarer guide marketplace API", guide.Scopes, []string{s.cfg.OAuth.Issuer()}))
+	s.router.Handle("GET "+mcpx.MetadataPath, mcpx.Metadata(s.svc.PublicURL, "Wayfarer guide marketplace API", guide.Scopes, []string{s.cfg.OAuth.Issuer()}))
 }
 
 // mcpPrincipal authenticates an MCP request: an API key or an
@@ -58,7 +57,7 @@ func (s *Server) mcpPrincipal(r *http.Request) (*mcpx.Principal, error) {
 	if !ok || !auth.IsAPIKey(bearer) && !oauth.IsAccessToken(bearer) {
 		return nil, apperr.Errorf(apperr.Unauthorized, "The MCP endpoint takes an API key (\"Authorization: Bearer pk_…\") or an access token from its authorization server (see the resource metadata).")
 	}
-	c, err := s.authenticate(nil, r, anyKey)
+	c, err := s.auth.Authenticate(nil, r, anyKey)
 	if err != nil {
 		return nil, err
 	}
@@ -77,11 +76,7 @@ func mcpCallerFrom(ctx context.Context) *guide.Caller {
 // mcpMeter counts one MCP message against the key's rate limit and
 // usage, as a REST request of the key is.
 func (s *Server) mcpMeter(w http.ResponseWriter, r *http.Request, p *mcpx.Principal) error {
-	c := p.Value.(*guide.Caller)
-	s.cfg.KeyUsage.Record(c.APIKey.ID, s.cfg.Clock.Now())
-	return httpx.RateLimitCounted(s.cfg.Metrics, s.cfg.Limiter, func(*http.Request) (string, ratelimit.Limit) {
-		return "guide:key:" + c.APIKey.ID, ratelimit.PerMinute(c.APIKey.RateLimit)
-	}, func(http.ResponseWriter, *http.Request) error { return nil })(w, r)
+	return s.auth.Meter(w, r, p.Value.(*guide.Caller).APIKey)
 }
 
 // Tool inputs. Names, bounds and defaults are the REST API's; it checks them.

@@ -1,12 +1,10 @@
 package guidehttp
 
 import (
-	"context"
 	"net/http"
 
 	"github.com/wayfarer-asia/platform/internal/guide"
 	"github.com/wayfarer-asia/platform/internal/platform/httpx"
-	"github.com/wayfarer-asia/platform/internal/platform/mcpx"
 	"github.com/wayfarer-asia/platform/internal/platform/oauth"
 	"github.com/wayfarer-asia/platform/internal/platform/webui"
 )
@@ -14,8 +12,8 @@ import (
 // This file is the guide API's side of OAuth (internal/platform/oauth):
 // the authorization server's endpoints, the consent page where a person
 // approves an application, and the person's list of connected apps. An
-// access token is a principal like an API key: authenticate turns it
-// into the caller of its grant.
+// access token is a principal like an API key: guideauth turns it into
+// the caller of its grant.
 
 // oauthRoutes registers the authorization server and the connected apps.
 func (s *Server) oauthRoutes() {
@@ -41,29 +39,11 @@ func (s *Server) oauthRoutes() {
 // request: a user token or the web session, never a key or a token of
 // another application.
 func (s *Server) consentPerson(r *http.Request) (*oauth.Person, error) {
-	c, err := s.authenticate(nil, r, userOrSession)
+	c, err := s.auth.Authenticate(nil, r, userOrSession)
 	if err != nil {
 		return nil, err
 	}
 	return &oauth.Person{ID: c.User.ID, Scopes: guide.Scopes}, nil
-}
-
-// grantCaller authenticates an access token: the caller is its grant (an
-// API key of the person) and the person.
-func (s *Server) grantCaller(ctx context.Context, token string) (*guide.APIKey, *guide.User, error) {
-	t, err := s.cfg.OAuth.Verify(ctx, token)
-	if err != nil {
-		return nil, nil, err
-	}
-	return s.cfg.Accounts.FindGrant(ctx, t.GrantID)
-}
-
-// challengeScope tells an application what to ask the person for: the
-// challenge of an insufficient_scope refusal (RFC 6750, section 3.1).
-func (s *Server) challengeScope(w http.ResponseWriter, scope string) {
-	if w != nil {
-		w.Header().Set("WWW-Authenticate", mcpx.ScopeChallenge(s.cfg.PublicURL, scope))
-	}
 }
 
 func (s *Server) handleConnectedApps(w http.ResponseWriter, r *http.Request) error {

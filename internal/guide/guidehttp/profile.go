@@ -96,5 +96,5 @@ func (s *Server) handleAvatarUpload(w http.ResponseWriter, r *http.Request) erro
 }
 
 func (s *Server) handleAvatarGet(w http.ResponseWriter, r *http.Request) error {
-	return media.Serve(w, r, s.cfg.Avatars, "avatars/"+r.PathValue("key"))
+	return media.Serve(w, r, s.svc.Blobs, "avatars/"+r.PathValue("key"))
 }

@@ -50,7 +50,7 @@ func (s *Server) accountClosed(r *http.Request, userID string) {
 		return
 	}
 	if err := s.cfg.Live.DisconnectUser(userID); err != nil {
-		s.cfg.Logger.ErrorContext(r.Context(), "realtime: disconnect closed account", "user", userID, "err", err)
+		s.svc.Logger.ErrorContext(r.Context(), "realtime: disconnect closed account", "user", userID, "err", err)
 	}
 }
 

@@ -3,7 +3,6 @@ package guidehttp
 
 import (
 	"encoding/json"
-	"log/slog"
 	"net/http"
 	"net/netip"
 	"strings"
@@ -12,10 +11,8 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/wayfarer-asia/platform/internal/guide"
-	"github.com/wayfarer-asia/platform/internal/platform/auth"
+	"github.com/wayfarer-asia/platform/internal/guide/guideauth"
 	"github.com/wayfarer-asia/platform/internal/platform/changes"
-	"github.com/wayfarer-asia/platform/internal/platform/chat"
-	"github.com/wayfarer-asia/platform/internal/platform/clock"
 	"github.com/wayfarer-asia/platform/internal/platform/httpx"
 	"github.com/wayfarer-asia/platform/internal/platform/idempotency"
 	"github.com/wayfarer-asia/platform/internal/platform/media"
@@ -25,52 +22,24 @@ import (
 	"github.com/wayfarer-asia/platform/internal/platform/webui"
 )
 
-// Config is what the guide API needs to serve.
+// Config is what the guide API needs to serve, besides the service.
 type Config struct {
-	// PublicURL is the API's external base URL (GUIDE_PUBLIC_URL), such as
-	// "https://api.example.com", without a trailing slash: every absolute
-	// URL in a response (images, doc_url) is built on it.
-	PublicURL string
-	Catalog   guide.CatalogStore
-	Accounts  guide.AccountStore
+	// Service is the marketplace every route and tool calls; its
+	// PublicURL, Clock, Logger, KeyUsage and Blobs serve the door too.
+	Service *guide.Service
 	// Idempotency keeps the Idempotency-Key records of the POSTs that
 	// create something or confirm an action.
-	Idempotency   idempotency.Store
-	Profiles      guide.ProfileStore
-	Bookings      guide.BookingStore
-	Actions       guide.ActionStore
-	Closure       guide.ClosureStore
-	ActionTTL     time.Duration // lifetime of a pending action
-	Conversations guide.ConversationStore
-	Supply        guide.SupplyStore     // experts' packages and availability
-	Travelogues   guide.TravelogueStore // travelogues as their authors write them
-	Admin         guide.AdminStore      // the audit log of admins' actions
-	Moderation    guide.ModerationStore // reports and moderation actions
-	Octo          guide.OctoStore       // resellers' bookings through the OCTO door
-	// Applications keeps expert applications and verified experts'
-	// profiles.
-	Applications guide.ApplicationStore
-	// AdminEmails are the e-mail addresses of the admins (ADMIN_EMAILS).
-	AdminEmails []string
-	Avatars     media.Store // uploaded images: avatars and package images
-	Realtime    *chat.Credentials
+	Idempotency idempotency.Store
 	Live        Live // the realtime channel; nil: its routes answer 503
 	// Events is the change feed; Webhooks the webhook endpoints, whose
 	// URLs WebhookPolicy judges.
 	Events        *changes.Feed
 	Webhooks      *changes.Endpoints
 	WebhookPolicy changes.Policy
-	// AIReplies tells whether an AI model is configured, so that messages
-	// to experts with auto-reply ask it for an answer.
-	AIReplies bool
 	// CatalogCacheTTL bounds how long a rendered catalogue page is served
 	// from memory; writes in this process invalidate at once, writes by
 	// other replicas show within it. 0 disables the cache.
 	CatalogCacheTTL time.Duration
-	Tokens          *auth.Tokens
-	IdpA, IdpB      *auth.IdentityProvider // nil when not configured
-	KeyUsage        *auth.KeyUsage
-	Clock           clock.Clock
 	// Limiter counts every rate-limited request (shared by the replicas
 	// when it is Redis, with a per-replica fallback).
 	Limiter     ratelimit.Limiter
@@ -86,11 +55,13 @@ type Config struct {
 	// (applying, editing, document uploads); default 20 an hour.
 	ApplicationLimit ratelimit.Limit
 	TrustedProxies   []netip.Prefix
-	Logger           *slog.Logger
-	OpenAPI          []byte              // the OpenAPI document as JSON
-	OctoOpenAPI      []byte              // the OCTO document as JSON, of the /octo endpoint
-	Metrics          *httpx.Metrics      // may be nil
-	Gatherer         prometheus.Gatherer // served at /metrics; nil: an empty registry
+	OpenAPI          []byte // the OpenAPI document as JSON
+	// Octo is the OCTO door (guideocto), served on this port under /octo
+	// and its reference under /docs/octo, inside the same logging,
+	// metrics, CORS and compression; nil: neither is served.
+	Octo     http.Handler
+	Metrics  *httpx.Metrics      // may be nil
+	Gatherer prometheus.Gatherer // served at /metrics; nil: an empty registry
 	// MetricsElsewhere leaves /metrics out: it is served on a listener of
 	// its own (METRICS_ADDR).
 	MetricsElsewhere bool
@@ -108,12 +79,12 @@ type Config struct {
 type Server struct {
 	cfg     Config
 	svc     *guide.Service // the operations the routes and tools call
+	auth    *guideauth.Authenticator
 	router  *httpx.Router
 	handler http.Handler
 	cache   *pageCache // nil when CatalogCacheTTL is 0
 	idem    *idempotency.HTTP
 	openAPI *httpx.Precompressed // cfg.OpenAPI, kept gzipped too
-	octoAPI *httpx.Precompressed // cfg.OctoOpenAPI, kept gzipped too
 	// publicReads are the patterns of the public reads, open to any
 	// origin when no CORS origin is configured.
 	publicReads map[string]bool
@@ -139,30 +110,40 @@ func New(cfg Config) *Server {
 	if cfg.ApplicationLimit.Rate == 0 {
 		cfg.ApplicationLimit = ratelimit.Limit{Rate: 20, Period: time.Hour}
 	}
-	s := &Server{cfg: cfg, router: httpx.NewRouter(), publicReads: map[string]bool{"GET /api/v1/openapi.json": true}}
-	s.svc = &guide.Service{
-		Catalog: cfg.Catalog, Accounts: cfg.Accounts, Profiles: cfg.Profiles, Bookings: cfg.Bookings, Actions: cfg.Actions,
-		Closure: cfg.Closure, Conversations: cfg.Conversations, Supply: cfg.Supply, Authoring: cfg.Travelogues, Admin: cfg.Admin, Moderation: cfg.Moderation, Octo: cfg.Octo, Applications: cfg.Applications, Clock: cfg.Clock, ActionTTL: cfg.ActionTTL,
-		Tokens: cfg.Tokens, IdpA: cfg.IdpA, IdpB: cfg.IdpB, KeyUsage: cfg.KeyUsage, Blobs: cfg.Avatars, PublicURL: cfg.PublicURL,
-		Logger: cfg.Logger, AIReplies: cfg.AIReplies, Realtime: cfg.Realtime, AdminEmails: map[string]bool{},
-	}
-	for _, e := range cfg.AdminEmails {
-		s.svc.AdminEmails[strings.ToLower(e)] = true
-	}
-	s.idem = &idempotency.HTTP{Store: cfg.Idempotency, Account: idempotencyAccount, Render: renderItem, Logger: cfg.Logger}
+	s := &Server{cfg: cfg, svc: cfg.Service, router: httpx.NewRouter(), publicReads: map[string]bool{"GET /api/v1/openapi.json": true}}
+	s.auth = &guideauth.Authenticator{Service: cfg.Service, OAuth: cfg.OAuth, Limiter: cfg.Limiter, Metrics: cfg.Metrics}
+	s.idem = &idempotency.HTTP{Store: cfg.Idempotency, Account: idempotencyAccount, Render: renderItem, Logger: cfg.Service.Logger}
 	if cfg.CatalogCacheTTL > 0 {
 		s.cache = newPageCache(cfg.CatalogCacheTTL, 10000)
 	}
 	s.openAPI = &httpx.Precompressed{Body: cfg.OpenAPI}
-	s.octoAPI = &httpx.Precompressed{Body: cfg.OctoOpenAPI}
 	s.routes()
-	outer := &httpx.Outer{Logger: cfg.Logger, PublicURL: cfg.PublicURL, TrustedProxies: cfg.TrustedProxies, Server: "guide", Metrics: cfg.Metrics}
+	var inner http.Handler = s.router
+	if cfg.Octo != nil {
+		inner = withOcto(s.router, cfg.Octo)
+	}
+	outer := &httpx.Outer{Logger: cfg.Service.Logger, PublicURL: cfg.Service.PublicURL, TrustedProxies: cfg.TrustedProxies, Server: "guide", Metrics: cfg.Metrics}
 	cors := &httpx.CORS{Origins: cfg.CORSOrigins, Public: s.publicRead}
-	s.handler = outer.Wrap(cors.Wrap(httpx.Compress(s.router)))
+	s.handler = outer.Wrap(cors.Wrap(httpx.Compress(inner)))
 	return s
 }
 
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.ServeHTTP(w, r) }
+
+// withOcto serves the OCTO door's paths, /octo and /docs/octo and what is
+// under them, with octo, and every other path with rest: each answers its
+// own unknown paths in its own format.
+func withOcto(rest, octo http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		for _, prefix := range []string{"/octo", "/docs/octo"} {
+			if r.URL.Path == prefix || strings.HasPrefix(r.URL.Path, prefix+"/") {
+				octo.ServeHTTP(w, r)
+				return
+			}
+		}
+		rest.ServeHTTP(w, r)
+	})
+}
 
 // Routes lists the "METHOD /path" patterns the server answers.
 func (s *Server) Routes() []string { return s.router.Patterns() }
@@ -231,7 +212,6 @@ func (s *Server) routes() {
 	s.authed("POST /api/push/unregister", userOnly, s.handlePushUnregister)
 
 	s.mcpRoutes()
-	s.octoRoutes()  // resellers: octo.go
 	s.oauthRoutes() // applications a person connects: oauth.go
 
 	s.router.Handle("GET /{$}", httpx.Home("/docs/"))
@@ -245,19 +225,12 @@ func (s *Server) routes() {
 	}
 	s.router.Handle("GET /api/v1/openapi.json", httpx.Adapt(s.handleOpenAPI))
 	// The API reference: GET /docs/, /docs/assets/ and the error-code
-	// pages /docs/errors/.
-	webui.Docs(webui.DocsConfig{Title: "Guide Marketplace API", API: httpx.GuideAPI,
-		Links: []webui.Link{{Text: "OCTO supplier API", Href: "/docs/octo/"}}}).Register(s.router)
-	// The reference of the OCTO endpoint (/octo, docs/octo.md) beside it:
-	// GET /docs/octo/ and its document. The document is not under /octo,
-	// where every path takes a reseller's key.
-	webui.Docs(webui.DocsConfig{Title: "OCTO supplier API", Prefix: "/docs/octo", SpecURL: "/docs/octo/openapi.json",
-		Links: []webui.Link{{Text: "Guide Marketplace API", Href: "/docs/"}}}).Register(s.router)
-	s.router.Handle("GET /docs/octo/openapi.json", httpx.Adapt(func(w http.ResponseWriter, r *http.Request) error {
-		w.Header().Set("Cache-Control", "public, max-age=300")
-		s.octoAPI.Write(w, r)
-		return nil
-	}))
+	// pages /docs/errors/; it links the OCTO one when the door is served.
+	var links []webui.Link
+	if s.cfg.Octo != nil {
+		links = []webui.Link{{Text: "OCTO supplier API", Href: "/docs/octo/"}}
+	}
+	webui.Docs(webui.DocsConfig{Title: "Guide Marketplace API", API: httpx.GuideAPI, Links: links}).Register(s.router)
 	// Where the person approves what an agent asked for (pending actions).
 	webui.Confirm().Register(s.router)
 	// Where admins decide on applications and reports.

@@ -102,5 +102,5 @@ func (s *Server) handlePackageImageUpload(w http.ResponseWriter, r *http.Request
 }
 
 func (s *Server) handlePackageImageGet(w http.ResponseWriter, r *http.Request) error {
-	return media.Serve(w, r, s.cfg.Avatars, "packages/"+r.PathValue("key"))
+	return media.Serve(w, r, s.svc.Blobs, "packages/"+r.PathValue("key"))
 }

@@ -1,10 +1,9 @@
 package guidehttp_test
 
 import (
-	"slices"
-	"strings"
 	"testing"
 
+	"github.com/wayfarer-asia/platform/internal/guide"
 	"github.com/wayfarer-asia/platform/internal/guide/guidehttp"
 	"github.com/wayfarer-asia/platform/internal/platform/httpx/apitest"
 	"github.com/wayfarer-asia/platform/internal/platform/oauth"
@@ -29,9 +28,7 @@ func TestTextAtTheDoor(t *testing.T) {
 		"kind": "experts", "name": "a.jpg", "key": "a.webp", "code": "NOT_FOUND",
 		"decision": "approve", "docId": "0193a4f5-3c4d-7e5f-8a6b-7c8d9e0f1a2c",
 	}
-	// The OCTO routes answer in OCTO's error body; the OCTO tests probe
-	// them.
-	routes := slices.DeleteFunc(guidehttp.New(guidehttp.Config{OAuth: oauth.New(oauth.Config{})}).Routes(), func(r string) bool { return strings.Contains(r, " /octo/") })
+	routes := guidehttp.New(guidehttp.Config{Service: &guide.Service{}, OAuth: oauth.New(oauth.Config{})}).Routes()
 	probes := apitest.BadTextProbes(doc, routes, func(p string) string {
 		v, ok := fill[p]
 		if !ok {

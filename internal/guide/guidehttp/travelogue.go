@@ -54,7 +54,7 @@ func (s *Server) travelogueReader(public, h httpx.HandlerFunc) httpx.HandlerFunc
 		if !ok || auth.IsAPIKey(bearer) {
 			return public(w, r)
 		}
-		c, err := s.authenticate(w, r, userOnly)
+		c, err := s.auth.Authenticate(w, r, userOnly)
 		if err != nil {
 			return err
 		}
@@ -132,5 +132,5 @@ func (s *Server) handleTravelogueImageUpload(w http.ResponseWriter, r *http.Requ
 }
 
 func (s *Server) handleTravelogueImageGet(w http.ResponseWriter, r *http.Request) error {
-	return media.Serve(w, r, s.cfg.Avatars, "travelogues/"+r.PathValue("key"))
+	return media.Serve(w, r, s.svc.Blobs, "travelogues/"+r.PathValue("key"))
 }

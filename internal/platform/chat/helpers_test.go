@@ -20,6 +20,7 @@ import (
 	"github.com/gorilla/websocket"
 	"github.com/redis/go-redis/v9"
 
+	"github.com/wayfarer-asia/platform/internal/guide"
 	"github.com/wayfarer-asia/platform/internal/guide/guidedb"
 	"github.com/wayfarer-asia/platform/internal/guide/guidehttp"
 	"github.com/wayfarer-asia/platform/internal/guide/guidejobs"
@@ -99,11 +100,12 @@ func newNode(t *testing.T, engine store.Engine, o nodeOptions) *node {
 	(&guidejobs.Jobs{Store: n.gs, Chat: n.engine, PublicURL: "https://guide.api.test", Logger: logger}).Register(n.runner)
 	limiter := ratelimit.NewMemory(o.clock)
 	srv := guidehttp.New(guidehttp.Config{
-		PublicURL: "https://guide.api.test", Catalog: n.gs, Accounts: n.gs, Idempotency: idempotency.NewKeys(o.db, o.clock, 0),
-		Profiles: n.gs, Bookings: n.gs, Actions: n.gs, Closure: n.gs, ActionTTL: 10 * time.Minute, Conversations: n.gs,
-		Realtime: n.creds, Live: n.engine, Tokens: n.tokens, KeyUsage: auth.NewKeyUsage(), Clock: o.clock,
+		Service: &guide.Service{PublicURL: "https://guide.api.test", Catalog: n.gs, Accounts: n.gs, Profiles: n.gs, Bookings: n.gs,
+			Actions: n.gs, Closure: n.gs, ActionTTL: 10 * time.Minute, Conversations: n.gs, Realtime: n.creds, Tokens: n.tokens,
+			KeyUsage: auth.NewKeyUsage(), Clock: o.clock, Logger: logger},
+		Idempotency: idempotency.NewKeys(o.db, o.clock, 0), Live: n.engine,
 		Limiter: limiter, PublicLimit: ratelimit.PerMinute(1000), AuthLimit: ratelimit.PerMinute(1000),
-		AvatarLimit: ratelimit.PerMinute(1000), Logger: logger, OAuth: oauth.New(oauth.Config{}),
+		AvatarLimit: ratelimit.PerMinute(1000), OAuth: oauth.New(oauth.Config{}),
 	})
 	n.srv = httptest.NewServer(srv)
 	t.Cleanup(n.srv.Close)

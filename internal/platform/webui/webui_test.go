@@ -16,6 +16,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/wayfarer-asia/platform/internal/guide"
 	"github.com/wayfarer-asia/platform/internal/guide/guidehttp"
 	"github.com/wayfarer-asia/platform/internal/platform/httpx"
 	"github.com/wayfarer-asia/platform/internal/platform/oauth"
@@ -333,7 +334,7 @@ func TestDistMatchesSources(t *testing.T) {
 // TestGuideServer: the guide server serves its reference and the page of
 // every error code that doc_url may point to.
 func TestGuideServer(t *testing.T) {
-	srv := guidehttp.New(guidehttp.Config{Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), OAuth: oauth.New(oauth.Config{})})
+	srv := guidehttp.New(guidehttp.Config{Service: &guide.Service{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}, OAuth: oauth.New(oauth.Config{})})
 	page := get(t, srv, "/docs/")
 	if page.Code != 200 || !strings.Contains(page.Body.String(), "<title>Guide Marketplace API · API reference</title>") ||
 		page.Header().Get("Content-Security-Policy") != webui.DocsCSP {

@@ -1,4 +1,4 @@
-package guidehttp
+package guideocto
 
 import (
 	"context"
@@ -155,7 +155,7 @@ var octoCategories = []string{"food", "history", "museums", "nightlife", "outdoo
 
 // newOctoProduct writes a package as a product: one option, one unit, the
 // content in the locale asked for when octo/content is in effect.
-func newOctoProduct(ctx context.Context, p *guide.OctoProduct, oc *octoCtx) octoProduct {
+func newOctoProduct(ctx context.Context, p *guide.OctoProduct, oc *request) octoProduct {
 	pk := p.Package
 	media.Resolve(ctx, &pk)
 	maxUnits, one := pk.MaxParticipants, 1
@@ -249,7 +249,7 @@ type octoAvailabilityContent struct {
 	ShortDescription string  `json:"shortDescription"`
 }
 
-func newOctoAvailability(st *guide.OctoStart, oc *octoCtx) octoAvailability {
+func newOctoAvailability(st *guide.OctoStart, oc *request) octoAvailability {
 	out := octoAvailability{ID: st.ID, LocalDateTimeStart: st.Start.Format(time.RFC3339), LocalDateTimeEnd: st.End.Format(time.RFC3339),
 		UTCCutoffAt: octoTime(st.CutoffAt), Available: st.Available, Status: st.Status, Vacancies: &st.Vacancies,
 		Capacity: &st.Capacity, MaxUnits: &st.Capacity, OpeningHours: []octoOpeningHours{}}
@@ -330,7 +330,7 @@ func octoContact(c guide.OctoContact) guide.OctoContact {
 	return c
 }
 
-func newOctoBooking(b *guide.OctoBooking, oc *octoCtx) octoBooking {
+func newOctoBooking(b *guide.OctoBooking, oc *request) octoBooking {
 	out := octoBooking{ID: b.UUID, UUID: b.UUID, TestMode: b.TestMode, ResellerReference: b.ResellerReference,
 		SupplierReference: &b.SupplierReference, Status: b.Status, UTCCreatedAt: octoTime(b.CreatedAt), UTCUpdatedAt: octoTime(b.UpdatedAt),
 		UTCExpiresAt: octoTimePtr(b.ExpiresAt), UTCRedeemedAt: octoTimePtr(b.RedeemedAt), UTCConfirmedAt: octoTimePtr(b.ConfirmedAt),
