@@ -2,8 +2,10 @@ package guide
 
 import (
 	"context"
+	"strings"
 	"time"
 
+	"github.com/wayfarer-asia/platform/internal/platform/apperr"
 	"github.com/wayfarer-asia/platform/internal/platform/paging"
 )
 
@@ -128,6 +130,60 @@ type Application struct {
 	Applicant *ApplicantInfo `json:"applicant,omitempty"`
 	UserID    string         `json:"-"`
 }
+
+// Open reports whether the application is the applicant's to edit.
+func (a *Application) Open() bool {
+	return a.Status == ApplicationPending || a.Status == ApplicationChangesRequested
+}
+
+// CheckOpen tells whether the applicant may change the application: an
+// open one. Errors: apperr.Conflict.
+func (a *Application) CheckOpen() error {
+	if !a.Open() {
+		return apperr.Errorf(apperr.Conflict, "The application has been decided; it can no longer change.")
+	}
+	return nil
+}
+
+// CheckNewDocument tells whether the applicant may add a document: to an
+// open application with fewer than MaxApplicationDocuments. Errors:
+// apperr.Conflict.
+func (a *Application) CheckNewDocument() error {
+	if err := a.CheckOpen(); err != nil {
+		return err
+	}
+	if len(a.Documents) >= MaxApplicationDocuments {
+		return apperr.Errorf(apperr.Conflict, "The application has %d documents, the most it may have.", MaxApplicationDocuments)
+	}
+	return nil
+}
+
+// CheckDecidable tells whether an admin may decide the application: a
+// pending one. Errors: apperr.Conflict.
+func (a *Application) CheckDecidable() error {
+	if a.Status != ApplicationPending {
+		return apperr.Errorf(apperr.Conflict, "The application is %s, not pending: it is not for a decision now.", strings.ReplaceAll(a.Status, "_", " "))
+	}
+	return nil
+}
+
+// CheckApply tells whether a user may apply to become an expert: one who
+// is no verified expert yet (verified) and has no open application (open).
+// Errors: apperr.Conflict (ErrOpenApplication, or a verified expert).
+func CheckApply(verified, open bool) error {
+	switch {
+	case verified:
+		return apperr.Errorf(apperr.Conflict, "This account is a verified expert already: edit the profile with PATCH /api/v1/expert/profile.")
+	case open:
+		return ErrOpenApplication
+	}
+	return nil
+}
+
+// ErrOpenApplication refuses a second open application of a user
+// (apperr.Conflict).
+var ErrOpenApplication = apperr.Errorf(apperr.Conflict,
+	"You have an open application already: follow it with GET /api/v1/expert-applications/mine, and edit it while it is open.")
 
 // ApplicantInfo is who applied, as admins see it.
 type ApplicantInfo struct {

@@ -325,8 +325,6 @@ func (s *Service) UpdateApplication(ctx context.Context, c *Caller, id string, i
 	}))
 }
 
-var errDocumentsFull = apperr.Errorf(apperr.Conflict, "The application has %d documents, the most it may have.", MaxApplicationDocuments)
-
 // CheckApplicationDocument tells, before an upload is read, whether the
 // caller may add a document to the application now: theirs, open, and
 // room for one more (checked again when it is added). It returns the
@@ -345,19 +343,10 @@ func (s *Service) CheckApplicationDocument(ctx context.Context, c *Caller, id st
 	if err != nil || a.ID != id {
 		return "", apperr.Errorf(apperr.NotFound, "No application with id %q.", id)
 	}
-	if !applicationOpen(a.Status) {
-		return "", errApplicationDecided
-	}
-	if len(a.Documents) >= MaxApplicationDocuments {
-		return "", errDocumentsFull
+	if err := a.CheckNewDocument(); err != nil {
+		return "", err
 	}
 	return id, nil
-}
-
-var errApplicationDecided = apperr.Errorf(apperr.Conflict, "The application has been decided; it can no longer change.")
-
-func applicationOpen(status string) bool {
-	return status == ApplicationPending || status == ApplicationChangesRequested
 }
 
 // AddApplicationDocument stores doc, a checked upload (a sanitised image

@@ -4,8 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"slices"
+	"strconv"
+	"strings"
 	"time"
 
+	"github.com/wayfarer-asia/platform/internal/platform/apperr"
 	"github.com/wayfarer-asia/platform/internal/platform/paging"
 )
 
@@ -47,6 +50,49 @@ func (t Transition) Allowed(p Party) bool {
 // Applies reports whether the transition may start from status.
 func (t Transition) Applies(status string) bool { return slices.Contains(t.From, status) }
 
+// Check tells whether party p may make t on a booking in status. Errors:
+// apperr.Forbidden (no party to the booking, or not one who may make t),
+// apperr.InvalidState (t does not start from status).
+func (t Transition) Check(p Party, status string) error {
+	if err := p.CheckAny(); err != nil {
+		return err
+	}
+	if !t.Allowed(p) {
+		return apperr.Errorf(apperr.Forbidden, "Only %s may %s this booking.", t.who(), t.Name)
+	}
+	if !t.Applies(status) {
+		return apperr.Errorf(apperr.InvalidState, "A %s booking cannot be %s; only a %s one can.", status, t.pastTense(), strings.Join(t.From, " or "))
+	}
+	return nil
+}
+
+// who names the parties who may make t, as messages show them.
+func (t Transition) who() string {
+	var parties []string
+	if t.Tourist {
+		parties = append(parties, "the traveller")
+	}
+	if t.Expert {
+		parties = append(parties, "the booked expert")
+	}
+	if t.Admin {
+		parties = append(parties, "an admin")
+	}
+	return strings.Join(parties, ", ")
+}
+
+func (t Transition) pastTense() string {
+	switch t.Name {
+	case "accept":
+		return "accepted"
+	case "start":
+		return "started"
+	case "complete":
+		return "completed"
+	}
+	return "cancelled"
+}
+
 // Party is how a user stands to a booking.
 type Party struct {
 	Tourist, Expert, Admin bool
@@ -55,12 +101,39 @@ type Party struct {
 // Any reports whether the user may see the booking at all.
 func (p Party) Any() bool { return p.Tourist || p.Expert || p.Admin }
 
+// CheckAny tells whether the user may see the booking at all. Errors:
+// apperr.Forbidden.
+func (p Party) CheckAny() error {
+	if !p.Any() {
+		return apperr.Errorf(apperr.Forbidden, "This booking is not yours.")
+	}
+	return nil
+}
+
 // CanReview is the rule both BookingDetail.canReview and the review
 // endpoint apply: the traveller, on a COMPLETED booking with an expert,
 // when no review exists yet.
 func CanReview(p Party, status string, hasExpert, hasReview bool) bool {
 	return p.Tourist && status == StatusCompleted && hasExpert && !hasReview
 }
+
+// CheckReview is CanReview with the reason of a refusal. Errors:
+// apperr.Forbidden (not the traveller), apperr.Conflict (not COMPLETED,
+// no expert, or reviewed already: ErrBookingReviewed).
+func CheckReview(p Party, status string, hasExpert, hasReview bool) error {
+	switch {
+	case !p.Tourist:
+		return apperr.Errorf(apperr.Forbidden, "Only the traveller who made the booking can review it.")
+	case status != StatusCompleted || !hasExpert:
+		return apperr.Errorf(apperr.Conflict, "Only a COMPLETED booking can be reviewed; this one is %s.", status)
+	case hasReview:
+		return ErrBookingReviewed
+	}
+	return nil
+}
+
+// ErrBookingReviewed refuses a second review of a booking (apperr.Conflict).
+var ErrBookingReviewed = apperr.Errorf(apperr.Conflict, "This booking already has a review.")
 
 // BookingSummary is a booking as listed.
 type BookingSummary struct {
@@ -160,6 +233,43 @@ type NewBooking struct {
 	MeetingLocation  *string
 }
 
+// CheckFuture tells whether the booking request is for a time after now.
+// Errors: apperr.Validation.
+func (nb NewBooking) CheckFuture(now time.Time) error {
+	if !nb.ScheduledDate.After(now) {
+		return apperr.Field("scheduledDate", "must be in the future")
+	}
+	return nil
+}
+
+// BookedExpert is the expert a booking request names, directly or through
+// its package, as the store found them.
+type BookedExpert struct {
+	ExpertID string
+	UserID   string // the expert's account
+	// MaxParticipants is the package's bound; 0 when the request names no
+	// package.
+	MaxParticipants int
+}
+
+// CheckBookable tells whether user may ask e for the booking nb. Errors:
+// apperr.Validation (the package is another expert's, or too small),
+// apperr.InvalidState (experts cannot book themselves).
+func (nb NewBooking) CheckBookable(user *User, e BookedExpert) error {
+	if nb.PackageID != nil {
+		if nb.ExpertID != nil && *nb.ExpertID != e.ExpertID {
+			return apperr.Field("packageId", "belongs to another expert than expertId")
+		}
+		if nb.Participants > e.MaxParticipants {
+			return apperr.Field("participants", "this package takes at most "+strconv.Itoa(e.MaxParticipants)+" participants")
+		}
+	}
+	if e.UserID == user.ID {
+		return apperr.Errorf(apperr.InvalidState, "Experts cannot book themselves.")
+	}
+	return nil
+}
+
 // CreatedBooking is the answer to a booking request.
 type CreatedBooking struct {
 	ID            string    `json:"id"`
@@ -242,6 +352,24 @@ type PendingAction struct {
 	PersonOnly bool            `json:"-"` // Caller.PersonConfirms when asked: no API key may confirm it
 	Payload    json.RawMessage `json:"-"`
 	Result     json.RawMessage `json:"-"`
+}
+
+// CheckConfirm tells whether the caller may confirm a at now: a pending,
+// unexpired action, which no API key confirms when it is PersonOnly.
+// Errors: apperr.PersonConfirmation, apperr.InvalidState (expired, or
+// confirmed already).
+func (a *PendingAction) CheckConfirm(c *Caller, now time.Time) error {
+	switch {
+	case a.Status == ActionPending && a.PersonOnly && c.APIKey != nil:
+		return apperr.Errorf(apperr.PersonConfirmation, "Only the person confirms this action, with their user token (in the app) "+
+			"or signed in on the confirmation page: it was asked for through the MCP endpoint or by a key created with "+
+			"\"confirmation\": \"person\". No API key can confirm it; it stays pending.")
+	case a.Status == ActionExpired || (a.Status == ActionPending && !now.Before(a.ExpiresAt)):
+		return apperr.Errorf(apperr.InvalidState, "The action expired at %s; make the request again.", a.ExpiresAt.Format(time.RFC3339))
+	case a.Status != ActionPending:
+		return apperr.Errorf(apperr.InvalidState, "The action is already confirmed; make a new request to repeat it.")
+	}
+	return nil
 }
 
 // ConfirmedAction is the answer to a confirmation.

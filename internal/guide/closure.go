@@ -3,6 +3,8 @@ package guide
 import (
 	"context"
 	"time"
+
+	"github.com/wayfarer-asia/platform/internal/platform/apperr"
 )
 
 // DeletionBlocker is a reason an account cannot be closed yet.
@@ -16,6 +18,17 @@ type DeletionBlocker struct {
 type DeletionCheck struct {
 	CanDelete bool              `json:"canDelete"`
 	Blockers  []DeletionBlocker `json:"blockers"`
+}
+
+// Check tells whether the account can be closed now, naming the first
+// blocker and listing all in details.blockers. Errors: apperr.InvalidState.
+func (c *DeletionCheck) Check() error {
+	if c.CanDelete {
+		return nil
+	}
+	e := apperr.Errorf(apperr.InvalidState, "The account cannot be closed: %s", c.Blockers[0].Message)
+	e.Details = map[string]any{"blockers": c.Blockers}
+	return e
 }
 
 // ClosureStore closes accounts.

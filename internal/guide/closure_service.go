@@ -38,10 +38,8 @@ func (s *Service) CloseAccount(ctx context.Context, c *Caller, confirmation *str
 	if err != nil {
 		return nil, err
 	}
-	if !check.CanDelete {
-		e := apperr.Errorf(apperr.InvalidState, "The account cannot be closed: %s", check.Blockers[0].Message)
-		e.Details = map[string]any{"blockers": check.Blockers}
-		return nil, e
+	if err := check.Check(); err != nil {
+		return nil, err
 	}
 	if c.APIKey != nil {
 		// High risk: a key only asks; its owner confirms. The payload

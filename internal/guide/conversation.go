@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"time"
+
+	"github.com/wayfarer-asia/platform/internal/platform/apperr"
 )
 
 // Message types.
@@ -11,6 +13,29 @@ const (
 	MessageText  = "TEXT"
 	MessageImage = "IMAGE"
 )
+
+// CheckNewConversation tells whether the user may open a conversation with
+// the expert whose account is expertUserID, and who takes messages or
+// not. Errors: apperr.InvalidState.
+func CheckNewConversation(userID, expertUserID string, messaging bool) error {
+	switch {
+	case expertUserID == userID:
+		return apperr.Errorf(apperr.InvalidState, "You cannot open a conversation with yourself.")
+	case !messaging:
+		return apperr.Errorf(apperr.InvalidState, "This expert does not take messages.")
+	}
+	return nil
+}
+
+// CheckParticipant tells whether the user takes part in the conversation
+// of the traveller touristID with the expert whose account is
+// expertUserID. Errors: apperr.Forbidden.
+func CheckParticipant(userID, touristID, expertUserID string) error {
+	if userID != touristID && userID != expertUserID {
+		return apperr.Errorf(apperr.Forbidden, "This conversation is not yours.")
+	}
+	return nil
+}
 
 // ConversationSummary is a conversation as its participants list it.
 type ConversationSummary struct {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/wayfarer-asia/platform/internal/platform/apperr"
 	"github.com/wayfarer-asia/platform/internal/platform/paging"
 )
 
@@ -50,6 +51,15 @@ type Report struct {
 	Text       *string   `json:"text"`
 	Status     string    `json:"status"`
 	CreatedAt  time.Time `json:"createdAt"`
+}
+
+// CheckDismiss tells whether an admin may dismiss the report: an open one.
+// Errors: apperr.InvalidState.
+func (r *Report) CheckDismiss() error {
+	if r.Status != ReportOpen {
+		return apperr.Errorf(apperr.InvalidState, "This report is %s; only an open one can be dismissed.", r.Status)
+	}
+	return nil
 }
 
 // NewReport is a report to file, checked.
@@ -106,6 +116,28 @@ type Moderation struct {
 	TargetType string
 	TargetID   string
 	Reason     string
+}
+
+// Hides reports whether m hides (or suspends) its target, rather than
+// restoring (or reinstating) it.
+func (m Moderation) Hides() bool { return m.Action == ActionHide || m.Action == ActionSuspend }
+
+// Check tells whether m may act on its target, moderated (hidden, or
+// suspended) now or not: only to change it. Errors: apperr.InvalidState.
+func (m Moderation) Check(moderated bool) error {
+	if m.Hides() != moderated {
+		return nil
+	}
+	state := "visible"
+	switch {
+	case m.TargetType == TargetExpert && moderated:
+		state = "suspended"
+	case m.TargetType == TargetExpert:
+		state = "active"
+	case moderated:
+		state = "hidden"
+	}
+	return apperr.Errorf(apperr.InvalidState, "This %s is already %s.", m.TargetType, state)
 }
 
 // ModerationResult is what a moderation action did.

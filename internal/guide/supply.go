@@ -1,6 +1,10 @@
 package guide
 
-import "context"
+import (
+	"context"
+
+	"github.com/wayfarer-asia/platform/internal/platform/apperr"
+)
 
 // Package statuses: only active packages are in the public catalogue and
 // can be booked; archiving keeps the bookings already made.
@@ -12,6 +16,30 @@ const (
 
 // PackageStatuses lists the package statuses.
 var PackageStatuses = []string{PackageDraft, PackageActive, PackageArchived}
+
+// CheckPackageEditor tells whether the user may see and change a package
+// of the expert whose account is expertUserID: that expert, or an admin.
+// Errors: apperr.Forbidden.
+func CheckPackageEditor(user *User, expertUserID string) error {
+	if expertUserID != user.ID && user.Role != RoleAdmin {
+		return apperr.Errorf(apperr.Forbidden, "Only the package's expert can change it.")
+	}
+	return nil
+}
+
+// DefaultCountry gives the package the country of its expert's profile,
+// profileCountry ("" when it names none), unless it names one. Errors:
+// apperr.Validation (neither names a country).
+func (c *PackageContent) DefaultCountry(profileCountry string) error {
+	if c.CountryCode != "" {
+		return nil
+	}
+	if profileCountry == "" {
+		return apperr.Field("countryCode", "is required: the expert profile names no country")
+	}
+	c.CountryCode = profileCountry
+	return nil
+}
 
 // MaxPackageImages bounds the images of a package.
 const MaxPackageImages = 10

@@ -5,6 +5,7 @@ import (
 	"math"
 	"time"
 
+	"github.com/wayfarer-asia/platform/internal/platform/apperr"
 	"github.com/wayfarer-asia/platform/internal/platform/paging"
 )
 
@@ -73,6 +74,27 @@ type AuthorTravelogue struct {
 	TravelogueDetail
 	Status       string                    `json:"status"`
 	Translations map[string]TravelogueText `json:"translations"`
+}
+
+// CheckAuthor tells whether the user may change t, written by authorID
+// and asked for as slug: only its author. Another's draft is not found, as
+// it is for everyone but its author; another's published travelogue is
+// there for all to see, so it is forbidden. Errors: apperr.NotFound,
+// apperr.Forbidden.
+func (t *AuthorTravelogue) CheckAuthor(user *User, authorID, slug string) error {
+	switch {
+	case authorID == user.ID:
+		return nil
+	case t.Status == TraveloguePublished:
+		return apperr.Errorf(apperr.Forbidden, "Only its author can change a travelogue.")
+	}
+	return NoTravelogue(slug)
+}
+
+// NoTravelogue is the answer for a travelogue the caller may not see
+// (apperr.NotFound).
+func NoTravelogue(slug string) error {
+	return apperr.Errorf(apperr.NotFound, "No travelogue with slug %q.", slug)
 }
 
 // AuthorTravelogueSummary is one of an author's travelogues as listed.

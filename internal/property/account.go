@@ -6,6 +6,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/wayfarer-asia/platform/internal/platform/apperr"
 	"github.com/wayfarer-asia/platform/internal/platform/oauth"
 )
 
@@ -65,6 +66,7 @@ type Key struct {
 	// ExpiresAt is set on a rotated key: it stops working then.
 	ExpiresAt *time.Time `json:"expiresAt"`
 	// ReplacedBy is the id of the key that replaced this one by rotation.
+	// A key is rotated once (CheckRotate).
 	ReplacedBy  *string `json:"replacedBy"`
 	DeveloperID string  `json:"-"`
 	// OAuthClientID is set on a developer's grant to an application
@@ -207,4 +209,16 @@ func (u *Usage) Pending() map[UsageKey]UsageCount {
 		out[k] = c
 	}
 	return out
+}
+
+// CheckRotate tells whether a working key may be rotated: one not rotated
+// already, whose replacement is named in details.replacedBy. Errors:
+// apperr.InvalidState.
+func (k *Key) CheckRotate() error {
+	if k.ReplacedBy == nil {
+		return nil
+	}
+	e := apperr.Errorf(apperr.InvalidState, "This key was already rotated; rotate its replacement %s instead.", *k.ReplacedBy)
+	e.Details = map[string]any{"replacedBy": *k.ReplacedBy}
+	return e
 }

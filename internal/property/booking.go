@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/wayfarer-asia/platform/internal/platform/apperr"
 	"github.com/wayfarer-asia/platform/internal/platform/paging"
 )
 
@@ -105,6 +106,45 @@ type Booking struct {
 	CreatedAt             time.Time          `json:"createdAt"`
 	UpdatedAt             time.Time          `json:"updatedAt"`
 	CancelledAt           *time.Time         `json:"cancelledAt"`
+}
+
+// CheckCancel tells whether the booking may be cancelled at now, its stay
+// starting at checkIn: a CONFIRMED booking whose stay is not over. Errors:
+// apperr.InvalidState.
+func (b *Booking) CheckCancel(now, checkIn time.Time) error {
+	if b.Status != StatusConfirmed {
+		return apperr.Errorf(apperr.InvalidState, "The booking is already %s.", b.Status)
+	}
+	if !now.Before(checkIn.Add(time.Duration(b.Nights) * 24 * time.Hour)) {
+		return apperr.Errorf(apperr.InvalidState, "The stay is over; it can no longer be cancelled.")
+	}
+	return nil
+}
+
+// Quote statuses a booking looks at: a quote holds its units until
+// booked, or until it expires.
+const (
+	QuoteHeld   = "held"
+	QuoteBooked = "booked"
+)
+
+// CheckQuoteBooking tells whether a quote in status, holding its units
+// until expiresAt, may be booked at now; bookingID is the booking it
+// became once booked. Errors: apperr.InvalidState (booked already, with
+// details.bookingId), apperr.Gone (expired, with details.expiresAt).
+func CheckQuoteBooking(status, bookingID string, expiresAt, now time.Time) error {
+	switch {
+	case status == QuoteBooked:
+		e := apperr.Errorf(apperr.InvalidState, "This quote was already booked as booking %s.", bookingID)
+		e.Details = map[string]any{"bookingId": bookingID}
+		return e
+	case status != QuoteHeld || !now.Before(expiresAt):
+		at := expiresAt.UTC().Format(time.RFC3339)
+		e := apperr.Errorf(apperr.Gone, "The quote expired at %s and its hold was released; ask for a new quote.", at)
+		e.Details = map[string]any{"expiresAt": at}
+		return e
+	}
+	return nil
 }
 
 // BookingFilter selects an account's bookings.

@@ -2,7 +2,11 @@ package property
 
 import (
 	"context"
+	"fmt"
+	"slices"
 	"time"
+
+	"github.com/wayfarer-asia/platform/internal/platform/apperr"
 )
 
 // Property statuses. A property is sold (listed, quoted, booked) only when
@@ -64,6 +68,45 @@ func (p *Property) Content() PropertyContent {
 		Images: append([]string{}, p.Images...), LicenseNumber: p.LicenseNumber, CancellationPolicy: p.CancellationPolicy.Code, Status: p.Status}
 }
 
+// CheckChange tells whether p may take the content c, given the room
+// types it has: it becomes active only with one, and keeps its currency
+// once it has one. Errors: apperr.Validation.
+func (p *Property) CheckChange(c PropertyContent) error {
+	if c.Status == PropertyActive && len(p.RoomTypes) == 0 {
+		return apperr.Field("status", "a property becomes active only with at least one room type: add one first")
+	}
+	if c.Currency != p.Currency && len(p.RoomTypes) > 0 {
+		return apperr.Field("currency", "cannot change once the property has room types: their prices and calendar are in "+p.Currency)
+	}
+	return nil
+}
+
+// CheckNewRoomType tells whether a property with n room types may have
+// one more. Errors: apperr.Validation.
+func CheckNewRoomType(n int) error {
+	if n >= MaxRoomTypes {
+		return apperr.Field("body", fmt.Sprintf("a property has at most %d room types", MaxRoomTypes))
+	}
+	return nil
+}
+
+// CheckRoomTypeDeletion tells whether a room type with upcoming confirmed
+// bookings (not checked out yet) may be deleted from a property in status
+// with others of its room types left: none may be to come, and an active
+// property keeps one. Errors: apperr.Conflict (with
+// details.upcomingBookings when bookings are to come).
+func CheckRoomTypeDeletion(upcoming, others int, status string) error {
+	if upcoming > 0 {
+		e := apperr.Errorf(apperr.Conflict, "The room type has %d booking(s) still to come; it can be deleted once they are over or cancelled. Close its nights to stop selling it.", upcoming)
+		e.Details = map[string]any{"upcomingBookings": upcoming}
+		return e
+	}
+	if others == 0 && status == PropertyActive {
+		return apperr.Errorf(apperr.Conflict, "An active property needs a room type: make the property inactive before deleting its last room type.")
+	}
+	return nil
+}
+
 // RoomTypeContent is what a host says about a room type.
 type RoomTypeContent struct {
 	Name        string
@@ -110,6 +153,52 @@ func (u *CalendarUpdate) Applies(d Date) bool {
 		}
 	}
 	return false
+}
+
+// CheckCalendarDates tells whether the updates name room types of the
+// property (rts) and nights from today, in the property's time zone, up to
+// MaxCalendarAhead days ahead. Errors: apperr.Validation, per update.
+func CheckCalendarDates(updates []CalendarUpdate, rts []RoomType, today Date) error {
+	last := today.AddDays(MaxCalendarAhead)
+	errs := apperr.FieldErrors{}
+	for i, u := range updates {
+		at := fmt.Sprintf("updates[%d].", i)
+		if !slices.ContainsFunc(rts, func(rt RoomType) bool { return rt.ID == u.RoomTypeID }) {
+			errs.Add(at+"roomTypeId", "the property has no room type with this id")
+		}
+		if u.From.Before(today) {
+			errs.Add(at+"from", "is in the past in the property's time zone, where today is "+today.String())
+		}
+		if u.To.AddDays(-1).After(last) {
+			errs.Add(at+"to", fmt.Sprintf("nights can be set up to %d days ahead: the last is %s, so to is at most %s",
+				MaxCalendarAhead, last, last.AddDays(1)))
+		}
+	}
+	return errs.Err()
+}
+
+// MaxConflictDetails bounds the nights an INVENTORY_CONFLICT lists.
+const MaxConflictDetails = 100
+
+// CheckUnits tells whether nights may offer the units a calendar update
+// gives them: never fewer than are booked and held. Each of nights is a
+// night the update gives units, with its counters, as an InventoryConflict
+// would name it. Errors: apperr.InventoryConflict, listing the nights
+// that would (the first MaxConflictDetails) in details.conflicts.
+func CheckUnits(nights []InventoryConflict) error {
+	var conflicts []InventoryConflict
+	for _, n := range nights {
+		if n.Units < n.Booked+n.Held {
+			conflicts = append(conflicts, n)
+		}
+	}
+	if len(conflicts) == 0 {
+		return nil
+	}
+	e := apperr.Errorf(apperr.InventoryConflict,
+		"%d night(s) would offer fewer units than are booked and held; nothing was changed.", len(conflicts))
+	e.Details = map[string]any{"conflicts": conflicts[:min(len(conflicts), MaxConflictDetails)]}
+	return e
 }
 
 // InventoryConflict is a night whose units a calendar update would put

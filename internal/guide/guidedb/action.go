@@ -208,15 +208,9 @@ func (g *Guide) ConfirmAction(ctx context.Context, c *guide.Caller, id string) (
 			return err
 		}
 		if n, _ := res.RowsAffected(); n == 0 {
-			if a.Status == guide.ActionPending && a.PersonOnly {
-				return apperr.Errorf(apperr.PersonConfirmation, "Only the person confirms this action, with their user token (in the app) "+
-					"or signed in on the confirmation page: it was asked for through the MCP endpoint or by a key created with "+
-					"\"confirmation\": \"person\". No API key can confirm it; it stays pending.")
-			}
-			if a.Status == guide.ActionExpired {
-				return apperr.Errorf(apperr.InvalidState, "The action expired at %s; make the request again.", a.ExpiresAt.Format(time.RFC3339))
-			}
-			return apperr.Errorf(apperr.InvalidState, "The action is already confirmed; make a new request to repeat it.")
+			// The update's conditions are the rule's, at the same now: it
+			// says which one refused.
+			return a.CheckConfirm(c, now)
 		}
 		result, err := g.perform(ctx, tx, c.User, a)
 		if err != nil {

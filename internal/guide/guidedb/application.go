@@ -92,13 +92,7 @@ func findApplication(ctx context.Context, q store.Querier, cond string, args ...
 // openStatuses is the SQL list of the statuses of an open application.
 const openStatuses = `('pending', 'changes_requested')`
 
-var (
-	errOpenApplication = apperr.Errorf(apperr.Conflict,
-		"You have an open application already: follow it with GET /api/v1/expert-applications/mine, and edit it while it is open.")
-	errAlreadyExpert       = apperr.Errorf(apperr.Conflict, "This account is a verified expert already: edit the profile with PATCH /api/v1/expert/profile.")
-	errApplicationDecided  = apperr.Errorf(apperr.Conflict, "The application has been decided; it can no longer change.")
-	errApplicationNotFound = apperr.Errorf(apperr.NotFound, "No such application.")
-)
+var errApplicationNotFound = apperr.Errorf(apperr.NotFound, "No such application.")
 
 // errHandleTaken is the answer to a handle another account or open
 // application holds: a conflict (the request was valid, the state of the
@@ -134,15 +128,12 @@ func (g *Guide) CreateApplication(ctx context.Context, userID string, p guide.Ex
 		if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM experts WHERE user_id = $1 AND verified_at IS NOT NULL`, userID).Scan(&verified); err != nil {
 			return err
 		}
-		if verified > 0 {
-			return errAlreadyExpert
-		}
 		var open int
 		if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM expert_applications WHERE user_id = $1 AND status IN `+openStatuses, userID).Scan(&open); err != nil {
 			return err
 		}
-		if open > 0 {
-			return errOpenApplication
+		if err := guide.CheckApply(verified > 0, open > 0); err != nil {
+			return err
 		}
 		if held, err := handleHeld(ctx, tx, p.Handle, userID); err != nil || held {
 			if held {
@@ -161,8 +152,8 @@ func (g *Guide) CreateApplication(ctx context.Context, userID string, p guide.Ex
 	if store.IsUniqueViolation(err) {
 		// A concurrent application won: the user's own (one open
 		// application each), or another user's with the handle.
-		if mine, ferr := g.FindLatestApplication(ctx, userID); ferr == nil && (mine.Status == guide.ApplicationPending || mine.Status == guide.ApplicationChangesRequested) {
-			return nil, errOpenApplication
+		if mine, ferr := g.FindLatestApplication(ctx, userID); ferr == nil && mine.Open() {
+			return nil, guide.ErrOpenApplication
 		}
 		return nil, errHandleTaken(p.Handle)
 	}
@@ -191,8 +182,8 @@ func lockOpenApplication(ctx context.Context, tx *sql.Tx, userID, id string) (*g
 	if err != nil {
 		return nil, err
 	}
-	if a.Status != guide.ApplicationPending && a.Status != guide.ApplicationChangesRequested {
-		return nil, errApplicationDecided
+	if err := a.CheckOpen(); err != nil {
+		return nil, err
 	}
 	return a, nil
 }
@@ -248,8 +239,8 @@ func (g *Guide) AddApplicationDocument(ctx context.Context, userID, id string, d
 		if err != nil {
 			return err
 		}
-		if len(cur.Documents) >= guide.MaxApplicationDocuments {
-			return apperr.Errorf(apperr.Conflict, "The application has %d documents, the most it may have.", guide.MaxApplicationDocuments)
+		if err := cur.CheckNewDocument(); err != nil {
+			return err
 		}
 		now := g.clock.Now()
 		if _, err := tx.ExecContext(ctx, `INSERT INTO expert_application_documents (id, application_id, blob_key, content_type, size, created_at)
@@ -358,7 +349,7 @@ func (g *Guide) DecideApplication(ctx context.Context, id string, d guide.Decisi
 			if err != nil {
 				return errApplicationNotFound
 			}
-			return apperr.Errorf(apperr.Conflict, "The application is %s, not pending: it is not for a decision now.", strings.ReplaceAll(cur.Status, "_", " "))
+			return cur.CheckDecidable()
 		}
 		a, err = findApplication(ctx, tx, "a.id = $1", id)
 		if err != nil {

@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 	"time"
 
@@ -21,8 +20,8 @@ var _ guide.BookingStore = (*Guide)(nil)
 func (g *Guide) CreateBooking(ctx context.Context, user *guide.User, nb guide.NewBooking) (_ *guide.CreatedBooking, err error) {
 	defer store.Wrap(&err, "create booking of user %s", user.ID)
 	now := g.clock.Now()
-	if !nb.ScheduledDate.After(now) {
-		return nil, apperr.Field("scheduledDate", "must be in the future")
+	if err := nb.CheckFuture(now); err != nil {
+		return nil, err
 	}
 	var b *guide.CreatedBooking
 	err = g.db.InTx(ctx, func(tx *sql.Tx) error {
@@ -31,39 +30,33 @@ func (g *Guide) CreateBooking(ctx context.Context, user *guide.User, nb guide.Ne
 		// read back after the insert. In the transaction: on SQLite the
 		// writer's page cache stays warm, where a reader's is emptied by
 		// every commit.
-		var expertID, expertUser, handle string
+		var e guide.BookedExpert
+		var handle string
 		var price sql.NullFloat64
 		var currency, title, name, avatar, image sql.NullString
 		var duration sql.NullInt64
 		if nb.PackageID != nil {
-			var maxParticipants int
 			err := tx.QueryRowContext(ctx, `SELECT p.expert_id, u.id, p.base_price, p.currency, p.duration, p.max_participants,
 					p.title, u.handle, u.name, u.avatar, e.profile_image
 				FROM packages p JOIN experts e ON e.id = p.expert_id JOIN users u ON u.id = e.user_id
 				WHERE p.id = $1 AND `+publicPackage, *nb.PackageID).Scan(
-				&expertID, &expertUser, &price, &currency, &duration, &maxParticipants, &title, &handle, &name, &avatar, &image)
+				&e.ExpertID, &e.UserID, &price, &currency, &duration, &e.MaxParticipants, &title, &handle, &name, &avatar, &image)
 			if errors.Is(err, sql.ErrNoRows) {
 				return apperr.Errorf(apperr.NotFound, "No active package with id %q.", *nb.PackageID)
 			} else if err != nil {
 				return err
 			}
-			if nb.ExpertID != nil && *nb.ExpertID != expertID {
-				return apperr.Field("packageId", "belongs to another expert than expertId")
-			}
-			if nb.Participants > maxParticipants {
-				return apperr.Field("participants", "this package takes at most "+strconv.Itoa(maxParticipants)+" participants")
-			}
 		} else {
 			err := tx.QueryRowContext(ctx, `SELECT e.id, u.id, u.handle, u.name, u.avatar, e.profile_image FROM experts e JOIN users u ON u.id = e.user_id
-				WHERE e.id = $1 AND `+publicExpert, *nb.ExpertID).Scan(&expertID, &expertUser, &handle, &name, &avatar, &image)
+				WHERE e.id = $1 AND `+publicExpert, *nb.ExpertID).Scan(&e.ExpertID, &e.UserID, &handle, &name, &avatar, &image)
 			if errors.Is(err, sql.ErrNoRows) {
 				return apperr.Errorf(apperr.NotFound, "No verified expert with id %q.", *nb.ExpertID)
 			} else if err != nil {
 				return err
 			}
 		}
-		if expertUser == user.ID {
-			return apperr.Errorf(apperr.InvalidState, "Experts cannot book themselves.")
+		if err := nb.CheckBookable(user, e); err != nil {
+			return err
 		}
 		// PostgreSQL keeps microseconds: stored so on both engines, the event
 		// shows what a read returns.
@@ -92,12 +85,12 @@ func (g *Guide) CreateBooking(ctx context.Context, user *guide.User, nb guide.Ne
 		_, err := tx.ExecContext(ctx, `INSERT INTO bookings (id, tourist_id, expert_id, package_id, status, scheduled_date,
 				scheduled_end_date, ends_at, participants, custom_request, meeting_location, price, currency, duration, created_at, updated_at)
 			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $15)`,
-			b.ID, user.ID, expertID, nb.PackageID, b.Status, nb.ScheduledDate, nb.ScheduledEndDate, endsAt, nb.Participants,
+			b.ID, user.ID, e.ExpertID, nb.PackageID, b.Status, nb.ScheduledDate, nb.ScheduledEndDate, endsAt, nb.Participants,
 			nb.CustomRequest, nb.MeetingLocation, price, currency, duration, now)
 		if err != nil {
 			return fmt.Errorf("insert booking: %w", err)
 		}
-		if _, err := g.events.Record(ctx, tx, guide.EventBookingCreated, []string{guide.Audience(user.ID), guide.Audience(expertUser)},
+		if _, err := g.events.Record(ctx, tx, guide.EventBookingCreated, []string{guide.Audience(user.ID), guide.Audience(e.UserID)},
 			bookingEvent{BookingDetail: detail}); err != nil {
 			return err
 		}
@@ -179,8 +172,8 @@ func (g *Guide) FindBookingByID(ctx context.Context, user *guide.User, id string
 	if err != nil {
 		return nil, err
 	}
-	if !p.Any() {
-		return nil, apperr.Errorf(apperr.Forbidden, "This booking is not yours.")
+	if err := p.CheckAny(); err != nil {
+		return nil, err
 	}
 	return g.bookingDetail(ctx, g.db, p, id)
 }
@@ -283,46 +276,7 @@ func (g *Guide) CheckTransition(ctx context.Context, user *guide.User, id string
 	if err != nil {
 		return err
 	}
-	return checkTransition(p, status, t)
-}
-
-func checkTransition(p guide.Party, status string, t guide.Transition) error {
-	if !p.Any() {
-		return apperr.Errorf(apperr.Forbidden, "This booking is not yours.")
-	}
-	if !t.Allowed(p) {
-		return apperr.Errorf(apperr.Forbidden, "Only %s may %s this booking.", who(t), t.Name)
-	}
-	if !t.Applies(status) {
-		return apperr.Errorf(apperr.InvalidState, "A %s booking cannot be %s; only a %s one can.", status, pastTense(t.Name), strings.Join(t.From, " or "))
-	}
-	return nil
-}
-
-func who(t guide.Transition) string {
-	var parties []string
-	if t.Tourist {
-		parties = append(parties, "the traveller")
-	}
-	if t.Expert {
-		parties = append(parties, "the booked expert")
-	}
-	if t.Admin {
-		parties = append(parties, "an admin")
-	}
-	return strings.Join(parties, ", ")
-}
-
-func pastTense(name string) string {
-	switch name {
-	case "accept":
-		return "accepted"
-	case "start":
-		return "started"
-	case "complete":
-		return "completed"
-	}
-	return "cancelled"
+	return t.Check(p, status)
 }
 
 // TransitionBooking moves the booking by t.
@@ -350,7 +304,7 @@ func (g *Guide) transition(ctx context.Context, tx *sql.Tx, user *guide.User, id
 	if err != nil {
 		return p, err
 	}
-	if err := checkTransition(p, status, t); err != nil {
+	if err := t.Check(p, status); err != nil {
 		return p, err
 	}
 	now := g.clock.Now()
@@ -392,7 +346,7 @@ func (g *Guide) transition(ctx context.Context, tx *sql.Tx, user *guide.User, id
 		if err != nil {
 			return p, err
 		}
-		return p, checkTransition(p, status, t)
+		return p, t.Check(p, status)
 	}
 	return p, g.recordBookingEvent(ctx, q, transitionEvents[t.To], id, &status)
 }
@@ -432,14 +386,8 @@ func (g *Guide) CreateReview(ctx context.Context, user *guide.User, bookingID st
 		} else if err != nil {
 			return err
 		}
-		p := guide.Party{Tourist: tourist == user.ID}
-		switch {
-		case !p.Tourist:
-			return apperr.Errorf(apperr.Forbidden, "Only the traveller who made the booking can review it.")
-		case status != guide.StatusCompleted || !expertID.Valid:
-			return apperr.Errorf(apperr.Conflict, "Only a COMPLETED booking can be reviewed; this one is %s.", status)
-		case reviewed:
-			return apperr.Errorf(apperr.Conflict, "This booking already has a review.")
+		if err := guide.CheckReview(guide.Party{Tourist: tourist == user.ID}, status, expertID.Valid, reviewed); err != nil {
+			return err
 		}
 		now := g.clock.Now()
 		if _, err := tx.ExecContext(ctx, `UPDATE experts SET updated_at = $1 WHERE id = $2`, now, expertID.String); err != nil {
@@ -449,7 +397,7 @@ func (g *Guide) CreateReview(ctx context.Context, user *guide.User, bookingID st
 		_, err = tx.ExecContext(ctx, `INSERT INTO reviews (id, booking_id, expert_id, author_id, rating, comment, created_at)
 			VALUES ($1, $2, $3, $4, $5, $6, $7)`, r.ID, bookingID, expertID.String, user.ID, rating, comment, now)
 		if store.IsUniqueViolation(err) {
-			return apperr.Errorf(apperr.Conflict, "This booking already has a review.")
+			return guide.ErrBookingReviewed
 		} else if err != nil {
 			return err
 		}

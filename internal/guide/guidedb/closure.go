@@ -66,10 +66,8 @@ func (g *Guide) closeAccount(ctx context.Context, tx *sql.Tx, userID string) (ti
 	if err != nil {
 		return now, err
 	}
-	if !check.CanDelete {
-		e := apperr.Errorf(apperr.InvalidState, "The account cannot be closed: %s", check.Blockers[0].Message)
-		e.Details = map[string]any{"blockers": check.Blockers}
-		return now, e
+	if err := check.Check(); err != nil {
+		return now, err
 	}
 	var avatarKey sql.NullString
 	if err := tx.QueryRowContext(ctx, `SELECT avatar_key FROM users WHERE id = $1`, userID).Scan(&avatarKey); err != nil {

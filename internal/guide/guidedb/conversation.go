@@ -58,11 +58,8 @@ func (g *Guide) OpenConversation(ctx context.Context, user *guide.User, handle s
 	} else if err != nil {
 		return nil, false, err
 	}
-	switch {
-	case expertUser == user.ID:
-		return nil, false, apperr.Errorf(apperr.InvalidState, "You cannot open a conversation with yourself.")
-	case !messaging:
-		return nil, false, apperr.Errorf(apperr.InvalidState, "This expert does not take messages.")
+	if err := guide.CheckNewConversation(user.ID, expertUser, messaging); err != nil {
+		return nil, false, err
 	}
 	now := g.clock.Now()
 	var c guide.ConversationSummary
@@ -139,8 +136,8 @@ func checkParticipants(user *guide.User, id string, row *sql.Row, devices *bool)
 	} else if err != nil {
 		return "", "", "", err
 	}
-	if user.ID != tourist && user.ID != expertUser {
-		return "", "", "", apperr.Errorf(apperr.Forbidden, "This conversation is not yours.")
+	if err := guide.CheckParticipant(user.ID, tourist, expertUser); err != nil {
+		return "", "", "", err
 	}
 	return tourist, expertUser, expertID, nil
 }

@@ -166,11 +166,14 @@ var moderatedColumn = map[string]struct{ table, column string }{
 func (g *Guide) Moderate(ctx context.Context, m guide.Moderation) (_ *guide.ModerationResult, err error) {
 	defer store.Wrap(&err, "%s %s %s", m.Action, m.TargetType, m.TargetID)
 	now := g.clock.Now()
-	hide := m.Action == guide.ActionHide || m.Action == guide.ActionSuspend
+	hide := m.Hides()
 	var out *guide.ModerationResult
 	err = g.db.InTx(ctx, func(tx *sql.Tx) error {
 		t, err := findTarget(ctx, tx, m.TargetType, m.TargetID)
 		if err != nil {
+			return err
+		}
+		if err := m.Check(t.moderated); err != nil {
 			return err
 		}
 		res := &guide.ModerationResult{Action: m.Action, TargetType: m.TargetType, TargetID: t.publicID, Moderated: hide, At: now.UTC()}
@@ -195,7 +198,8 @@ func (g *Guide) Moderate(ctx context.Context, m guide.Moderation) (_ *guide.Mode
 		if n, err := r.RowsAffected(); err != nil {
 			return err
 		} else if n == 0 {
-			return apperr.Errorf(apperr.InvalidState, "This %s is already %s.", m.TargetType, stateName(m.TargetType, t.moderated))
+			// Moderated meanwhile: the target is as the action would make it.
+			return m.Check(hide)
 		}
 		switch {
 		case m.TargetType == guide.TargetReview:
@@ -220,18 +224,6 @@ func (g *Guide) Moderate(ctx context.Context, m guide.Moderation) (_ *guide.Mode
 		return g.recordAudit(ctx, tx, m.AdminID, "moderation."+m.Action, m.TargetType, t.publicID, &m.Reason)
 	})
 	return out, err
-}
-
-func stateName(typ string, moderated bool) string {
-	switch {
-	case typ == guide.TargetExpert && moderated:
-		return "suspended"
-	case typ == guide.TargetExpert:
-		return "active"
-	case moderated:
-		return "hidden"
-	}
-	return "visible"
 }
 
 // cancelFutureBookings cancels the expert's PENDING and CONFIRMED bookings
@@ -310,7 +302,7 @@ func (g *Guide) DismissReport(ctx context.Context, adminID, id, reason string) (
 			return err
 		}
 		if n == 0 {
-			return apperr.Errorf(apperr.InvalidState, "This report is %s; only an open one can be dismissed.", out.Status)
+			return out.CheckDismiss()
 		}
 		if err := loadTarget(ctx, tx, &out); err != nil {
 			return err

@@ -130,11 +130,8 @@ func (g *Guide) CreatePackage(ctx context.Context, user *guide.User, expertID st
 		} else if err != nil {
 			return err
 		}
-		if c.CountryCode == "" {
-			if !country.Valid {
-				return apperr.Field("countryCode", "is required: the expert profile names no country")
-			}
-			c.CountryCode = country.String
+		if err := c.DefaultCountry(country.String); err != nil {
+			return err
 		}
 		id := store.NewID()
 		now := g.clock.Now()
@@ -159,13 +156,11 @@ func (g *Guide) FindExpertPackage(ctx context.Context, user *guide.User, id stri
 	if err != nil {
 		return nil, err
 	}
-	if expertUser != user.ID && user.Role != guide.RoleAdmin {
-		return nil, errNotPackageExpert
+	if err := guide.CheckPackageEditor(user, expertUser); err != nil {
+		return nil, err
 	}
 	return p, nil
 }
-
-var errNotPackageExpert = apperr.Errorf(apperr.Forbidden, "Only the package's expert can change it.")
 
 // UpdatePackage changes a package of the caller (or any, for an admin).
 func (g *Guide) UpdatePackage(ctx context.Context, user *guide.User, id string, apply func(*guide.PackageContent) error) (_ *guide.ExpertPackage, err error) {
@@ -180,8 +175,8 @@ func (g *Guide) UpdatePackage(ctx context.Context, user *guide.User, id string, 
 		if err != nil {
 			return err
 		}
-		if expertUser != user.ID && user.Role != guide.RoleAdmin {
-			return errNotPackageExpert
+		if err := guide.CheckPackageEditor(user, expertUser); err != nil {
+			return err
 		}
 		c := guide.PackageContent{Translations: cur.Translations, Category: cur.Category, CountryCode: cur.CountryCode, BasePrice: cur.BasePrice,
 			Currency: cur.Currency, Duration: cur.Duration, MaxParticipants: cur.MaxParticipants, Images: cur.Images, Status: cur.Status}

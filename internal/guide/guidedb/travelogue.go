@@ -35,7 +35,7 @@ func authorTravelogue(ctx context.Context, q store.Querier, slug string) (*guide
 			tr.id, tr.author_id, tr.status`+travelogueFrom+`'en' WHERE tr.slug = $1`, slug),
 		&t.TravelogueSummary, &t.Content, &images, &t.CreatedAt, &t.UpdatedAt, &t.ID, &authorID, &t.Status)
 	if errors.Is(err, sql.ErrNoRows) {
-		return nil, "", errNoTravelogue(slug)
+		return nil, "", guide.NoTravelogue(slug)
 	} else if err != nil {
 		return nil, "", err
 	}
@@ -63,25 +63,14 @@ func authorTravelogue(ctx context.Context, q store.Querier, slug string) (*guide
 	return &t, authorID, rows.Err()
 }
 
-func errNoTravelogue(slug string) error {
-	return apperr.Errorf(apperr.NotFound, "No travelogue with slug %q.", slug)
-}
-
-var errNotTravelogueAuthor = apperr.Errorf(apperr.Forbidden, "Only its author can change a travelogue.")
-
-// ownTravelogue reads a travelogue of the user's in q. Another's draft is
-// not found, as it is for everyone but its author; another's published
-// travelogue is there for all to see, so it is forbidden.
+// ownTravelogue reads a travelogue of the user's in q (CheckAuthor).
 func ownTravelogue(ctx context.Context, q store.Querier, user *guide.User, slug string) (*guide.AuthorTravelogue, error) {
 	t, authorID, err := authorTravelogue(ctx, q, slug)
 	if err != nil {
 		return nil, err
 	}
-	if authorID != user.ID {
-		if t.Status == guide.TraveloguePublished {
-			return nil, errNotTravelogueAuthor
-		}
-		return nil, errNoTravelogue(slug)
+	if err := t.CheckAuthor(user, authorID, slug); err != nil {
+		return nil, err
 	}
 	return t, nil
 }

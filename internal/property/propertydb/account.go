@@ -183,10 +183,8 @@ func (s *Property) RotateKey(ctx context.Context, developerID, id, newPrefix, ne
 		} else if err != nil {
 			return err
 		}
-		if old.ReplacedBy != nil {
-			e := apperr.Errorf(apperr.InvalidState, "This key was already rotated; rotate its replacement %s instead.", *old.ReplacedBy)
-			e.Details = map[string]any{"replacedBy": *old.ReplacedBy}
-			return e
+		if err := old.CheckRotate(); err != nil {
+			return err
 		}
 		k := &property.Key{DeveloperID: developerID, Name: old.Name, KeyPrefix: newPrefix, Mode: old.Mode, Scopes: old.Scopes}
 		if err := createPropertyKey(ctx, tx, k, newHash, now); err != nil {

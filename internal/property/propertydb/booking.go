@@ -337,14 +337,7 @@ func (s *Property) bookQuote(ctx context.Context, acct property.Account, nb prop
 			if err := tx.QueryRowContext(ctx, `SELECT status, booking_id FROM quotes WHERE id = $1`, nb.QuoteID).Scan(&status, &bookingID); err != nil {
 				return err
 			}
-			if status == "booked" {
-				e := apperr.Errorf(apperr.InvalidState, "This quote was already booked as booking %s.", bookingID.String)
-				e.Details = map[string]any{"bookingId": bookingID.String}
-				return e
-			}
-			e := apperr.Errorf(apperr.Gone, "The quote expired at %s and its hold was released; ask for a new quote.", expires.UTC().Format(time.RFC3339))
-			e.Details = map[string]any{"expiresAt": expires.UTC().Format(time.RFC3339)}
-			return e
+			return property.CheckQuoteBooking(status, bookingID.String, expires, now)
 		}
 		var nightly []property.NightlyPrice
 		var policy property.CancellationPolicy
@@ -473,16 +466,13 @@ func (s *Property) CancelBooking(ctx context.Context, acct property.Account, id 
 		if err != nil {
 			return err
 		}
-		if b.Status != property.StatusConfirmed {
-			return apperr.Errorf(apperr.InvalidState, "The booking is already %s.", b.Status)
-		}
 		now := s.clock.Now()
 		var checkInAt time.Time
 		if err := tx.QueryRowContext(ctx, `SELECT check_in_at FROM bookings WHERE id = $1`, id).Scan(&checkInAt); err != nil {
 			return err
 		}
-		if !now.Before(checkInAt.Add(time.Duration(b.Nights) * 24 * time.Hour)) {
-			return apperr.Errorf(apperr.InvalidState, "The stay is over; it can no longer be cancelled.")
+		if err := b.CheckCancel(now, checkInAt); err != nil {
+			return err
 		}
 		fee := b.CancellationPolicy.Fee(now, checkInAt.UTC(), b.Nightly, b.Total)
 		res, err := tx.ExecContext(ctx, `UPDATE bookings SET status = 'CANCELLED', cancellation_fee = $1, cancelled_at = $2, updated_at = $2
@@ -493,7 +483,12 @@ func (s *Property) CancelBooking(ctx context.Context, acct property.Account, id 
 		if n, err := res.RowsAffected(); err != nil {
 			return err
 		} else if n != 1 {
-			return apperr.Errorf(apperr.InvalidState, "The booking is already %s.", property.StatusCancelled)
+			// Cancelled meanwhile: read again for the rule to say so.
+			cur, err := findPropertyBooking(ctx, tx, acct, id)
+			if err != nil {
+				return err
+			}
+			return cur.CheckCancel(now, checkInAt)
 		}
 		if err := s.lockNights(ctx, tx, b.RoomTypeID, b.CheckIn, b.CheckOut); err != nil {
 			return err

@@ -153,11 +153,8 @@ func (s *Property) UpdateProperty(ctx context.Context, acct property.Account, id
 		if err := apply(&c); err != nil {
 			return err
 		}
-		if c.Status == property.PropertyActive && len(cur.RoomTypes) == 0 {
-			return apperr.Field("status", "a property becomes active only with at least one room type: add one first")
-		}
-		if c.Currency != cur.Currency && len(cur.RoomTypes) > 0 {
-			return apperr.Field("currency", "cannot change once the property has room types: their prices and calendar are in "+cur.Currency)
+		if err := cur.CheckChange(c); err != nil {
+			return err
 		}
 		if err := writePropertyContent(ctx, tx, id, c); err != nil {
 			return err
@@ -205,8 +202,8 @@ func (s *Property) CreateRoomType(ctx context.Context, acct property.Account, pr
 			propertyID).Scan(&n, &last); err != nil {
 			return err
 		}
-		if n >= property.MaxRoomTypes {
-			return apperr.Field("body", fmt.Sprintf("a property has at most %d room types", property.MaxRoomTypes))
+		if err := property.CheckNewRoomType(n); err != nil {
+			return err
 		}
 		beds, err := json.Marshal(c.Beds)
 		if err != nil {
@@ -288,18 +285,13 @@ func (s *Property) DeleteRoomType(ctx context.Context, acct property.Account, pr
 			id, today).Scan(&coming); err != nil {
 			return err
 		}
-		if coming > 0 {
-			e := apperr.Errorf(apperr.Conflict, "The room type has %d booking(s) still to come; it can be deleted once they are over or cancelled. Close its nights to stop selling it.", coming)
-			e.Details = map[string]any{"upcomingBookings": coming}
-			return e
-		}
 		var left int
 		if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM room_types WHERE property_id = $1 AND deleted_at IS NULL AND id <> $2`,
 			propertyID, id).Scan(&left); err != nil {
 			return err
 		}
-		if left == 0 && before == property.PropertyActive {
-			return apperr.Errorf(apperr.Conflict, "An active property needs a room type: make the property inactive before deleting its last room type.")
+		if err := property.CheckRoomTypeDeletion(coming, left, before); err != nil {
+			return err
 		}
 		now := s.clock.Now()
 		if _, err := tx.ExecContext(ctx, `UPDATE room_types SET deleted_at = $1 WHERE id = $2`, now, id); err != nil {
@@ -430,28 +422,12 @@ func (s *Property) UpdateCalendar(ctx context.Context, acct property.Account, pr
 	if err != nil {
 		return nil, err
 	}
+	if err := property.CheckCalendarDates(updates, rts, property.LocalToday(s.clock.Now(), tz)); err != nil {
+		return nil, err
+	}
 	byID := map[string]property.RoomType{}
 	for _, rt := range rts {
 		byID[rt.ID] = rt
-	}
-	today := property.LocalToday(s.clock.Now(), tz)
-	last := today.AddDays(property.MaxCalendarAhead)
-	errs := apperr.FieldErrors{}
-	for i, u := range updates {
-		at := fmt.Sprintf("updates[%d].", i)
-		if _, ok := byID[u.RoomTypeID]; !ok {
-			errs.Add(at+"roomTypeId", "the property has no room type with this id")
-		}
-		if u.From.Before(today) {
-			errs.Add(at+"from", "is in the past in the property's time zone, where today is "+today.String())
-		}
-		if u.To.AddDays(-1).After(last) {
-			errs.Add(at+"to", fmt.Sprintf("nights can be set up to %d days ahead: the last is %s, so to is at most %s",
-				property.MaxCalendarAhead, last, last.AddDays(1)))
-		}
-	}
-	if err := errs.Err(); err != nil {
-		return nil, err
 	}
 
 	// Each room type's nights and what they get, the later update winning.
@@ -514,22 +490,25 @@ func (s *Property) UpdateCalendar(ctx context.Context, acct property.Account, pr
 
 	inv := propInventoryOf(acct.Test)
 	err = s.db.InTx(ctx, func(tx *sql.Tx) error {
-		var conflicts []property.InventoryConflict
-		for _, id := range ids {
-			c, err := s.applyCalendar(ctx, tx, inv, propertyID, byID[id], nights[id])
+		// Every room type's nights are locked and counted before the rule
+		// looks at them, so that it names every night it refuses.
+		counted := make([]calendarNights, len(ids))
+		var cuts []property.InventoryConflict
+		for i, id := range ids {
+			c, err := s.lockCalendar(ctx, tx, inv, byID[id], nights[id])
 			if err != nil {
 				return err
 			}
-			conflicts = append(conflicts, c...)
+			counted[i] = c
+			cuts = append(cuts, c.cuts...)
 		}
-		if len(conflicts) > 0 {
-			e := apperr.Errorf(apperr.InventoryConflict,
-				"%d night(s) would offer fewer units than are booked and held; nothing was changed.", len(conflicts))
-			if len(conflicts) > maxConflictDetails {
-				conflicts = conflicts[:maxConflictDetails]
+		if err := property.CheckUnits(cuts); err != nil {
+			return err
+		}
+		for i, id := range ids {
+			if err := s.applyCalendar(ctx, tx, inv, propertyID, byID[id], nights[id], counted[i]); err != nil {
+				return err
 			}
-			e.Details = map[string]any{"conflicts": conflicts}
-			return e
 		}
 		ev := map[string]any{"propertyId": propertyID, "roomTypeIds": ids, "from": lo, "to": hi.AddDays(1), "test": acct.Test}
 		if _, err := s.events.Record(ctx, tx, EventAvailabilityUpdated,
@@ -544,14 +523,21 @@ func (s *Property) UpdateCalendar(ctx context.Context, acct property.Account, pr
 	return result, nil
 }
 
-// maxConflictDetails bounds the nights an INVENTORY_CONFLICT lists.
-const maxConflictDetails = 100
+// calendarNights is one room type's nights as lockCalendar found them:
+// those to update, grouped by what they get, in the order of the groups;
+// those to create; and the nights given units, with their counters, for
+// property.CheckUnits.
+type calendarNights struct {
+	order   []string
+	groups  map[string][]property.Date
+	missing []property.Date
+	cuts    []property.InventoryConflict
+}
 
-// applyCalendar writes one room type's nights in tx, or returns the nights
-// whose units would fall below what is sold and held (then writing
-// nothing that matters: the caller rolls back).
-func (s *Property) applyCalendar(ctx context.Context, tx *sql.Tx, inv propInventory, propertyID string, rt property.RoomType,
-	nights map[property.Date]*calendarPatch) ([]property.InventoryConflict, error) {
+// lockCalendar locks and counts one room type's nights in tx.
+func (s *Property) lockCalendar(ctx context.Context, tx *sql.Tx, inv propInventory, rt property.RoomType,
+	nights map[property.Date]*calendarPatch) (calendarNights, error) {
+	out := calendarNights{groups: map[string][]property.Date{}}
 	days := make([]property.Date, 0, len(nights))
 	for d := range nights {
 		days = append(days, d)
@@ -565,7 +551,7 @@ func (s *Property) applyCalendar(ctx context.Context, tx *sql.Tx, inv propInvent
 	rows, err := tx.QueryContext(ctx, `SELECT night, `+inv.sold+`, `+inv.held+` FROM calendar
 		WHERE room_type_id = $1 AND night >= $2 AND night <= $3 ORDER BY night`+lock, rt.ID, days[0], days[len(days)-1])
 	if err != nil {
-		return nil, err
+		return out, err
 	}
 	type counters struct{ sold, held int }
 	have := map[property.Date]counters{}
@@ -574,39 +560,39 @@ func (s *Property) applyCalendar(ctx context.Context, tx *sql.Tx, inv propInvent
 		var c counters
 		if err := rows.Scan(&d, &c.sold, &c.held); err != nil {
 			rows.Close()
-			return nil, err
+			return out, err
 		}
 		have[d] = c
 	}
 	rows.Close()
 	if err := rows.Err(); err != nil {
-		return nil, err
+		return out, err
 	}
-	var conflicts []property.InventoryConflict
-	groups := map[string][]property.Date{}
-	var order []string
-	var missing []property.Date
 	for _, d := range days {
 		pt := nights[d]
 		c, ok := have[d]
 		if !ok {
-			missing = append(missing, d)
+			out.missing = append(out.missing, d)
 			continue
 		}
-		if pt.units != nil && *pt.units < c.sold+c.held {
-			conflicts = append(conflicts, property.InventoryConflict{RoomTypeID: rt.ID, Date: d, Units: *pt.units, Booked: c.sold, Held: c.held})
+		if pt.units != nil {
+			out.cuts = append(out.cuts, property.InventoryConflict{RoomTypeID: rt.ID, Date: d, Units: *pt.units, Booked: c.sold, Held: c.held})
 		}
 		k := pt.key()
-		if _, ok := groups[k]; !ok {
-			order = append(order, k)
+		if _, ok := out.groups[k]; !ok {
+			out.order = append(out.order, k)
 		}
-		groups[k] = append(groups[k], d)
+		out.groups[k] = append(out.groups[k], d)
 	}
-	if len(conflicts) > 0 {
-		return conflicts, nil
-	}
-	for _, k := range order {
-		ds := groups[k]
+	return out, nil
+}
+
+// applyCalendar writes one room type's nights, locked and counted by
+// lockCalendar, in tx.
+func (s *Property) applyCalendar(ctx context.Context, tx *sql.Tx, inv propInventory, propertyID string, rt property.RoomType,
+	nights map[property.Date]*calendarPatch, c calendarNights) error {
+	for _, k := range c.order {
+		ds := c.groups[k]
 		pt := nights[ds[0]]
 		for len(ds) > 0 {
 			chunk := ds[:min(len(ds), calendarChunk)]
@@ -619,25 +605,26 @@ func (s *Property) applyCalendar(ctx context.Context, tx *sql.Tx, inv propInvent
 			}
 			cond := ""
 			if pt.units != nil {
-				// The check above under the row locks decides; this keeps
-				// the rule in the statement too.
+				// property.CheckUnits under the row locks decides; this
+				// keeps the rule in the statement too.
 				cond = ` AND ` + inv.sold + ` + ` + inv.held + ` <= total_units`
 			}
 			// #nosec G202 -- only fixed column names and placeholders are concatenated; values are bound.
 			res, err := tx.ExecContext(ctx, `UPDATE calendar SET `+set+` WHERE room_type_id = $1 AND night IN (`+in+`)`+cond, args...)
 			if err != nil {
-				return nil, err
+				return err
 			}
 			if n, err := res.RowsAffected(); err != nil {
-				return nil, err
+				return err
 			} else if int(n) != len(chunk) {
-				return nil, fmt.Errorf("room type %s: %d of %d nights updated", rt.ID, n, len(chunk))
+				return fmt.Errorf("room type %s: %d of %d nights updated", rt.ID, n, len(chunk))
 			}
 		}
 	}
 	// Nights set for the first time: the room type's units and base price,
 	// open and unrestricted, unless the update says otherwise.
 	const cols = 9
+	missing := c.missing
 	for len(missing) > 0 {
 		chunk := missing[:min(len(missing), calendarChunk/4)]
 		missing = missing[len(chunk):]
@@ -653,16 +640,16 @@ func (s *Property) applyCalendar(ctx context.Context, tx *sql.Tx, inv propInvent
 		res, err := tx.ExecContext(ctx, `INSERT INTO calendar (room_type_id, night, property_id, price, min_stay, closed, closed_to_arrival,
 				closed_to_departure, total_units) VALUES `+strings.Join(values, ", ")+` ON CONFLICT (room_type_id, night) DO NOTHING`, args...)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		if n, err := res.RowsAffected(); err != nil {
-			return nil, err
+			return err
 		} else if int(n) != len(chunk) {
 			// Another request created some of these nights meanwhile.
-			return nil, apperr.Errorf(apperr.Conflict, "The calendar of room type %s changed while this request ran; send it again.", rt.ID)
+			return apperr.Errorf(apperr.Conflict, "The calendar of room type %s changed while this request ran; send it again.", rt.ID)
 		}
 	}
-	return nil, nil
+	return nil
 }
 
 type calendarNight struct {
