@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/wayfarer-asia/platform/internal/platform/apperr"
-	"github.com/wayfarer-asia/platform/internal/platform/httpx"
+	"github.com/wayfarer-asia/platform/internal/platform/field"
 )
 
 // Conversations are the person's own: an API key never reads or writes
@@ -37,7 +37,7 @@ func (s *Service) OpenConversation(ctx context.Context, c *Caller, in Conversati
 		return nil, false, err
 	}
 	errs := apperr.FieldErrors{}
-	handle := httpx.CheckString(errs, "expertHandle", in.ExpertHandle, true, 1, 100)
+	handle := field.CheckString(errs, "expertHandle", in.ExpertHandle, true, 1, 100)
 	if err := errs.Err(); err != nil {
 		return nil, false, err
 	}
@@ -96,7 +96,7 @@ func (s *Service) SendMessage(ctx context.Context, c *Caller, conversationID str
 	}
 	errs := apperr.FieldErrors{}
 	m := NewMessage{MessageType: MessageText, RealtimeMessageID: in.RealtimeMessageID}
-	m.Content = httpx.CheckString(errs, "content", in.Content, true, 1, 5000)
+	m.Content = field.CheckString(errs, "content", in.Content, true, 1, 5000)
 	if in.Content != nil && strings.TrimSpace(*in.Content) == "" {
 		errs.Add("content", "must not be blank")
 	}
@@ -112,7 +112,7 @@ func (s *Service) SendMessage(ctx context.Context, c *Caller, conversationID str
 		}
 		m.MessageType = *in.MessageType
 	}
-	httpx.CheckString(errs, "realtimeMessageId", in.RealtimeMessageID, false, 1, 200)
+	field.CheckString(errs, "realtimeMessageId", in.RealtimeMessageID, false, 1, 200)
 	if err := errs.Err(); err != nil {
 		return nil, false, err
 	}

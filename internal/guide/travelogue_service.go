@@ -9,6 +9,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/wayfarer-asia/platform/internal/platform/apperr"
+	"github.com/wayfarer-asia/platform/internal/platform/field"
 	"github.com/wayfarer-asia/platform/internal/platform/httpx"
 	"github.com/wayfarer-asia/platform/internal/platform/media"
 	"github.com/wayfarer-asia/platform/internal/platform/paging"
@@ -32,13 +33,13 @@ const (
 // content removes the locale's translation (English cannot be removed); a
 // null excerpt removes the excerpt alone.
 type TravelogueFields struct {
-	Title        httpx.Optional[map[string]*string] `json:"title"`
-	Excerpt      httpx.Optional[map[string]*string] `json:"excerpt"`
-	Content      httpx.Optional[map[string]*string] `json:"content"`
-	Category     httpx.Optional[string]             `json:"category"`
-	LocationTags httpx.Optional[[]string]           `json:"locationTags"`
-	CoverImage   httpx.Optional[string]             `json:"coverImage"`
-	Images       httpx.Optional[[]string]           `json:"images"`
+	Title        field.Optional[map[string]*string] `json:"title"`
+	Excerpt      field.Optional[map[string]*string] `json:"excerpt"`
+	Content      field.Optional[map[string]*string] `json:"content"`
+	Category     field.Optional[string]             `json:"category"`
+	LocationTags field.Optional[[]string]           `json:"locationTags"`
+	CoverImage   field.Optional[string]             `json:"coverImage"`
+	Images       field.Optional[[]string]           `json:"images"`
 }
 
 // applyTravelogueFields checks the sent fields and sets them on c; on
@@ -50,23 +51,23 @@ func (s *Service) applyTravelogueFields(in *TravelogueFields, c *TravelogueConte
 	}
 	for _, f := range []struct {
 		name     string
-		o        httpx.Optional[map[string]*string]
+		o        field.Optional[map[string]*string]
 		required bool
 		set      func(at string, t *TravelogueText, v *string)
 	}{
 		{"title", in.Title, true, func(at string, t *TravelogueText, v *string) {
-			t.Title = httpx.CheckString(errs, at, v, true, 1, maxTravelogueTitle)
+			t.Title = field.CheckString(errs, at, v, true, 1, maxTravelogueTitle)
 		}},
 		{"excerpt", in.Excerpt, false, func(at string, t *TravelogueText, v *string) {
 			t.Excerpt = nil
 			if v != nil {
-				if e := httpx.CheckString(errs, at, v, false, 0, maxTravelogueExcerpt); e != "" {
+				if e := field.CheckString(errs, at, v, false, 0, maxTravelogueExcerpt); e != "" {
 					t.Excerpt = &e
 				}
 			}
 		}},
 		{"content", in.Content, true, func(at string, t *TravelogueText, v *string) {
-			raw := httpx.CheckString(errs, at, v, true, 1, MaxTravelogueContent)
+			raw := field.CheckString(errs, at, v, true, 1, MaxTravelogueContent)
 			if raw == "" {
 				return
 			}
@@ -128,7 +129,7 @@ func (s *Service) applyTravelogueFields(in *TravelogueFields, c *TravelogueConte
 		}
 		for i, tag := range tags {
 			at := fmt.Sprintf("locationTags[%d]", i)
-			v := httpx.CheckString(errs, at, &tag, true, 1, maxLocationTag)
+			v := field.CheckString(errs, at, &tag, true, 1, maxLocationTag)
 			if slices.ContainsFunc(c.LocationTags, func(t string) bool { return strings.EqualFold(t, v) }) {
 				errs.Add(at, "is listed twice")
 				continue

@@ -11,7 +11,7 @@ import (
 
 	"github.com/wayfarer-asia/platform/internal/platform/apperr"
 	"github.com/wayfarer-asia/platform/internal/platform/auth"
-	"github.com/wayfarer-asia/platform/internal/platform/httpx"
+	"github.com/wayfarer-asia/platform/internal/platform/field"
 	"github.com/wayfarer-asia/platform/internal/platform/oauth"
 )
 
@@ -45,9 +45,9 @@ type Signup struct {
 // apperr.Conflict (the e-mail is taken).
 func (s *Service) Signup(ctx context.Context, in Signup) (*Developer, error) {
 	errs := apperr.FieldErrors{}
-	email := httpx.CheckEmail(errs, "email", in.Email)
-	password := httpx.CheckPassword(errs, "password", in.Password)
-	name := httpx.CheckString(errs, "name", in.Name, true, 2, 100)
+	email := field.CheckEmail(errs, "email", in.Email)
+	password := field.CheckPassword(errs, "password", in.Password)
+	name := field.CheckString(errs, "name", in.Name, true, 2, 100)
 	if err := errs.Err(); err != nil {
 		return nil, err
 	}
@@ -70,8 +70,8 @@ var errBadLogin = apperr.Errorf(apperr.Unauthorized, "The e-mail or password is 
 // Errors: apperr.Validation, apperr.Unauthorized.
 func (s *Service) Login(ctx context.Context, in Login) (*Developer, error) {
 	errs := apperr.FieldErrors{}
-	email := httpx.CheckEmail(errs, "email", in.Email)
-	password := httpx.CheckPassword(errs, "password", in.Password)
+	email := field.CheckEmail(errs, "email", in.Email)
+	password := field.CheckPassword(errs, "password", in.Password)
 	if err := errs.Err(); err != nil {
 		return nil, err
 	}
@@ -106,7 +106,7 @@ func (s *Service) CreateKey(ctx context.Context, c *Caller, in NewKey) (*Key, st
 		return nil, "", err
 	}
 	errs := apperr.FieldErrors{}
-	name := httpx.CheckString(errs, "name", in.Name, true, 1, 100)
+	name := field.CheckString(errs, "name", in.Name, true, 1, 100)
 	mode := ""
 	switch {
 	case in.Mode == nil:

@@ -9,7 +9,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/wayfarer-asia/platform/internal/platform/apperr"
-	"github.com/wayfarer-asia/platform/internal/platform/httpx"
+	"github.com/wayfarer-asia/platform/internal/platform/field"
 	"github.com/wayfarer-asia/platform/internal/platform/paging"
 )
 
@@ -144,9 +144,9 @@ func (s *Service) CreateBooking(ctx context.Context, c *Caller, in BookingFields
 		errs.Add("guest", "is required")
 	} else {
 		g := in.Guest
-		nb.Guest.FirstName = httpx.CheckString(errs, "guest.firstName", g.FirstName, true, 1, 100)
-		nb.Guest.LastName = httpx.CheckString(errs, "guest.lastName", g.LastName, true, 1, 100)
-		nb.Guest.Email = httpx.CheckEmail(errs, "guest.email", g.Email)
+		nb.Guest.FirstName = field.CheckString(errs, "guest.firstName", g.FirstName, true, 1, 100)
+		nb.Guest.LastName = field.CheckString(errs, "guest.lastName", g.LastName, true, 1, 100)
+		nb.Guest.Email = field.CheckEmail(errs, "guest.email", g.Email)
 		if g.Phone != nil {
 			p := strings.TrimSpace(*g.Phone)
 			if !validPhone.MatchString(p) {
@@ -163,11 +163,11 @@ func (s *Service) CreateBooking(ctx context.Context, c *Caller, in BookingFields
 		}
 	}
 	if in.SpecialRequests != nil {
-		v := httpx.CheckString(errs, "specialRequests", in.SpecialRequests, false, 0, 1000)
+		v := field.CheckString(errs, "specialRequests", in.SpecialRequests, false, 0, 1000)
 		nb.SpecialRequests = &v
 	}
 	if in.ExternalReference != nil {
-		v := httpx.CheckString(errs, "externalReference", in.ExternalReference, false, 1, 100)
+		v := field.CheckString(errs, "externalReference", in.ExternalReference, false, 1, 100)
 		nb.ExternalReference = &v
 	}
 	if err := errs.Err(); err != nil {

@@ -7,7 +7,7 @@ import (
 
 	"github.com/wayfarer-asia/platform/internal/platform/apperr"
 	"github.com/wayfarer-asia/platform/internal/platform/clock"
-	"github.com/wayfarer-asia/platform/internal/platform/httpx"
+	"github.com/wayfarer-asia/platform/internal/platform/field"
 	"github.com/wayfarer-asia/platform/internal/platform/store"
 	"github.com/wayfarer-asia/platform/internal/platform/store/storetest"
 	"github.com/wayfarer-asia/platform/internal/property"
@@ -110,7 +110,7 @@ func TestServiceCallerRights(t *testing.T) {
 	}
 }
 
-func opt[T any](v T) httpx.Optional[T] { return httpx.Optional[T]{Set: true, Value: &v} }
+func opt[T any](v T) field.Optional[T] { return field.Optional[T]{Set: true, Value: &v} }
 
 // TestServiceFieldErrors: each rule answers with the fields at fault.
 func TestServiceFieldErrors(t *testing.T) {

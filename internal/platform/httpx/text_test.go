@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/wayfarer-asia/platform/internal/platform/apperr"
+	"github.com/wayfarer-asia/platform/internal/platform/field"
 )
 
 // TestDecodeRefusesBadText: a JSON string that is not UTF-8 text without
@@ -58,7 +59,7 @@ func TestDecodeRefusesBadText(t *testing.T) {
 		var e *apperr.Error
 		if !errors.As(err, &e) || e.Code != apperr.Validation || e.Details[tc.field] == nil || len(e.Details) != 1 {
 			t.Errorf("%q: want VALIDATION_ERROR naming %q, got %v", tc.body, tc.field, err)
-		} else if e.Details[tc.field] != badTextMessage && !strings.HasSuffix(e.Details[tc.field].(string), badTextMessage) {
+		} else if e.Details[tc.field] != field.BadText && !strings.HasSuffix(e.Details[tc.field].(string), field.BadText) {
 			t.Errorf("%q: reason %q", tc.body, e.Details[tc.field])
 		}
 	}
