@@ -407,7 +407,7 @@ func (s *Service) ListApplications(ctx context.Context, c *Caller, in Applicatio
 	if in.Order == "" {
 		in.Order = "asc"
 	}
-	f := ApplicationFilter{Page: in.check(errs), Status: enumArg(errs, "status", in.Status, ApplicationPending, ApplicationStatuses)}
+	f := ApplicationFilter{Page: in.check(errs), Status: field.Enum(errs, "status", in.Status, ApplicationPending, ApplicationStatuses)}
 	if err := errs.Err(); err != nil {
 		return nil, paging.Meta{}, err
 	}

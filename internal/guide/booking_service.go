@@ -28,8 +28,8 @@ func (s *Service) ListBookings(ctx context.Context, c *Caller, in BookingSearch)
 	errs := apperr.FieldErrors{}
 	f := BookingFilter{
 		Page:   in.check(errs),
-		Sort:   enumArg(errs, "sort", in.Sort, "createdAt", []string{"createdAt", "scheduledDate"}),
-		Status: enumArg(errs, "status", in.Status, "", BookingStatuses),
+		Sort:   field.Enum(errs, "sort", in.Sort, "createdAt", []string{"createdAt", "scheduledDate"}),
+		Status: field.Enum(errs, "status", in.Status, "", BookingStatuses),
 	}
 	if err := errs.Err(); err != nil {
 		return nil, paging.Meta{}, err

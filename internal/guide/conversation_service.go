@@ -44,6 +44,9 @@ func (s *Service) OpenConversation(ctx context.Context, c *Caller, in Conversati
 	return s.Conversations.OpenConversation(ctx, c.User, handle)
 }
 
+// MessageLimitRange is the page sizes of a conversation.
+var MessageLimitRange = field.Range[int]{Min: 1, Max: 100}
+
 // MessageSearch selects a page of a conversation, walking back from the
 // newest message.
 type MessageSearch struct {
@@ -64,8 +67,8 @@ func (s *Service) Messages(ctx context.Context, c *Caller, in MessageSearch) (*M
 		return nil, err
 	}
 	errs := apperr.FieldErrors{}
-	limit := wholeArg(errs, "limit", in.Limit, 50, 1, 100)
-	cursor := textArg(errs, "cursor", in.Cursor, 64)
+	limit := MessageLimitRange.Check(errs, "limit", in.Limit, 50)
+	cursor := field.Text(errs, "cursor", in.Cursor, 64)
 	if err := errs.Err(); err != nil {
 		return nil, err
 	}

@@ -86,7 +86,7 @@ func (s *Service) Reports(ctx context.Context, c *Caller, in ReportSearch) ([]Ad
 		in.Order = "asc"
 	}
 	f := ReportFilter{Page: in.check(errs),
-		Status: enumArg(errs, "status", in.Status, ReportOpen, []string{ReportOpen, ReportResolved, ReportDismissed})}
+		Status: field.Enum(errs, "status", in.Status, ReportOpen, []string{ReportOpen, ReportResolved, ReportDismissed})}
 	if err := errs.Err(); err != nil {
 		return nil, paging.Meta{}, err
 	}

@@ -10,7 +10,6 @@ import (
 
 	"github.com/wayfarer-asia/platform/internal/platform/apperr"
 	"github.com/wayfarer-asia/platform/internal/platform/field"
-	"github.com/wayfarer-asia/platform/internal/platform/httpx"
 	"github.com/wayfarer-asia/platform/internal/platform/media"
 	"github.com/wayfarer-asia/platform/internal/platform/paging"
 )
@@ -175,7 +174,7 @@ func (s *Service) applyTravelogueFields(in *TravelogueFields, c *TravelogueConte
 // checkSlug returns slug as travelogues spell theirs (lower case), or
 // apperr.NotFound when it cannot be one.
 func checkSlug(slug string) (string, error) {
-	if slug == "" || len(slug) > httpx.MaxPathValue || strings.Trim(strings.ToLower(slug), "abcdefghijklmnopqrstuvwxyz0123456789-") != "" {
+	if slug == "" || len(slug) > field.MaxKey || strings.Trim(strings.ToLower(slug), "abcdefghijklmnopqrstuvwxyz0123456789-") != "" {
 		return "", apperr.Errorf(apperr.NotFound, "No travelogue with slug %q.", slug)
 	}
 	return strings.ToLower(slug), nil

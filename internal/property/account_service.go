@@ -231,19 +231,19 @@ type UsageReport struct {
 }
 
 // FindUsage returns the usage of the caller's keys over the days from
-// from to to, as sent ("" when absent: to is today (UTC), from 29 days
-// before to). Errors: apperr.Unauthorized, apperr.Forbidden,
-// apperr.Validation.
-func (s *Service) FindUsage(ctx context.Context, c *Caller, from, to string) (*UsageReport, error) {
+// from to to, nil when absent: to is today (UTC), from 29 days before
+// to. Errors: apperr.Unauthorized, apperr.Forbidden, apperr.Validation.
+func (s *Service) FindUsage(ctx context.Context, c *Caller, from, to *Date) (*UsageReport, error) {
 	if err := checkPortal(c); err != nil {
 		return nil, err
 	}
-	q := params("from", from, "to", to)
-	today := DateOf(s.Clock.Now().UTC())
-	end := dateParam(q, "to", today)
-	start := dateParam(q, "from", end.AddDays(-29))
-	if err := q.Err(); err != nil {
-		return nil, err
+	end := DateOf(s.Clock.Now().UTC())
+	if to != nil {
+		end = *to
+	}
+	start := end.AddDays(-29)
+	if from != nil {
+		start = *from
 	}
 	switch n := start.DaysUntil(end) + 1; {
 	case n < 1:

@@ -156,7 +156,11 @@ func (s *Server) handleExpertImageGet(w http.ResponseWriter, r *http.Request) er
 
 func (s *Server) handleApplicationQueue(w http.ResponseWriter, r *http.Request) error {
 	q := r.URL.Query()
-	apps, meta, err := s.svc.ListApplications(r.Context(), caller(r.Context()), guide.ApplicationSearch{PageArgs: pageArgs(q), Status: q.Get("status")})
+	page, err := pageArgs(q)
+	if err != nil {
+		return err
+	}
+	apps, meta, err := s.svc.ListApplications(r.Context(), caller(r.Context()), guide.ApplicationSearch{PageArgs: page, Status: q.Get("status")})
 	if err != nil {
 		return err
 	}

@@ -97,7 +97,11 @@ func (s *Server) handleTravelogueStatus(move func(context.Context, *guide.Caller
 }
 
 func (s *Server) handleMyTravelogues(w http.ResponseWriter, r *http.Request) error {
-	list, meta, err := s.svc.MyTravelogues(r.Context(), caller(r.Context()), pageArgs(r.URL.Query()))
+	page, err := pageArgs(r.URL.Query())
+	if err != nil {
+		return err
+	}
+	list, meta, err := s.svc.MyTravelogues(r.Context(), caller(r.Context()), page)
 	return writeList(w, r, list, meta, err)
 }
 

@@ -24,6 +24,11 @@ const BadText = "must be valid UTF-8 text without NUL characters"
 // store it, and invalid UTF-8 would be kept or mangled.
 func IsText(s string) bool { return utf8.ValidString(s) && strings.IndexByte(s, 0) < 0 }
 
+// MaxKey bounds a name a caller gives a resource by, such as a path
+// value: ids, handles, slugs, codes and storage keys are far shorter, and
+// nothing longer reaches a query.
+const MaxKey = 200
+
 // CheckEmail validates an e-mail field: a bare address of at most 254
 // characters with a dotted domain. It returns the address trimmed.
 func CheckEmail(errs apperr.FieldErrors, field string, v *string) string {

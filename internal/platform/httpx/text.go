@@ -21,10 +21,6 @@ import (
 // of every route by the router (checkURLText), JSON strings, keys
 // included, by Decode (checkJSONText).
 
-// MaxPathValue bounds a path parameter: ids, handles, slugs, codes and
-// storage keys are far shorter, and nothing longer reaches a query.
-const MaxPathValue = 200
-
 // fieldName makes a caller's name of a field (a query parameter or a JSON
 // key that is itself bad text) fit to name in details.
 func fieldName(s string) string {
@@ -46,7 +42,7 @@ func pathParams(pattern string) []string {
 
 // checkURLText wraps the handler of a route whose wildcards are params:
 // every path value and every query parameter, name and value, must be
-// valid text, and a path value at most MaxPathValue bytes; otherwise the
+// valid text, and a path value at most field.MaxKey bytes; otherwise the
 // answer is a VALIDATION_ERROR naming each offender, and h never runs.
 func (rt *Router) checkURLText(params []string, h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -55,8 +51,8 @@ func (rt *Router) checkURLText(params []string, h http.Handler) http.Handler {
 			switch v := r.PathValue(name); {
 			case !field.IsText(v):
 				errs.Add(name, field.BadText)
-			case len(v) > MaxPathValue:
-				errs.Add(name, "must be at most "+strconv.Itoa(MaxPathValue)+" bytes")
+			case len(v) > field.MaxKey:
+				errs.Add(name, "must be at most "+strconv.Itoa(field.MaxKey)+" bytes")
 			}
 		}
 		checkQueryText(r.URL.RawQuery, errs)

@@ -67,7 +67,7 @@ func TestDecodeRefusesBadText(t *testing.T) {
 
 // TestRouterRefusesBadURLText: every route of a Router refuses a path
 // value or a query parameter (name or value) that is not UTF-8 text
-// without NUL, and a path value over MaxPathValue bytes, with a
+// without NUL, and a path value over field.MaxKey bytes, with a
 // VALIDATION_ERROR naming it; the handler never runs.
 func TestRouterRefusesBadURLText(t *testing.T) {
 	rt := NewRouter()
@@ -82,7 +82,7 @@ func TestRouterRefusesBadURLText(t *testing.T) {
 		{"/things/%00", "id"},
 		{"/things/a%ffb", "id"},
 		{"/things/%ed%a0%80", "id"},
-		{"/things/" + strings.Repeat("a", MaxPathValue+1), "id"},
+		{"/things/" + strings.Repeat("a", field.MaxKey+1), "id"},
 		{"/files/a/b%00c", "key"},
 		{"/list/?q=%00", "q"},
 		{"/things/1?city=x%00y", "city"},
@@ -90,7 +90,7 @@ func TestRouterRefusesBadURLText(t *testing.T) {
 		{"/things/1?ci%00ty=x", "ci\uFFFDty"},
 		{"/things/1?%ff=x", "\uFFFD"},
 		// Valid text.
-		{"/things/" + strings.Repeat("a", MaxPathValue), ""},
+		{"/things/" + strings.Repeat("a", field.MaxKey), ""},
 		{"/things/%E6%97%A5?city=%E6%9D%B1%E4%BA%AC&page=2", ""},
 		{"/files/a/b/c.webp", ""},
 		{"/list/?q=caf%C3%A9", ""},
