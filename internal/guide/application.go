@@ -2,6 +2,7 @@ package guide
 
 import (
 	"context"
+	"strings"
 	"time"
 
 	"github.com/wayfarer-asia/platform/internal/platform/paging"
@@ -54,6 +55,10 @@ const (
 	// rejection) an application's documents are kept.
 	DocumentRetention = 30 * 24 * time.Hour
 )
+
+// UnknownSpecialty is the refusal of a specialty outside the vocabulary
+// (a door may name where its callers read the catalogue's).
+var UnknownSpecialty = "must be a specialty the catalogue lists or one of " + strings.Join(SpecialtyTags, ", ")
 
 // SpecialtyTags is the vocabulary of specialties an expert may name,
 // besides those GET /api/v1/specialties lists: the catalogue's own tags,

@@ -133,7 +133,7 @@ func applyProfileFields(in *ProfileFields, p *ExpertPublicProfile, create, fixed
 	if in.Specialties.Required(errs, "specialties", create) {
 		p.Specialties = checkTags(errs, "specialties", *in.Specialties.Value, maxExpertSpecialties, func(v string) string {
 			if !validSpecialty.MatchString(v) || !slices.Contains(vocabulary, v) {
-				return "must be a specialty listed by GET /api/v1/specialties or one of " + strings.Join(SpecialtyTags, ", ")
+				return UnknownSpecialty
 			}
 			return ""
 		})

@@ -287,7 +287,7 @@ func (s *Service) applyPackageFields(in *PackageFields, c *PackageContent, creat
 		// another package's, nor one dropped (its file is on its way out).
 		for _, img := range c.Images {
 			if strings.HasPrefix(img, PackageUploadsPrefix) && !slices.Contains(had, img) {
-				errs.Add("images", "an uploaded image that is not this package's; add one with POST /api/v1/packages/{id}/images")
+				errs.Add("images", ForeignPackageImage)
 			}
 		}
 	}
@@ -349,8 +349,14 @@ func (s *Service) UpdatePackage(ctx context.Context, c *Caller, id string, in Pa
 	})
 }
 
-var errPackageImagesFull = apperr.Errorf(apperr.Conflict,
-	"The package has %d images, the most it may have: drop one with PATCH /api/v1/packages/{id} first.", MaxPackageImages)
+// ForeignPackageImage refuses, in a package's images, an upload of
+// another package's or one dropped; ErrPackageImagesFull refuses an
+// image more than MaxPackageImages. A door may name how its callers add
+// and drop images.
+const ForeignPackageImage = "an uploaded image that is not this package's; upload it to this package first"
+
+var ErrPackageImagesFull = apperr.Errorf(apperr.Conflict,
+	"The package has %d images, the most it may have: drop one first.", MaxPackageImages)
 
 // CheckPackageImage tells, before an upload is read, whether the caller
 // may add an image to the package now: whose package, and room for one
@@ -371,7 +377,7 @@ func (s *Service) CheckPackageImage(ctx context.Context, c *Caller, id string) (
 		return "", err
 	}
 	if len(p.Images) >= MaxPackageImages {
-		return "", errPackageImagesFull
+		return "", ErrPackageImagesFull
 	}
 	return id, nil
 }
@@ -397,7 +403,7 @@ func (s *Service) AddPackageImage(ctx context.Context, c *Caller, id string, img
 	path := "/media/" + key
 	p, err := s.Supply.UpdatePackage(ctx, c.User, id, func(content *PackageContent) error {
 		if len(content.Images) >= MaxPackageImages {
-			return errPackageImagesFull
+			return ErrPackageImagesFull
 		}
 		content.Images = append(content.Images, path)
 		return nil

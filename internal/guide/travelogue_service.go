@@ -143,7 +143,7 @@ func (s *Service) applyTravelogueFields(in *TravelogueFields, c *TravelogueConte
 		// another travelogue's, nor one dropped (its file is on its way out).
 		for _, img := range c.Images {
 			if strings.HasPrefix(img, TravelogueUploadsPrefix) && !slices.Contains(had, img) {
-				errs.Add("images", "an uploaded image that is not this travelogue's; add one with POST /api/v1/travelogues/{slug}/images")
+				errs.Add("images", ForeignTravelogueImage)
 			}
 		}
 	}
@@ -278,8 +278,12 @@ func (s *Service) MyTravelogues(ctx context.Context, c *Caller, in PageArgs) ([]
 	return list, paging.NewMeta(p, total), nil
 }
 
-var errTravelogueImagesFull = apperr.Errorf(apperr.Conflict,
-	"The travelogue has %d images, the most it may have: drop one with PATCH /api/v1/travelogues/{slug} first.", MaxTravelogueImages)
+// ForeignTravelogueImage and ErrTravelogueImagesFull are a travelogue's
+// ForeignPackageImage and ErrPackageImagesFull.
+const ForeignTravelogueImage = "an uploaded image that is not this travelogue's; upload it to this travelogue first"
+
+var ErrTravelogueImagesFull = apperr.Errorf(apperr.Conflict,
+	"The travelogue has %d images, the most it may have: drop one first.", MaxTravelogueImages)
 
 // CheckTravelogueImage tells, before an upload is read, whether the
 // caller may add an image to the travelogue now: whose travelogue, and
@@ -293,7 +297,7 @@ func (s *Service) CheckTravelogueImage(ctx context.Context, c *Caller, slug stri
 		return "", err
 	}
 	if len(t.Images) >= MaxTravelogueImages {
-		return "", errTravelogueImagesFull
+		return "", ErrTravelogueImagesFull
 	}
 	return t.Slug, nil
 }
@@ -316,7 +320,7 @@ func (s *Service) AddTravelogueImage(ctx context.Context, c *Caller, slug string
 	path := "/media/" + key
 	out, err := s.Authoring.UpdateTravelogue(ctx, c.User, t.Slug, func(content *TravelogueContent) error {
 		if len(content.Images) >= MaxTravelogueImages {
-			return errTravelogueImagesFull
+			return ErrTravelogueImagesFull
 		}
 		content.Images = append(content.Images, path)
 		return nil

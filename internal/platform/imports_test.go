@@ -1,7 +1,12 @@
 package platform_test
 
 import (
+	"go/parser"
+	"go/token"
 	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -27,6 +32,66 @@ func TestPlatformImportsNoProduct(t *testing.T) {
 		if len(offenders) > 0 {
 			t.Errorf("%s imports %s", pkg, strings.Join(offenders, ", "))
 		}
+	}
+}
+
+// TestDomainImportsNoTransport: the domain packages (internal/guide,
+// internal/property, not their doors) import no transport: net/http,
+// httpx or mcpx, in any file but tests. A door decodes its wire format
+// into the service's types, so that a rule reads alike through every door
+// and a new door needs no change in the domain. net/url stays allowed:
+// the domain checks links a caller writes (profile links, the pictures
+// of a travelogue), which are content, not transport.
+//
+// pending lists the files still waiting for a move that takes their
+// transport out; the test says when one no longer needs its entry.
+func TestDomainImportsNoTransport(t *testing.T) {
+	module := goList(t, "-m")
+	forbidden := []string{"net/http", module + "/internal/platform/httpx", module + "/internal/platform/mcpx"}
+	// octo_service.go parses OCTO's headers; OCTO becomes a door of its
+	// own (issue 46), which takes them out of the domain.
+	pending := []string{"internal/guide/octo_service.go"}
+	root := goList(t, "-m", "-f", "{{.Dir}}")
+	var offenders []string
+	for line := range strings.SplitSeq(goList(t, "-f", `{{.Dir}}{{range .GoFiles}} {{.}}{{end}}`, module+"/internal/guide", module+"/internal/property"), "\n") {
+		dir, files, _ := strings.Cut(line, " ")
+		for name := range strings.FieldsSeq(files) {
+			f, err := parser.ParseFile(token.NewFileSet(), filepath.Join(dir, name), nil, parser.ImportsOnly)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rel, err := filepath.Rel(root, filepath.Join(dir, name))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, imp := range f.Imports {
+				path, err := strconv.Unquote(imp.Path.Value)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, bad := range forbidden {
+					if path == bad || strings.HasPrefix(path, bad+"/") {
+						offenders = append(offenders, filepath.ToSlash(rel)+" imports "+path)
+					}
+				}
+			}
+		}
+	}
+	var waiting []string
+	for _, p := range pending {
+		if !slices.ContainsFunc(offenders, func(o string) bool { return strings.HasPrefix(o, p+" ") }) {
+			t.Errorf("%s imports no transport any more: drop it from pending", p)
+		}
+	}
+	for _, o := range offenders {
+		if slices.ContainsFunc(pending, func(p string) bool { return strings.HasPrefix(o, p+" ") }) {
+			waiting = append(waiting, o)
+			continue
+		}
+		t.Errorf("%s: the domain imports no transport; let the door parse its wire format", o)
+	}
+	if !t.Failed() && len(waiting) > 0 {
+		t.Skipf("only files waiting for their move import a transport: %s", strings.Join(waiting, "; "))
 	}
 }
 

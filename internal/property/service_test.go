@@ -146,7 +146,10 @@ func TestServiceFieldErrors(t *testing.T) {
 				t.Errorf("bookings: %v", f)
 			}
 			portal := &property.Caller{DeveloperID: c.DeveloperID}
-			if f := fields(func() error { _, err := s.FindUsage(ctx, portal, ptr(property.MustParseDate("2026-11-10")), ptr(property.MustParseDate("2026-11-01"))); return err }()); f["to"] == nil {
+			if f := fields(func() error {
+				_, err := s.FindUsage(ctx, portal, ptr(property.MustParseDate("2026-11-10")), ptr(property.MustParseDate("2026-11-01")))
+				return err
+			}()); f["to"] == nil {
 				t.Errorf("usage: %v", f)
 			}
 			var id string

@@ -47,6 +47,7 @@ func (s *Server) handleApply(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	a, err := s.svc.Apply(r.Context(), caller(r.Context()), in)
+	err = restHints(err)
 	if err != nil {
 		return err
 	}
@@ -73,6 +74,7 @@ func (s *Server) handleApplicationUpdate(w http.ResponseWriter, r *http.Request)
 		return err
 	}
 	a, err := s.svc.UpdateApplication(r.Context(), caller(r.Context()), id, in)
+	err = restHints(err)
 	if err != nil {
 		return err
 	}
@@ -116,6 +118,7 @@ func (s *Server) handleExpertProfileUpdate(w http.ResponseWriter, r *http.Reques
 		return err
 	}
 	p, err := s.svc.UpdateExpertProfile(r.Context(), caller(r.Context()), in)
+	err = restHints(err)
 	if err != nil {
 		return err
 	}
