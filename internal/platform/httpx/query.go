@@ -17,9 +17,6 @@ type Query struct {
 // NewQuery wraps the query of a request.
 func NewQuery(v url.Values) *Query { return &Query{values: v, Errs: apperr.FieldErrors{}} }
 
-// Get returns the parameter as sent, "" when absent.
-func (q *Query) Get(name string) string { return q.values.Get(name) }
-
 // String returns the trimmed parameter, cut to no more than maxLen bytes
 // being an error.
 func (q *Query) String(name string, maxLen int) string {
