@@ -16,6 +16,7 @@ import (
 	"github.com/getkin/kin-openapi/openapi3"
 
 	"github.com/wayfarer-asia/platform/internal/guide"
+	"github.com/wayfarer-asia/platform/internal/platform/field"
 	"github.com/wayfarer-asia/platform/internal/platform/httpx"
 	"github.com/wayfarer-asia/platform/internal/platform/paging"
 )
@@ -512,8 +513,8 @@ func TestGuideMatchesDomain(t *testing.T) {
 	}
 	// The document allows no more than the server takes.
 	for _, name := range []string{"LoginRequest", "RegisterRequest"} {
-		if p := doc.Components.Schemas[name].Value.Properties["password"].Value; p.MaxLength == nil || *p.MaxLength != httpx.MaxPassword {
-			t.Errorf("%s.password maxLength = %v, want %d", name, p.MaxLength, httpx.MaxPassword)
+		if p := doc.Components.Schemas[name].Value.Properties["password"].Value; p.MaxLength == nil || *p.MaxLength != field.MaxPassword {
+			t.Errorf("%s.password maxLength = %v, want %d", name, p.MaxLength, field.MaxPassword)
 		}
 	}
 	if p := doc.Components.Schemas["PackageInput"].Value.Properties["basePrice"].Value; p.Max == nil || *p.Max != guide.MaxBasePrice {

@@ -13,7 +13,7 @@ import (
 
 	"github.com/wayfarer-asia/platform/internal/platform/apperr"
 	"github.com/wayfarer-asia/platform/internal/platform/auth"
-	"github.com/wayfarer-asia/platform/internal/platform/httpx"
+	"github.com/wayfarer-asia/platform/internal/platform/field"
 )
 
 // SessionTTL is the lifetime of a web session, the same as a user token's.
@@ -85,9 +85,9 @@ type Registration struct {
 // it in. Errors: apperr.Validation, apperr.EmailTaken.
 func (s *Service) Register(ctx context.Context, in Registration) (*SignedIn, error) {
 	errs := apperr.FieldErrors{}
-	email := httpx.CheckEmail(errs, "email", in.Email)
-	password := httpx.CheckPassword(errs, "password", in.Password)
-	name := httpx.CheckString(errs, "name", in.Name, true, 2, 100)
+	email := field.CheckEmail(errs, "email", in.Email)
+	password := field.CheckPassword(errs, "password", in.Password)
+	name := field.CheckString(errs, "name", in.Name, true, 2, 100)
 	switch {
 	case in.Role == nil:
 		errs.Add("role", "is required")
@@ -120,8 +120,8 @@ type Login struct {
 // check the password).
 func (s *Service) Login(ctx context.Context, in Login) (*SignedIn, error) {
 	errs := apperr.FieldErrors{}
-	email := httpx.CheckEmail(errs, "email", in.Email)
-	password := httpx.CheckPassword(errs, "password", in.Password)
+	email := field.CheckEmail(errs, "email", in.Email)
+	password := field.CheckPassword(errs, "password", in.Password)
 	if err := errs.Err(); err != nil {
 		return nil, err
 	}
@@ -150,7 +150,7 @@ type IdpASignIn struct {
 // apperr.Unauthorized (not configured, or the token is not valid).
 func (s *Service) SignInWithIdpA(ctx context.Context, in IdpASignIn) (*SignedIn, error) {
 	errs := apperr.FieldErrors{}
-	token := httpx.CheckString(errs, "idToken", in.IDToken, true, 1, maxIdentityToken)
+	token := field.CheckString(errs, "idToken", in.IDToken, true, 1, maxIdentityToken)
 	if err := errs.Err(); err != nil {
 		return nil, err
 	}
@@ -174,7 +174,7 @@ type IdpBSignIn struct {
 // configured, or the token is not valid).
 func (s *Service) SignInWithIdpB(ctx context.Context, in IdpBSignIn) (*SignedIn, error) {
 	errs := apperr.FieldErrors{}
-	token := httpx.CheckString(errs, "identityToken", in.IdentityToken, true, 1, maxIdentityToken)
+	token := field.CheckString(errs, "identityToken", in.IdentityToken, true, 1, maxIdentityToken)
 	var name *string
 	if in.FullName != nil {
 		var parts []string
@@ -185,7 +185,7 @@ func (s *Service) SignInWithIdpB(ctx context.Context, in IdpBSignIn) (*SignedIn,
 		}
 		if full := strings.Join(parts, " "); full != "" {
 			name = &full
-			httpx.CheckString(errs, "fullName", name, false, 1, 100)
+			field.CheckString(errs, "fullName", name, false, 1, 100)
 		}
 	}
 	if err := errs.Err(); err != nil {

@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/wayfarer-asia/platform/internal/platform/apperr"
-	"github.com/wayfarer-asia/platform/internal/platform/httpx"
+	"github.com/wayfarer-asia/platform/internal/platform/field"
 	"github.com/wayfarer-asia/platform/internal/platform/paging"
 )
 
@@ -52,8 +52,8 @@ func (s *Service) AuditLog(ctx context.Context, c *Caller, in AuditSearch) ([]Au
 	}
 	errs := apperr.FieldErrors{}
 	f := AuditFilter{Page: in.check(errs),
-		TargetType: httpx.CheckString(errs, "targetType", &in.TargetType, false, 0, 40),
-		TargetID:   httpx.CheckString(errs, "targetId", &in.TargetID, false, 0, 100)}
+		TargetType: field.CheckString(errs, "targetType", &in.TargetType, false, 0, 40),
+		TargetID:   field.CheckString(errs, "targetId", &in.TargetID, false, 0, 100)}
 	if (f.TargetType == "") != (f.TargetID == "") {
 		errs.Add("targetId", "targetType and targetId go together")
 	}

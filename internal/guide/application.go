@@ -57,6 +57,10 @@ const (
 	DocumentRetention = 30 * 24 * time.Hour
 )
 
+// UnknownSpecialty is the refusal of a specialty outside the vocabulary
+// (a door may name where its callers read the catalogue's).
+var UnknownSpecialty = "must be a specialty the catalogue lists or one of " + strings.Join(SpecialtyTags, ", ")
+
 // SpecialtyTags is the vocabulary of specialties an expert may name,
 // besides those GET /api/v1/specialties lists: the catalogue's own tags,
 // so that an empty marketplace can take its first applications.

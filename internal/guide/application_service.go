@@ -16,7 +16,7 @@ import (
 
 	"github.com/wayfarer-asia/platform/internal/platform/apperr"
 	"github.com/wayfarer-asia/platform/internal/platform/clock"
-	"github.com/wayfarer-asia/platform/internal/platform/httpx"
+	"github.com/wayfarer-asia/platform/internal/platform/field"
 	"github.com/wayfarer-asia/platform/internal/platform/media"
 	"github.com/wayfarer-asia/platform/internal/platform/paging"
 )
@@ -47,18 +47,18 @@ const (
 // locales to text; on update, the locales sent replace theirs and null
 // removes a translation (English cannot be removed).
 type ProfileFields struct {
-	Handle           httpx.Optional[string]                `json:"handle"`
-	Name             httpx.Optional[string]                `json:"name"`
-	Bio              httpx.Optional[map[string]*string]    `json:"bio"`
-	Languages        httpx.Optional[[]string]              `json:"languages"`
-	Specialties      httpx.Optional[[]string]              `json:"specialties"`
-	Location         httpx.Optional[LocationFields]        `json:"location"`
-	Currency         httpx.Optional[string]                `json:"currency"`
-	HourlyRate       httpx.Optional[float64]               `json:"hourlyRate"`
-	Timezone         httpx.Optional[string]                `json:"timezone"`
-	WeeklySchedule   httpx.Optional[map[string][]SentSlot] `json:"weeklySchedule"`
-	SocialLinks      httpx.Optional[map[string]string]     `json:"socialLinks"`
-	MessagingEnabled httpx.Optional[bool]                  `json:"messagingEnabled"`
+	Handle           field.Optional[string]                `json:"handle"`
+	Name             field.Optional[string]                `json:"name"`
+	Bio              field.Optional[map[string]*string]    `json:"bio"`
+	Languages        field.Optional[[]string]              `json:"languages"`
+	Specialties      field.Optional[[]string]              `json:"specialties"`
+	Location         field.Optional[LocationFields]        `json:"location"`
+	Currency         field.Optional[string]                `json:"currency"`
+	HourlyRate       field.Optional[float64]               `json:"hourlyRate"`
+	Timezone         field.Optional[string]                `json:"timezone"`
+	WeeklySchedule   field.Optional[map[string][]SentSlot] `json:"weeklySchedule"`
+	SocialLinks      field.Optional[map[string]string]     `json:"socialLinks"`
+	MessagingEnabled field.Optional[bool]                  `json:"messagingEnabled"`
 }
 
 // LocationFields is an expert's location as sent.
@@ -71,7 +71,7 @@ type LocationFields struct {
 // profile and the statement for the reviewers.
 type ApplicationFields struct {
 	ProfileFields
-	Statement httpx.Optional[string] `json:"statement"`
+	Statement field.Optional[string] `json:"statement"`
 }
 
 // specialtyVocabulary is what an expert may name as a specialty: the tags
@@ -99,7 +99,7 @@ func applyProfileFields(in *ProfileFields, p *ExpertPublicProfile, create, fixed
 		}
 	}
 	if in.Name.Required(errs, "name", create) {
-		p.Name = httpx.CheckString(errs, "name", in.Name.Value, true, 1, 100)
+		p.Name = field.CheckString(errs, "name", in.Name.Value, true, 1, 100)
 	}
 	if in.Bio.Required(errs, "bio", create) {
 		bio := map[string]string{}
@@ -114,7 +114,7 @@ func applyProfileFields(in *ProfileFields, p *ExpertPublicProfile, create, fixed
 			case v == nil:
 				delete(bio, loc)
 			default:
-				bio[loc] = httpx.CheckString(errs, at, v, true, 1, 2000)
+				bio[loc] = field.CheckString(errs, at, v, true, 1, 2000)
 			}
 		}
 		if bio[DefaultLocale] == "" {
@@ -133,14 +133,14 @@ func applyProfileFields(in *ProfileFields, p *ExpertPublicProfile, create, fixed
 	if in.Specialties.Required(errs, "specialties", create) {
 		p.Specialties = checkTags(errs, "specialties", *in.Specialties.Value, maxExpertSpecialties, func(v string) string {
 			if !validSpecialty.MatchString(v) || !slices.Contains(vocabulary, v) {
-				return "must be a specialty listed by GET /api/v1/specialties or one of " + strings.Join(SpecialtyTags, ", ")
+				return UnknownSpecialty
 			}
 			return ""
 		})
 	}
 	if in.Location.Required(errs, "location", create) {
 		l := *in.Location.Value
-		city := httpx.CheckString(errs, "location.city", l.City, true, 1, 100)
+		city := field.CheckString(errs, "location.city", l.City, true, 1, 100)
 		switch {
 		case l.CountryCode == nil:
 			errs.Add("location.countryCode", "is required")
@@ -271,7 +271,7 @@ func (s *Service) Apply(ctx context.Context, c *Caller, in ApplicationFields) (*
 	applyProfileFields(&in.ProfileFields, &p, true, false, vocabulary, errs)
 	statement := ""
 	if in.Statement.Required(errs, "statement", true) {
-		statement = httpx.CheckString(errs, "statement", in.Statement.Value, true, 20, 5000)
+		statement = field.CheckString(errs, "statement", in.Statement.Value, true, 20, 5000)
 	}
 	if err := errs.Err(); err != nil {
 		return nil, err
@@ -319,7 +319,7 @@ func (s *Service) UpdateApplication(ctx context.Context, c *Caller, id string, i
 		errs := apperr.FieldErrors{}
 		applyProfileFields(&in.ProfileFields, p, false, false, vocabulary, errs)
 		if in.Statement.Required(errs, "statement", false) {
-			*statement = httpx.CheckString(errs, "statement", in.Statement.Value, true, 20, 5000)
+			*statement = field.CheckString(errs, "statement", in.Statement.Value, true, 20, 5000)
 		}
 		return errs.Err()
 	}))
@@ -396,7 +396,7 @@ func (s *Service) ListApplications(ctx context.Context, c *Caller, in Applicatio
 	if in.Order == "" {
 		in.Order = "asc"
 	}
-	f := ApplicationFilter{Page: in.check(errs), Status: enumArg(errs, "status", in.Status, ApplicationPending, ApplicationStatuses)}
+	f := ApplicationFilter{Page: in.check(errs), Status: field.Enum(errs, "status", in.Status, ApplicationPending, ApplicationStatuses)}
 	if err := errs.Err(); err != nil {
 		return nil, paging.Meta{}, err
 	}
@@ -454,20 +454,20 @@ func (s *Service) DecideApplication(ctx context.Context, c *Caller, id, decision
 		if in.Message != nil {
 			errs.Add("message", "a rejection gives its reason in reason")
 		}
-		v := httpx.CheckString(errs, "reason", in.Reason, true, 1, 2000)
+		v := field.CheckString(errs, "reason", in.Reason, true, 1, 2000)
 		d.Message = &v
 	case DecisionRequestChanges:
 		if in.Reason != nil {
 			errs.Add("reason", "a request for changes says what to change in message")
 		}
-		v := httpx.CheckString(errs, "message", in.Message, true, 1, 2000)
+		v := field.CheckString(errs, "message", in.Message, true, 1, 2000)
 		d.Message = &v
 	default:
 		if in.Reason != nil {
 			errs.Add("reason", "an approval has no reason; a note to the applicant goes in message")
 		}
 		if in.Message != nil {
-			v := httpx.CheckString(errs, "message", in.Message, false, 1, 2000)
+			v := field.CheckString(errs, "message", in.Message, false, 1, 2000)
 			d.Message = &v
 		}
 	}

@@ -8,7 +8,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/wayfarer-asia/platform/internal/platform/apperr"
-	"github.com/wayfarer-asia/platform/internal/platform/httpx"
+	"github.com/wayfarer-asia/platform/internal/platform/field"
 	"github.com/wayfarer-asia/platform/internal/platform/paging"
 )
 
@@ -28,8 +28,8 @@ func (s *Service) ListBookings(ctx context.Context, c *Caller, in BookingSearch)
 	errs := apperr.FieldErrors{}
 	f := BookingFilter{
 		Page:   in.check(errs),
-		Sort:   enumArg(errs, "sort", in.Sort, "createdAt", []string{"createdAt", "scheduledDate"}),
-		Status: enumArg(errs, "status", in.Status, "", BookingStatuses),
+		Sort:   field.Enum(errs, "sort", in.Sort, "createdAt", []string{"createdAt", "scheduledDate"}),
+		Status: field.Enum(errs, "status", in.Status, "", BookingStatuses),
 	}
 	if err := errs.Err(); err != nil {
 		return nil, paging.Meta{}, err
@@ -115,8 +115,8 @@ func (s *Service) CreateBooking(ctx context.Context, c *Caller, in BookingReques
 		}
 		nb.Participants = *in.Participants
 	}
-	httpx.CheckString(errs, "customRequest", in.CustomRequest, false, 0, 2000)
-	httpx.CheckString(errs, "meetingLocation", in.MeetingLocation, false, 0, 500)
+	field.CheckString(errs, "customRequest", in.CustomRequest, false, 0, 2000)
+	field.CheckString(errs, "meetingLocation", in.MeetingLocation, false, 0, 500)
 	if err := errs.Err(); err != nil {
 		return nil, err
 	}
@@ -230,7 +230,7 @@ func (s *Service) ReviewBooking(ctx context.Context, c *Caller, id string, in Re
 	} else if *in.Rating < 1 || *in.Rating > 5 {
 		errs.Add("rating", "must be a whole number from 1 to 5")
 	}
-	httpx.CheckString(errs, "comment", in.Comment, false, 0, 2000)
+	field.CheckString(errs, "comment", in.Comment, false, 0, 2000)
 	if err := errs.Err(); err != nil {
 		return nil, err
 	}

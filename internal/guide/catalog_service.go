@@ -2,12 +2,9 @@ package guide
 
 import (
 	"context"
-	"math"
-	"slices"
-	"strconv"
-	"strings"
 
 	"github.com/wayfarer-asia/platform/internal/platform/apperr"
+	"github.com/wayfarer-asia/platform/internal/platform/field"
 	"github.com/wayfarer-asia/platform/internal/platform/paging"
 )
 
@@ -15,15 +12,9 @@ import (
 // untrimmed, "" for absent, and numbers as pointers, nil for absent. Each
 // method trims them, checks them against its bounds and allowed values
 // (one apperr.Validation naming every bad field) and applies its
-// defaults, so that every door reads alike.
-
-// NotANumber is what a door passes for a whole-number argument it
-// received as something that is not a whole number (a query parameter
-// "ten"): no bound admits it, so the method names the bounds.
-const NotANumber = math.MinInt
-
-// maxPage bounds page so that offsets stay small integers.
-const maxPage = 1_000_000
+// defaults, so that every door reads alike. A door that receives numbers
+// as text parses them itself, naming the same ranges (paging.PageRange,
+// paging.SizeRange, MessageLimitRange) for text that is no whole number.
 
 // PageArgs selects a page of a list.
 type PageArgs struct {
@@ -33,51 +24,11 @@ type PageArgs struct {
 }
 
 func (p PageArgs) check(errs apperr.FieldErrors) paging.Page {
-	return paging.Page{
-		Page:     wholeArg(errs, "page", p.Page, 1, 1, maxPage),
-		PageSize: wholeArg(errs, "pageSize", p.PageSize, 20, 1, 100),
-		Order:    enumArg(errs, "order", p.Order, "desc", []string{"asc", "desc"}),
-	}
-}
-
-// wholeArg returns v when in [min, max], or def when absent.
-func wholeArg(errs apperr.FieldErrors, name string, v *int, def, min, max int) int {
-	if v == nil {
-		return def
-	}
-	if *v < min || *v > max {
-		errs.Add(name, "must be a whole number from "+strconv.Itoa(min)+" to "+strconv.Itoa(max))
-		return def
-	}
-	return *v
-}
-
-// enumArg returns v if it is one of allowed (compared without regard to
-// case, returned as spelled in allowed), or def when absent.
-func enumArg(errs apperr.FieldErrors, name, v, def string, allowed []string) string {
-	v = strings.TrimSpace(v)
-	if v == "" {
-		return def
-	}
-	if i := slices.IndexFunc(allowed, func(a string) bool { return strings.EqualFold(a, v) }); i >= 0 {
-		return allowed[i]
-	}
-	errs.Add(name, "must be one of: "+strings.Join(allowed, ", "))
-	return def
-}
-
-// textArg returns v trimmed; more than maxLen bytes is an error.
-func textArg(errs apperr.FieldErrors, name, v string, maxLen int) string {
-	v = strings.TrimSpace(v)
-	if len(v) > maxLen {
-		errs.Add(name, "must be at most "+strconv.Itoa(maxLen)+" characters")
-		return ""
-	}
-	return v
+	return paging.Select(errs, p.Page, p.PageSize, p.Order, "desc")
 }
 
 func localeArg(errs apperr.FieldErrors, v string) string {
-	return enumArg(errs, "locale", v, DefaultLocale, Locales)
+	return field.Enum(errs, "locale", v, DefaultLocale, Locales)
 }
 
 // ExpertSearch selects verified experts.
@@ -98,11 +49,11 @@ func (s *Service) Experts(ctx context.Context, _ *Caller, in ExpertSearch) ([]Ex
 	f := ExpertFilter{
 		Page:      in.check(errs),
 		Locale:    localeArg(errs, in.Locale),
-		Sort:      enumArg(errs, "sort", in.Sort, "rating", []string{"rating", "reviewCount", "createdAt"}),
-		City:      textArg(errs, "city", in.City, 100),
-		Language:  textArg(errs, "language", in.Language, 20),
-		Specialty: textArg(errs, "specialty", in.Specialty, 50),
-		Country:   enumArg(errs, "country", in.Country, "", CountryCodes),
+		Sort:      field.Enum(errs, "sort", in.Sort, "rating", []string{"rating", "reviewCount", "createdAt"}),
+		City:      field.Text(errs, "city", in.City, 100),
+		Language:  field.Text(errs, "language", in.Language, 20),
+		Specialty: field.Text(errs, "specialty", in.Specialty, 50),
+		Country:   field.Enum(errs, "country", in.Country, "", CountryCodes),
 	}
 	if err := errs.Err(); err != nil {
 		return nil, paging.Meta{}, err
@@ -165,9 +116,9 @@ func (s *Service) Packages(ctx context.Context, _ *Caller, in PackageSearch) ([]
 	f := PackageFilter{
 		Page:     in.check(errs),
 		Locale:   localeArg(errs, in.Locale),
-		Sort:     enumArg(errs, "sort", in.Sort, "createdAt", []string{"basePrice", "price", "duration", "createdAt"}),
-		Category: textArg(errs, "category", in.Category, 50),
-		Country:  enumArg(errs, "country", in.Country, "", CountryCodes),
+		Sort:     field.Enum(errs, "sort", in.Sort, "createdAt", []string{"basePrice", "price", "duration", "createdAt"}),
+		Category: field.Text(errs, "category", in.Category, 50),
+		Country:  field.Enum(errs, "country", in.Country, "", CountryCodes),
 	}
 	if err := errs.Err(); err != nil {
 		return nil, paging.Meta{}, err
@@ -214,7 +165,7 @@ type ReviewSearch struct {
 // apperr.Validation, apperr.NotFound.
 func (s *Service) ExpertReviews(ctx context.Context, _ *Caller, in ReviewSearch) ([]Review, paging.Meta, error) {
 	errs := apperr.FieldErrors{}
-	f := ReviewFilter{Page: in.check(errs), Sort: enumArg(errs, "sort", in.Sort, "createdAt", []string{"createdAt", "rating"})}
+	f := ReviewFilter{Page: in.check(errs), Sort: field.Enum(errs, "sort", in.Sort, "createdAt", []string{"createdAt", "rating"})}
 	localeArg(errs, in.Locale)
 	if err := errs.Err(); err != nil {
 		return nil, paging.Meta{}, err
@@ -240,8 +191,8 @@ func (s *Service) Travelogues(ctx context.Context, _ *Caller, in TravelogueSearc
 	f := TravelogueFilter{
 		Page:     in.check(errs),
 		Locale:   localeArg(errs, in.Locale),
-		Sort:     enumArg(errs, "sort", in.Sort, "hotScore", []string{"hotScore", "score", "viewCount", "createdAt", "publishedAt"}),
-		Category: textArg(errs, "category", in.Category, 50),
+		Sort:     field.Enum(errs, "sort", in.Sort, "hotScore", []string{"hotScore", "score", "viewCount", "createdAt", "publishedAt"}),
+		Category: field.Text(errs, "category", in.Category, 50),
 	}
 	if err := errs.Err(); err != nil {
 		return nil, paging.Meta{}, err

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/wayfarer-asia/platform/internal/platform/apperr"
-	"github.com/wayfarer-asia/platform/internal/platform/httpx"
+	"github.com/wayfarer-asia/platform/internal/platform/field"
 )
 
 // Conversations are the person's own: an API key never reads or writes
@@ -37,12 +37,15 @@ func (s *Service) OpenConversation(ctx context.Context, c *Caller, in Conversati
 		return nil, false, err
 	}
 	errs := apperr.FieldErrors{}
-	handle := httpx.CheckString(errs, "expertHandle", in.ExpertHandle, true, 1, 100)
+	handle := field.CheckString(errs, "expertHandle", in.ExpertHandle, true, 1, 100)
 	if err := errs.Err(); err != nil {
 		return nil, false, err
 	}
 	return s.Conversations.OpenConversation(ctx, c.User, handle)
 }
+
+// MessageLimitRange is the page sizes of a conversation.
+var MessageLimitRange = field.Range[int]{Min: 1, Max: 100}
 
 // MessageSearch selects a page of a conversation, walking back from the
 // newest message.
@@ -64,8 +67,8 @@ func (s *Service) Messages(ctx context.Context, c *Caller, in MessageSearch) (*M
 		return nil, err
 	}
 	errs := apperr.FieldErrors{}
-	limit := wholeArg(errs, "limit", in.Limit, 50, 1, 100)
-	cursor := textArg(errs, "cursor", in.Cursor, 64)
+	limit := MessageLimitRange.Check(errs, "limit", in.Limit, 50)
+	cursor := field.Text(errs, "cursor", in.Cursor, 64)
 	if err := errs.Err(); err != nil {
 		return nil, err
 	}
@@ -96,7 +99,7 @@ func (s *Service) SendMessage(ctx context.Context, c *Caller, conversationID str
 	}
 	errs := apperr.FieldErrors{}
 	m := NewMessage{MessageType: MessageText, RealtimeMessageID: in.RealtimeMessageID}
-	m.Content = httpx.CheckString(errs, "content", in.Content, true, 1, 5000)
+	m.Content = field.CheckString(errs, "content", in.Content, true, 1, 5000)
 	if in.Content != nil && strings.TrimSpace(*in.Content) == "" {
 		errs.Add("content", "must not be blank")
 	}
@@ -112,7 +115,7 @@ func (s *Service) SendMessage(ctx context.Context, c *Caller, conversationID str
 		}
 		m.MessageType = *in.MessageType
 	}
-	httpx.CheckString(errs, "realtimeMessageId", in.RealtimeMessageID, false, 1, 200)
+	field.CheckString(errs, "realtimeMessageId", in.RealtimeMessageID, false, 1, 200)
 	if err := errs.Err(); err != nil {
 		return nil, false, err
 	}

@@ -8,7 +8,7 @@ import (
 
 	"github.com/wayfarer-asia/platform/internal/platform/apperr"
 	"github.com/wayfarer-asia/platform/internal/platform/auth"
-	"github.com/wayfarer-asia/platform/internal/platform/httpx"
+	"github.com/wayfarer-asia/platform/internal/platform/field"
 	"github.com/wayfarer-asia/platform/internal/platform/oauth"
 )
 
@@ -33,7 +33,7 @@ func (s *Service) CreateAPIKey(ctx context.Context, c *Caller, in NewAPIKey) (ke
 		return nil, "", err
 	}
 	errs := apperr.FieldErrors{}
-	name := httpx.CheckString(errs, "name", in.Name, true, 1, 100)
+	name := field.CheckString(errs, "name", in.Name, true, 1, 100)
 	var scopes []string
 	switch {
 	case in.Scopes == nil:

@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/wayfarer-asia/platform/internal/platform/apperr"
-	"github.com/wayfarer-asia/platform/internal/platform/httpx"
+	"github.com/wayfarer-asia/platform/internal/platform/field"
 	"github.com/wayfarer-asia/platform/internal/platform/paging"
 )
 
@@ -41,9 +41,9 @@ func (s *Service) CreateReport(ctx context.Context, c *Caller, in ReportInput) (
 	errs := apperr.FieldErrors{}
 	r := NewReport{ReporterID: c.User.ID}
 	r.TargetType = requiredEnum(errs, "targetType", in.TargetType, TargetTypes)
-	r.TargetID = httpx.CheckString(errs, "targetId", in.TargetID, true, 1, maxTargetID)
+	r.TargetID = field.CheckString(errs, "targetId", in.TargetID, true, 1, maxTargetID)
 	r.Reason = requiredEnum(errs, "reason", in.Reason, ReportReasons)
-	if text := httpx.CheckString(errs, "text", in.Text, false, 0, maxReportText); text != "" {
+	if text := field.CheckString(errs, "text", in.Text, false, 0, maxReportText); text != "" {
 		r.Text = &text
 	}
 	if r.Reason == "other" && r.Text == nil {
@@ -86,7 +86,7 @@ func (s *Service) Reports(ctx context.Context, c *Caller, in ReportSearch) ([]Ad
 		in.Order = "asc"
 	}
 	f := ReportFilter{Page: in.check(errs),
-		Status: enumArg(errs, "status", in.Status, ReportOpen, []string{ReportOpen, ReportResolved, ReportDismissed})}
+		Status: field.Enum(errs, "status", in.Status, ReportOpen, []string{ReportOpen, ReportResolved, ReportDismissed})}
 	if err := errs.Err(); err != nil {
 		return nil, paging.Meta{}, err
 	}
@@ -118,8 +118,8 @@ func (s *Service) Moderate(ctx context.Context, c *Caller, in ModerationInput) (
 	m := Moderation{AdminID: c.User.ID}
 	m.Action = requiredEnum(errs, "action", in.Action, []string{ActionHide, ActionRestore, ActionSuspend, ActionReinstate})
 	m.TargetType = requiredEnum(errs, "targetType", in.TargetType, TargetTypes)
-	m.TargetID = httpx.CheckString(errs, "targetId", in.TargetID, true, 1, maxTargetID)
-	m.Reason = httpx.CheckString(errs, "reason", in.Reason, true, 1, maxActionReason)
+	m.TargetID = field.CheckString(errs, "targetId", in.TargetID, true, 1, maxTargetID)
+	m.Reason = field.CheckString(errs, "reason", in.Reason, true, 1, maxActionReason)
 	if m.Action != "" && m.TargetType != "" {
 		expertAction := m.Action == ActionSuspend || m.Action == ActionReinstate
 		if expertAction != (m.TargetType == TargetExpert) {
@@ -141,7 +141,7 @@ func (s *Service) DismissReport(ctx context.Context, c *Caller, id string, reaso
 		return nil, err
 	}
 	errs := apperr.FieldErrors{}
-	why := httpx.CheckString(errs, "reason", reason, true, 1, maxActionReason)
+	why := field.CheckString(errs, "reason", reason, true, 1, maxActionReason)
 	if err := errs.Err(); err != nil {
 		return nil, err
 	}

@@ -14,7 +14,7 @@ import (
 
 	"github.com/wayfarer-asia/platform/internal/platform/apperr"
 	"github.com/wayfarer-asia/platform/internal/platform/clock"
-	"github.com/wayfarer-asia/platform/internal/platform/httpx"
+	"github.com/wayfarer-asia/platform/internal/platform/field"
 )
 
 // octoIDErr refuses an id that names nothing sold: field names the id
@@ -403,11 +403,11 @@ func checkContact(errs apperr.FieldErrors, at string, in *OctoContactRequest) Oc
 	if in == nil {
 		return out
 	}
-	text := func(field string, v *string, maxLen int) *string {
+	text := func(name string, v *string, maxLen int) *string {
 		if v == nil {
 			return nil
 		}
-		t := httpx.CheckString(errs, at+"."+field, v, false, 0, maxLen)
+		t := field.CheckString(errs, at+"."+name, v, false, 0, maxLen)
 		return &t
 	}
 	out.FullName, out.FirstName, out.LastName = text("fullName", in.FullName, 200), text("firstName", in.FirstName, 100), text("lastName", in.LastName, 100)
@@ -417,7 +417,7 @@ func checkContact(errs apperr.FieldErrors, at string, in *OctoContactRequest) Oc
 		errs.Add(at+".locales", "at most 10 locales")
 	}
 	for i, l := range in.Locales {
-		out.Locales = append(out.Locales, httpx.CheckString(errs, fmt.Sprintf("%s.locales[%d]", at, i), &l, true, 1, 35))
+		out.Locales = append(out.Locales, field.CheckString(errs, fmt.Sprintf("%s.locales[%d]", at, i), &l, true, 1, 35))
 	}
 	return out
 }
@@ -450,7 +450,7 @@ func checkUnitItems(p *OctoProduct, in *[]OctoUnitItemRequest, errs apperr.Field
 			item.UUID = id.String()
 		}
 		if u.ResellerReference != nil {
-			ref := httpx.CheckString(errs, at+".resellerReference", u.ResellerReference, false, 0, 100)
+			ref := field.CheckString(errs, at+".resellerReference", u.ResellerReference, false, 0, 100)
 			item.ResellerReference = &ref
 		}
 		out = append(out, item)
@@ -550,15 +550,15 @@ func (s *Service) OctoReserve(ctx context.Context, c *Caller, in OctoReservation
 		h.UUID = id.String()
 	}
 	if in.ResellerReference != nil {
-		ref := httpx.CheckString(errs, "resellerReference", in.ResellerReference, true, 1, 100)
+		ref := field.CheckString(errs, "resellerReference", in.ResellerReference, true, 1, 100)
 		h.ResellerReference = &ref
 	}
 	if idempotencyKey != "" {
-		k := httpx.CheckString(errs, "Idempotency-Key", &idempotencyKey, true, 1, 255)
+		k := field.CheckString(errs, "Idempotency-Key", &idempotencyKey, true, 1, 255)
 		h.IdempotencyKey = &k
 	}
 	if in.Notes != nil {
-		n := httpx.CheckString(errs, "notes", in.Notes, false, 0, 2000)
+		n := field.CheckString(errs, "notes", in.Notes, false, 0, 2000)
 		h.Notes = &n
 	}
 	if err := errs.Err(); err != nil {
@@ -700,7 +700,7 @@ func (s *Service) OctoConfirm(ctx context.Context, c *Caller, id string, in Octo
 	contact := checkContact(errs, "contact", in.Contact)
 	ch := OctoChange{Confirm: true, Contact: &contact}
 	if in.ResellerReference != nil {
-		ref := httpx.CheckString(errs, "resellerReference", in.ResellerReference, true, 1, 100)
+		ref := field.CheckString(errs, "resellerReference", in.ResellerReference, true, 1, 100)
 		ch.ResellerReference = &ref
 	}
 	if in.UnitItems != nil {
@@ -790,7 +790,7 @@ func (s *Service) OctoUpdate(ctx context.Context, c *Caller, id string, in OctoU
 	errs := apperr.FieldErrors{}
 	var ch OctoChange
 	if in.ResellerReference != nil {
-		ref := httpx.CheckString(errs, "resellerReference", in.ResellerReference, true, 1, 100)
+		ref := field.CheckString(errs, "resellerReference", in.ResellerReference, true, 1, 100)
 		ch.ResellerReference = &ref
 	}
 	if in.Contact != nil {
@@ -798,7 +798,7 @@ func (s *Service) OctoUpdate(ctx context.Context, c *Caller, id string, in OctoU
 		ch.Contact = &ct
 	}
 	if in.Notes != nil {
-		n := httpx.CheckString(errs, "notes", in.Notes, false, 0, 2000)
+		n := field.CheckString(errs, "notes", in.Notes, false, 0, 2000)
 		ch.Notes, ch.NotesSet = &n, true
 	}
 	moves := in.ProductID != nil || in.OptionID != nil || in.AvailabilityID != nil
@@ -875,7 +875,7 @@ func (s *Service) OctoCancel(ctx context.Context, c *Caller, id string, in OctoC
 	errs := apperr.FieldErrors{}
 	var reason *string
 	if in.Reason != nil {
-		r := httpx.CheckString(errs, "reason", in.Reason, false, 0, 500)
+		r := field.CheckString(errs, "reason", in.Reason, false, 0, 500)
 		reason = &r
 	}
 	if err := errs.Err(); err != nil {

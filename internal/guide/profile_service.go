@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/wayfarer-asia/platform/internal/platform/apperr"
-	"github.com/wayfarer-asia/platform/internal/platform/httpx"
+	"github.com/wayfarer-asia/platform/internal/platform/field"
 	"github.com/wayfarer-asia/platform/internal/platform/media"
 )
 
@@ -47,7 +47,7 @@ func (s *Service) UpdateProfile(ctx context.Context, c *Caller, u ProfileUpdate)
 			if v == "" {
 				errs.Add(f.name, "must not be blank; send null to clear it")
 			}
-			httpx.CheckString(errs, f.name, &v, false, 1, f.max)
+			field.CheckString(errs, f.name, &v, false, 1, f.max)
 			c.Value = &v
 		}
 		*f.out = c

@@ -7,7 +7,7 @@ import (
 
 	"github.com/wayfarer-asia/platform/internal/platform/apperr"
 	"github.com/wayfarer-asia/platform/internal/platform/clock"
-	"github.com/wayfarer-asia/platform/internal/platform/httpx"
+	"github.com/wayfarer-asia/platform/internal/platform/field"
 )
 
 var languageTag = regexp.MustCompile(`^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8}){0,3}$`)
@@ -43,12 +43,12 @@ func (s *Service) RegisterPushToken(ctx context.Context, c *Caller, in PushRegis
 	errs := apperr.FieldErrors{}
 	t := PushToken{UserID: c.User.ID, Device: in.Device, AppVersion: in.AppVersion, BuildNumber: in.BuildNumber,
 		DeviceLocale: in.DeviceLocale, Timezone: in.Timezone}
-	t.Token = httpx.CheckString(errs, "token", in.Token, true, 1, 4096)
+	t.Token = field.CheckString(errs, "token", in.Token, true, 1, 4096)
 	if in.Token != nil && t.Token == "" {
 		errs.Add("token", "must not be blank")
 	}
-	httpx.CheckString(errs, "device", in.Device, false, 1, 200)
-	httpx.CheckString(errs, "appVersion", in.AppVersion, false, 1, 50)
+	field.CheckString(errs, "device", in.Device, false, 1, 200)
+	field.CheckString(errs, "appVersion", in.AppVersion, false, 1, 50)
 	if in.BuildNumber != nil && *in.BuildNumber < 0 {
 		errs.Add("buildNumber", "must not be negative")
 	}
@@ -109,7 +109,7 @@ func (s *Service) UnregisterPushToken(ctx context.Context, c *Caller, token *str
 		return nil, err
 	}
 	errs := apperr.FieldErrors{}
-	t := httpx.CheckString(errs, "token", token, true, 1, 4096)
+	t := field.CheckString(errs, "token", token, true, 1, 4096)
 	if err := errs.Err(); err != nil {
 		return nil, err
 	}

@@ -14,7 +14,7 @@ import (
 
 	"github.com/wayfarer-asia/platform/internal/platform/apperr"
 	"github.com/wayfarer-asia/platform/internal/platform/clock"
-	"github.com/wayfarer-asia/platform/internal/platform/httpx"
+	"github.com/wayfarer-asia/platform/internal/platform/field"
 	"github.com/wayfarer-asia/platform/internal/platform/media"
 )
 
@@ -116,7 +116,7 @@ func (s *Service) UpdateAvailability(ctx context.Context, c *Caller, in Availabi
 			seen[*b.Date] = true
 			bd := BlockedDate{Date: *b.Date}
 			if b.Reason != nil {
-				v := httpx.CheckString(errs, at+".reason", b.Reason, false, 0, 200)
+				v := field.CheckString(errs, at+".reason", b.Reason, false, 0, 200)
 				bd.Reason = &v
 			}
 			blocked = append(blocked, bd)
@@ -175,16 +175,16 @@ func checkDay(errs apperr.FieldErrors, day string, slots []SentSlot) (out []Time
 // update, the locales sent replace theirs and null removes a translation
 // (English cannot be removed).
 type PackageFields struct {
-	Title           httpx.Optional[map[string]*string] `json:"title"`
-	Description     httpx.Optional[map[string]*string] `json:"description"`
-	Category        httpx.Optional[string]             `json:"category"`
-	CountryCode     httpx.Optional[string]             `json:"countryCode"`
-	BasePrice       httpx.Optional[float64]            `json:"basePrice"`
-	Currency        httpx.Optional[string]             `json:"currency"`
-	Duration        httpx.Optional[int]                `json:"duration"`
-	MaxParticipants httpx.Optional[int]                `json:"maxParticipants"`
-	Images          httpx.Optional[[]string]           `json:"images"`
-	Status          httpx.Optional[string]             `json:"status"`
+	Title           field.Optional[map[string]*string] `json:"title"`
+	Description     field.Optional[map[string]*string] `json:"description"`
+	Category        field.Optional[string]             `json:"category"`
+	CountryCode     field.Optional[string]             `json:"countryCode"`
+	BasePrice       field.Optional[float64]            `json:"basePrice"`
+	Currency        field.Optional[string]             `json:"currency"`
+	Duration        field.Optional[int]                `json:"duration"`
+	MaxParticipants field.Optional[int]                `json:"maxParticipants"`
+	Images          field.Optional[[]string]           `json:"images"`
+	Status          field.Optional[string]             `json:"status"`
 	// ExpertID lets an admin create a package for an expert.
 	ExpertID *string `json:"expertId"`
 }
@@ -201,7 +201,7 @@ func (s *Service) applyPackageFields(in *PackageFields, c *PackageContent, creat
 	}
 	for _, f := range []struct {
 		name string
-		o    httpx.Optional[map[string]*string]
+		o    field.Optional[map[string]*string]
 		max  int
 		set  func(*PackageText, string)
 	}{
@@ -225,7 +225,7 @@ func (s *Service) applyPackageFields(in *PackageFields, c *PackageContent, creat
 				continue
 			}
 			t := texts[loc]
-			f.set(&t, httpx.CheckString(errs, at, v, true, 1, f.max))
+			f.set(&t, field.CheckString(errs, at, v, true, 1, f.max))
 			texts[loc] = t
 		}
 	}
@@ -287,7 +287,7 @@ func (s *Service) applyPackageFields(in *PackageFields, c *PackageContent, creat
 		// another package's, nor one dropped (its file is on its way out).
 		for _, img := range c.Images {
 			if strings.HasPrefix(img, PackageUploadsPrefix) && !slices.Contains(had, img) {
-				errs.Add("images", "an uploaded image that is not this package's; add one with POST /api/v1/packages/{id}/images")
+				errs.Add("images", ForeignPackageImage)
 			}
 		}
 	}
@@ -319,7 +319,7 @@ func (s *Service) CreatePackage(ctx context.Context, c *Caller, in PackageFields
 		if c.User.Role != RoleAdmin {
 			errs.Add("expertId", "only an admin creates packages for another expert")
 		}
-		expertID = httpx.CheckString(errs, "expertId", in.ExpertID, true, 1, 36)
+		expertID = field.CheckString(errs, "expertId", in.ExpertID, true, 1, 36)
 	}
 	if err := errs.Err(); err != nil {
 		return nil, err
@@ -349,8 +349,14 @@ func (s *Service) UpdatePackage(ctx context.Context, c *Caller, id string, in Pa
 	})
 }
 
-var errPackageImagesFull = apperr.Errorf(apperr.Conflict,
-	"The package has %d images, the most it may have: drop one with PATCH /api/v1/packages/{id} first.", MaxPackageImages)
+// ForeignPackageImage refuses, in a package's images, an upload of
+// another package's or one dropped; ErrPackageImagesFull refuses an
+// image more than MaxPackageImages. A door may name how its callers add
+// and drop images.
+const ForeignPackageImage = "an uploaded image that is not this package's; upload it to this package first"
+
+var ErrPackageImagesFull = apperr.Errorf(apperr.Conflict,
+	"The package has %d images, the most it may have: drop one first.", MaxPackageImages)
 
 // CheckPackageImage tells, before an upload is read, whether the caller
 // may add an image to the package now: whose package, and room for one
@@ -371,7 +377,7 @@ func (s *Service) CheckPackageImage(ctx context.Context, c *Caller, id string) (
 		return "", err
 	}
 	if len(p.Images) >= MaxPackageImages {
-		return "", errPackageImagesFull
+		return "", ErrPackageImagesFull
 	}
 	return id, nil
 }
@@ -397,7 +403,7 @@ func (s *Service) AddPackageImage(ctx context.Context, c *Caller, id string, img
 	path := "/media/" + key
 	p, err := s.Supply.UpdatePackage(ctx, c.User, id, func(content *PackageContent) error {
 		if len(content.Images) >= MaxPackageImages {
-			return errPackageImagesFull
+			return ErrPackageImagesFull
 		}
 		content.Images = append(content.Images, path)
 		return nil

@@ -178,7 +178,7 @@ func TestPackageFieldRules(t *testing.T) {
 		"participants":     {`{` + valid + `,"maxParticipants":0}`, "maxParticipants", "must be from 1 to 50"},
 		"status":           {`{` + valid + `,"status":"live"}`, "status", "must be one of draft, active, archived"},
 		"foreign image":    {`{` + valid + `,"images":["https://elsewhere.test/a.jpg"]}`, "images[0]", "must be an image URL on this API (https://guide.api.test/media/…)"},
-		"another's upload": {`{` + valid + `,"images":["/media/packages/0190f1a8-0000-7000-8000-000000000000/a.jpg"]}`, "images", "an uploaded image that is not this package's; add one with POST /api/v1/packages/{id}/images"},
+		"another's upload": {`{` + valid + `,"images":["/media/packages/0190f1a8-0000-7000-8000-000000000000/a.jpg"]}`, "images", guide.ForeignPackageImage},
 		"for another":      {`{` + valid + `,"expertId":"0190f1a8-0000-7000-8000-000000000000"}`, "expertId", "only an admin creates packages for another expert"},
 	} {
 		_, err := s.CreatePackage(ctx, expert, fields(c.body))

@@ -9,7 +9,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/wayfarer-asia/platform/internal/platform/apperr"
-	"github.com/wayfarer-asia/platform/internal/platform/httpx"
+	"github.com/wayfarer-asia/platform/internal/platform/field"
 	"github.com/wayfarer-asia/platform/internal/platform/media"
 	"github.com/wayfarer-asia/platform/internal/platform/paging"
 )
@@ -32,13 +32,13 @@ const (
 // content removes the locale's translation (English cannot be removed); a
 // null excerpt removes the excerpt alone.
 type TravelogueFields struct {
-	Title        httpx.Optional[map[string]*string] `json:"title"`
-	Excerpt      httpx.Optional[map[string]*string] `json:"excerpt"`
-	Content      httpx.Optional[map[string]*string] `json:"content"`
-	Category     httpx.Optional[string]             `json:"category"`
-	LocationTags httpx.Optional[[]string]           `json:"locationTags"`
-	CoverImage   httpx.Optional[string]             `json:"coverImage"`
-	Images       httpx.Optional[[]string]           `json:"images"`
+	Title        field.Optional[map[string]*string] `json:"title"`
+	Excerpt      field.Optional[map[string]*string] `json:"excerpt"`
+	Content      field.Optional[map[string]*string] `json:"content"`
+	Category     field.Optional[string]             `json:"category"`
+	LocationTags field.Optional[[]string]           `json:"locationTags"`
+	CoverImage   field.Optional[string]             `json:"coverImage"`
+	Images       field.Optional[[]string]           `json:"images"`
 }
 
 // applyTravelogueFields checks the sent fields and sets them on c; on
@@ -50,23 +50,23 @@ func (s *Service) applyTravelogueFields(in *TravelogueFields, c *TravelogueConte
 	}
 	for _, f := range []struct {
 		name     string
-		o        httpx.Optional[map[string]*string]
+		o        field.Optional[map[string]*string]
 		required bool
 		set      func(at string, t *TravelogueText, v *string)
 	}{
 		{"title", in.Title, true, func(at string, t *TravelogueText, v *string) {
-			t.Title = httpx.CheckString(errs, at, v, true, 1, maxTravelogueTitle)
+			t.Title = field.CheckString(errs, at, v, true, 1, maxTravelogueTitle)
 		}},
 		{"excerpt", in.Excerpt, false, func(at string, t *TravelogueText, v *string) {
 			t.Excerpt = nil
 			if v != nil {
-				if e := httpx.CheckString(errs, at, v, false, 0, maxTravelogueExcerpt); e != "" {
+				if e := field.CheckString(errs, at, v, false, 0, maxTravelogueExcerpt); e != "" {
 					t.Excerpt = &e
 				}
 			}
 		}},
 		{"content", in.Content, true, func(at string, t *TravelogueText, v *string) {
-			raw := httpx.CheckString(errs, at, v, true, 1, MaxTravelogueContent)
+			raw := field.CheckString(errs, at, v, true, 1, MaxTravelogueContent)
 			if raw == "" {
 				return
 			}
@@ -128,7 +128,7 @@ func (s *Service) applyTravelogueFields(in *TravelogueFields, c *TravelogueConte
 		}
 		for i, tag := range tags {
 			at := fmt.Sprintf("locationTags[%d]", i)
-			v := httpx.CheckString(errs, at, &tag, true, 1, maxLocationTag)
+			v := field.CheckString(errs, at, &tag, true, 1, maxLocationTag)
 			if slices.ContainsFunc(c.LocationTags, func(t string) bool { return strings.EqualFold(t, v) }) {
 				errs.Add(at, "is listed twice")
 				continue
@@ -143,7 +143,7 @@ func (s *Service) applyTravelogueFields(in *TravelogueFields, c *TravelogueConte
 		// another travelogue's, nor one dropped (its file is on its way out).
 		for _, img := range c.Images {
 			if strings.HasPrefix(img, TravelogueUploadsPrefix) && !slices.Contains(had, img) {
-				errs.Add("images", "an uploaded image that is not this travelogue's; add one with POST /api/v1/travelogues/{slug}/images")
+				errs.Add("images", ForeignTravelogueImage)
 			}
 		}
 	}
@@ -174,7 +174,7 @@ func (s *Service) applyTravelogueFields(in *TravelogueFields, c *TravelogueConte
 // checkSlug returns slug as travelogues spell theirs (lower case), or
 // apperr.NotFound when it cannot be one.
 func checkSlug(slug string) (string, error) {
-	if slug == "" || len(slug) > httpx.MaxPathValue || strings.Trim(strings.ToLower(slug), "abcdefghijklmnopqrstuvwxyz0123456789-") != "" {
+	if slug == "" || len(slug) > field.MaxKey || strings.Trim(strings.ToLower(slug), "abcdefghijklmnopqrstuvwxyz0123456789-") != "" {
 		return "", apperr.Errorf(apperr.NotFound, "No travelogue with slug %q.", slug)
 	}
 	return strings.ToLower(slug), nil
@@ -278,8 +278,12 @@ func (s *Service) MyTravelogues(ctx context.Context, c *Caller, in PageArgs) ([]
 	return list, paging.NewMeta(p, total), nil
 }
 
-var errTravelogueImagesFull = apperr.Errorf(apperr.Conflict,
-	"The travelogue has %d images, the most it may have: drop one with PATCH /api/v1/travelogues/{slug} first.", MaxTravelogueImages)
+// ForeignTravelogueImage and ErrTravelogueImagesFull are a travelogue's
+// ForeignPackageImage and ErrPackageImagesFull.
+const ForeignTravelogueImage = "an uploaded image that is not this travelogue's; upload it to this travelogue first"
+
+var ErrTravelogueImagesFull = apperr.Errorf(apperr.Conflict,
+	"The travelogue has %d images, the most it may have: drop one first.", MaxTravelogueImages)
 
 // CheckTravelogueImage tells, before an upload is read, whether the
 // caller may add an image to the travelogue now: whose travelogue, and
@@ -293,7 +297,7 @@ func (s *Service) CheckTravelogueImage(ctx context.Context, c *Caller, slug stri
 		return "", err
 	}
 	if len(t.Images) >= MaxTravelogueImages {
-		return "", errTravelogueImagesFull
+		return "", ErrTravelogueImagesFull
 	}
 	return t.Slug, nil
 }
@@ -316,7 +320,7 @@ func (s *Service) AddTravelogueImage(ctx context.Context, c *Caller, slug string
 	path := "/media/" + key
 	out, err := s.Authoring.UpdateTravelogue(ctx, c.User, t.Slug, func(content *TravelogueContent) error {
 		if len(content.Images) >= MaxTravelogueImages {
-			return errTravelogueImagesFull
+			return ErrTravelogueImagesFull
 		}
 		content.Images = append(content.Images, path)
 		return nil

@@ -1,7 +1,11 @@
 package platform_test
 
 import (
+	"go/parser"
+	"go/token"
 	"os/exec"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -26,6 +30,43 @@ func TestPlatformImportsNoProduct(t *testing.T) {
 		}
 		if len(offenders) > 0 {
 			t.Errorf("%s imports %s", pkg, strings.Join(offenders, ", "))
+		}
+	}
+}
+
+// TestDomainImportsNoTransport: the domain packages (internal/guide,
+// internal/property, not their doors) import no transport: net/http,
+// httpx or mcpx, in any file but tests. A door decodes its wire format
+// into the service's types, so that a rule reads alike through every door
+// and a new door needs no change in the domain. net/url stays allowed:
+// the domain checks links a caller writes (profile links, the pictures
+// of a travelogue), which are content, not transport.
+func TestDomainImportsNoTransport(t *testing.T) {
+	module := goList(t, "-m")
+	forbidden := []string{"net/http", module + "/internal/platform/httpx", module + "/internal/platform/mcpx"}
+	root := goList(t, "-m", "-f", "{{.Dir}}")
+	for line := range strings.SplitSeq(goList(t, "-f", `{{.Dir}}{{range .GoFiles}} {{.}}{{end}}`, module+"/internal/guide", module+"/internal/property"), "\n") {
+		dir, files, _ := strings.Cut(line, " ")
+		for name := range strings.FieldsSeq(files) {
+			f, err := parser.ParseFile(token.NewFileSet(), filepath.Join(dir, name), nil, parser.ImportsOnly)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rel, err := filepath.Rel(root, filepath.Join(dir, name))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, imp := range f.Imports {
+				path, err := strconv.Unquote(imp.Path.Value)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, bad := range forbidden {
+					if path == bad || strings.HasPrefix(path, bad+"/") {
+						t.Errorf("%s imports %s: the domain imports no transport; let the door parse its wire format", filepath.ToSlash(rel), path)
+					}
+				}
+			}
 		}
 	}
 }

@@ -11,7 +11,7 @@ import (
 
 	"github.com/wayfarer-asia/platform/internal/platform/apperr"
 	"github.com/wayfarer-asia/platform/internal/platform/auth"
-	"github.com/wayfarer-asia/platform/internal/platform/httpx"
+	"github.com/wayfarer-asia/platform/internal/platform/field"
 	"github.com/wayfarer-asia/platform/internal/platform/oauth"
 )
 
@@ -45,9 +45,9 @@ type Signup struct {
 // apperr.Conflict (the e-mail is taken).
 func (s *Service) Signup(ctx context.Context, in Signup) (*Developer, error) {
 	errs := apperr.FieldErrors{}
-	email := httpx.CheckEmail(errs, "email", in.Email)
-	password := httpx.CheckPassword(errs, "password", in.Password)
-	name := httpx.CheckString(errs, "name", in.Name, true, 2, 100)
+	email := field.CheckEmail(errs, "email", in.Email)
+	password := field.CheckPassword(errs, "password", in.Password)
+	name := field.CheckString(errs, "name", in.Name, true, 2, 100)
 	if err := errs.Err(); err != nil {
 		return nil, err
 	}
@@ -70,8 +70,8 @@ var errBadLogin = apperr.Errorf(apperr.Unauthorized, "The e-mail or password is 
 // Errors: apperr.Validation, apperr.Unauthorized.
 func (s *Service) Login(ctx context.Context, in Login) (*Developer, error) {
 	errs := apperr.FieldErrors{}
-	email := httpx.CheckEmail(errs, "email", in.Email)
-	password := httpx.CheckPassword(errs, "password", in.Password)
+	email := field.CheckEmail(errs, "email", in.Email)
+	password := field.CheckPassword(errs, "password", in.Password)
 	if err := errs.Err(); err != nil {
 		return nil, err
 	}
@@ -106,7 +106,7 @@ func (s *Service) CreateKey(ctx context.Context, c *Caller, in NewKey) (*Key, st
 		return nil, "", err
 	}
 	errs := apperr.FieldErrors{}
-	name := httpx.CheckString(errs, "name", in.Name, true, 1, 100)
+	name := field.CheckString(errs, "name", in.Name, true, 1, 100)
 	mode := ""
 	switch {
 	case in.Mode == nil:
@@ -231,19 +231,19 @@ type UsageReport struct {
 }
 
 // FindUsage returns the usage of the caller's keys over the days from
-// from to to, as sent ("" when absent: to is today (UTC), from 29 days
-// before to). Errors: apperr.Unauthorized, apperr.Forbidden,
-// apperr.Validation.
-func (s *Service) FindUsage(ctx context.Context, c *Caller, from, to string) (*UsageReport, error) {
+// from to to, nil when absent: to is today (UTC), from 29 days before
+// to. Errors: apperr.Unauthorized, apperr.Forbidden, apperr.Validation.
+func (s *Service) FindUsage(ctx context.Context, c *Caller, from, to *Date) (*UsageReport, error) {
 	if err := checkPortal(c); err != nil {
 		return nil, err
 	}
-	q := params("from", from, "to", to)
-	today := DateOf(s.Clock.Now().UTC())
-	end := dateParam(q, "to", today)
-	start := dateParam(q, "from", end.AddDays(-29))
-	if err := q.Err(); err != nil {
-		return nil, err
+	end := DateOf(s.Clock.Now().UTC())
+	if to != nil {
+		end = *to
+	}
+	start := end.AddDays(-29)
+	if from != nil {
+		start = *from
 	}
 	switch n := start.DaysUntil(end) + 1; {
 	case n < 1:

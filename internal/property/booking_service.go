@@ -9,7 +9,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/wayfarer-asia/platform/internal/platform/apperr"
-	"github.com/wayfarer-asia/platform/internal/platform/httpx"
+	"github.com/wayfarer-asia/platform/internal/platform/field"
 	"github.com/wayfarer-asia/platform/internal/platform/paging"
 )
 
@@ -148,9 +148,9 @@ func (s *Service) CreateBooking(ctx context.Context, c *Caller, in BookingFields
 		errs.Add("guest", "is required")
 	} else {
 		g := in.Guest
-		nb.Guest.FirstName = httpx.CheckString(errs, "guest.firstName", g.FirstName, true, 1, 100)
-		nb.Guest.LastName = httpx.CheckString(errs, "guest.lastName", g.LastName, true, 1, 100)
-		nb.Guest.Email = httpx.CheckEmail(errs, "guest.email", g.Email)
+		nb.Guest.FirstName = field.CheckString(errs, "guest.firstName", g.FirstName, true, 1, 100)
+		nb.Guest.LastName = field.CheckString(errs, "guest.lastName", g.LastName, true, 1, 100)
+		nb.Guest.Email = field.CheckEmail(errs, "guest.email", g.Email)
 		if g.Phone != nil {
 			p := strings.TrimSpace(*g.Phone)
 			if !validPhone.MatchString(p) {
@@ -167,11 +167,11 @@ func (s *Service) CreateBooking(ctx context.Context, c *Caller, in BookingFields
 		}
 	}
 	if in.SpecialRequests != nil {
-		v := httpx.CheckString(errs, "specialRequests", in.SpecialRequests, false, 0, 1000)
+		v := field.CheckString(errs, "specialRequests", in.SpecialRequests, false, 0, 1000)
 		nb.SpecialRequests = &v
 	}
 	if in.ExternalReference != nil {
-		v := httpx.CheckString(errs, "externalReference", in.ExternalReference, false, 1, 100)
+		v := field.CheckString(errs, "externalReference", in.ExternalReference, false, 1, 100)
 		nb.ExternalReference = &v
 	}
 	if err := errs.Err(); err != nil {
@@ -180,11 +180,16 @@ func (s *Service) CreateBooking(ctx context.Context, c *Caller, in BookingFields
 	return s.Bookings.CreateBooking(ctx, c.Account(), nb)
 }
 
-// BookingQuery is a booking list request: its parameters as sent, ""
-// when absent.
+// BookingQuery is a booking list request. Text is taken as sent, ""
+// when absent; numbers and times are typed, nil when absent (a door
+// parses its wire format into them).
 type BookingQuery struct {
-	Status, PropertyID, CheckInFrom, CheckInTo, ExternalReference, UpdatedSince string
-	Sort, Order, Page, PageSize                                                 string
+	Status, PropertyID     string
+	CheckInFrom, CheckInTo *Date
+	ExternalReference      string
+	UpdatedSince           *time.Time
+	Sort, Order            string
+	Page, PageSize         *int
 }
 
 // FindBookings lists the bookings of the caller's account (in its mode).
@@ -193,31 +198,28 @@ func (s *Service) FindBookings(ctx context.Context, c *Caller, in BookingQuery) 
 	if err := checkCaller(c); err != nil {
 		return nil, err
 	}
-	q := params("status", in.Status, "propertyId", in.PropertyID, "checkInFrom", in.CheckInFrom, "checkInTo", in.CheckInTo,
-		"externalReference", in.ExternalReference, "updatedSince", in.UpdatedSince, "sort", in.Sort, "order", in.Order,
-		"page", in.Page, "pageSize", in.PageSize)
+	errs := apperr.FieldErrors{}
 	f := BookingFilter{
-		Page:              pageParams(q, "desc"),
-		Sort:              q.Enum("sort", "createdAt", []string{"createdAt", "checkIn", "updatedAt"}),
-		Status:            q.Enum("status", "", BookingStatuses),
-		PropertyID:        uuidParam(q, "propertyId"),
-		CheckInFrom:       dateParam(q, "checkInFrom", Date{}),
-		CheckInTo:         dateParam(q, "checkInTo", Date{}),
-		ExternalReference: q.String("externalReference", 100),
+		Page:              paging.Select(errs, in.Page, in.PageSize, in.Order, "desc"),
+		Sort:              field.Enum(errs, "sort", in.Sort, "createdAt", []string{"createdAt", "checkIn", "updatedAt"}),
+		Status:            field.Enum(errs, "status", in.Status, "", BookingStatuses),
+		PropertyID:        checkUUIDArg(errs, "propertyId", in.PropertyID),
+		ExternalReference: field.Text(errs, "externalReference", in.ExternalReference, 100),
 	}
-	if v := q.String("updatedSince", 40); v != "" {
-		t, err := time.Parse(time.RFC3339Nano, v)
-		if err != nil {
-			q.Errs.Add("updatedSince", "must be an RFC 3339 date-time such as 2026-12-01T00:00:00Z")
-		} else {
-			t = t.UTC()
-			f.UpdatedSince = &t
-		}
+	if in.CheckInFrom != nil {
+		f.CheckInFrom = *in.CheckInFrom
+	}
+	if in.CheckInTo != nil {
+		f.CheckInTo = *in.CheckInTo
+	}
+	if in.UpdatedSince != nil {
+		t := in.UpdatedSince.UTC()
+		f.UpdatedSince = &t
 	}
 	if !f.CheckInFrom.IsZero() && !f.CheckInTo.IsZero() && f.CheckInTo.Before(f.CheckInFrom) {
-		q.Errs.Add("checkInTo", "must not be before checkInFrom")
+		errs.Add("checkInTo", "must not be before checkInFrom")
 	}
-	if err := q.Err(); err != nil {
+	if err := errs.Err(); err != nil {
 		return nil, err
 	}
 	bookings, total, err := s.Bookings.FindBookings(ctx, c.Account(), f)

@@ -9,65 +9,42 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/wayfarer-asia/platform/internal/platform/apperr"
-	"github.com/wayfarer-asia/platform/internal/platform/httpx"
+	"github.com/wayfarer-asia/platform/internal/platform/field"
 	"github.com/wayfarer-asia/platform/internal/platform/paging"
 )
-
-// maxPage bounds the page number of a list.
-const maxPage = 1_000_000
 
 // defaultCalendarNights is the range of an availability request that
 // names no end.
 const defaultCalendarNights = 30
 
-func pageParams(q *httpx.Query, defaultOrder string) paging.Page {
-	return paging.Page{
-		Page:     q.Int("page", 1, 1, maxPage),
-		PageSize: q.Int("pageSize", 20, 1, 100),
-		Order:    q.Enum("order", defaultOrder, []string{"asc", "desc"}),
-	}
-}
+// GuestRange is the guests a stay search admits.
+var GuestRange = field.Range[int]{Min: 1, Max: MaxGuests}
 
-// uuidParam reads an id query parameter, which must be a UUID.
-func uuidParam(q *httpx.Query, name string) string {
-	v := q.String(name, 36)
+// AmountRange is the amounts, in a currency's minor units, a price
+// filter admits.
+var AmountRange = field.Range[int64]{Min: 0, Max: 1e15, Message: "must be a whole amount in the currency's minor units, at least 0"}
+
+// checkUUIDArg returns the canonical form of an optional id argument,
+// which must be a UUID; "" when absent.
+func checkUUIDArg(errs apperr.FieldErrors, name, v string) string {
+	v = field.Text(errs, name, v, 36)
 	if v == "" {
 		return ""
 	}
 	u, err := uuid.Parse(v)
 	if err != nil || len(v) != 36 {
-		q.Errs.Add(name, "must be a UUID")
+		errs.Add(name, "must be a UUID")
 		return ""
 	}
 	return u.String()
 }
 
-// moneyParam reads a non-negative amount in minor units.
-func moneyParam(q *httpx.Query, name string) *int64 {
-	v := q.String(name, 20)
-	if v == "" {
+// checkAmountArg returns v when in AmountRange, nil when absent or not.
+func checkAmountArg(errs apperr.FieldErrors, name string, v *int64) *int64 {
+	if v == nil || AmountRange.Check(errs, name, v, -1) < 0 {
 		return nil
 	}
-	n, err := strconv.ParseInt(v, 10, 64)
-	if err != nil || n < 0 || n > 1e15 {
-		q.Errs.Add(name, "must be a whole amount in the currency's minor units, at least 0")
-		return nil
-	}
-	return &n
-}
-
-// dateParam reads a YYYY-MM-DD query parameter, def when absent.
-func dateParam(q *httpx.Query, name string, def Date) Date {
-	v := q.String(name, 10)
-	if v == "" {
-		return def
-	}
-	d, err := ParseDate(v)
-	if err != nil {
-		q.Errs.Add(name, err.Error())
-		return def
-	}
-	return d
+	return v
 }
 
 // currencies are those the properties may price in.
@@ -79,14 +56,19 @@ var currencies = func() []string {
 	return out
 }()
 
-// PropertyQuery is a property search: its parameters as sent, "" when
-// absent. Amenities is a comma-separated list; Mine "true" keeps the
-// caller's own properties only.
+// PropertyQuery is a property search. Text is taken as sent, "" when
+// absent; numbers and dates are typed, nil when absent (a door parses
+// its wire format into them). Amenities is a comma-separated list; Mine
+// keeps the caller's own properties only.
 type PropertyQuery struct {
-	CheckIn, CheckOut, Guests           string
-	City, Country, Type, Currency       string
-	MinPrice, MaxPrice, Amenities, Mine string
-	Sort, Order, Page, PageSize         string
+	CheckIn, CheckOut             *Date
+	Guests                        *int
+	City, Country, Type, Currency string
+	MinPrice, MaxPrice            *int64
+	Amenities                     string
+	Mine                          bool
+	Sort, Order                   string
+	Page, PageSize                *int
 }
 
 // FindProperties searches the active properties of the caller's inventory
@@ -97,70 +79,71 @@ func (s *Service) FindProperties(ctx context.Context, c *Caller, in PropertyQuer
 	if err := checkCaller(c); err != nil {
 		return nil, err
 	}
-	q := params("checkIn", in.CheckIn, "checkOut", in.CheckOut, "guests", in.Guests, "city", in.City, "country", in.Country,
-		"type", in.Type, "currency", in.Currency, "minPrice", in.MinPrice, "maxPrice", in.MaxPrice, "amenities", in.Amenities,
-		"mine", in.Mine, "sort", in.Sort, "order", in.Order, "page", in.Page, "pageSize", in.PageSize)
-	sort := q.Enum("sort", "rating", []string{"price", "rating", "name"})
+	errs := apperr.FieldErrors{}
+	sort := field.Enum(errs, "sort", in.Sort, "rating", []string{"price", "rating", "name"})
 	order := "asc"
 	if sort == "rating" {
 		order = "desc"
 	}
 	f := PropertyFilter{
-		Page:     pageParams(q, order),
+		Page:     paging.Select(errs, in.Page, in.PageSize, in.Order, order),
 		Sort:     sort,
-		City:     q.String("city", 100),
-		Country:  q.Enum("country", "", CountryCodes),
-		Type:     q.Enum("type", "", Types),
-		Currency: q.Enum("currency", "", currencies),
-		MinPrice: moneyParam(q, "minPrice"),
-		MaxPrice: moneyParam(q, "maxPrice"),
+		City:     field.Text(errs, "city", in.City, 100),
+		Country:  field.Enum(errs, "country", in.Country, "", CountryCodes),
+		Type:     field.Enum(errs, "type", in.Type, "", Types),
+		Currency: field.Enum(errs, "currency", in.Currency, "", currencies),
+		MinPrice: checkAmountArg(errs, "minPrice", in.MinPrice),
+		MaxPrice: checkAmountArg(errs, "maxPrice", in.MaxPrice),
 		Test:     c.Mode == ModeTest,
 		Viewer:   c.Account(),
-		Mine:     q.Enum("mine", "false", []string{"true", "false"}) == "true",
+		Mine:     in.Mine,
 	}
-	if a := q.String("amenities", 500); a != "" {
+	if a := field.Text(errs, "amenities", in.Amenities, 500); a != "" {
 		for _, v := range strings.Split(a, ",") {
 			v = strings.ToLower(strings.TrimSpace(v))
 			switch {
 			case v == "":
 			case !slices.Contains(Amenities, v):
-				q.Errs.Add("amenities", "unknown amenity "+strconv.Quote(v)+"; known: "+strings.Join(Amenities, ", "))
+				errs.Add("amenities", "unknown amenity "+strconv.Quote(v)+"; known: "+strings.Join(Amenities, ", "))
 			case !slices.Contains(f.Amenities, v):
 				f.Amenities = append(f.Amenities, v)
 			}
 		}
 	}
 	if f.MinPrice != nil && f.MaxPrice != nil && *f.MinPrice > *f.MaxPrice {
-		q.Errs.Add("maxPrice", "must not be less than minPrice")
+		errs.Add("maxPrice", "must not be less than minPrice")
 	}
 	// A stay: checkIn, checkOut and guests together.
-	ci, co, guests := q.String("checkIn", 10), q.String("checkOut", 10), q.String("guests", 3)
-	if ci != "" || co != "" || guests != "" {
+	if in.CheckIn != nil || in.CheckOut != nil || in.Guests != nil {
 		stay := &StaySearch{}
-		for name, v := range map[string]string{"checkIn": ci, "checkOut": co, "guests": guests} {
-			if v == "" {
-				q.Errs.Add(name, "is required with checkIn, checkOut and guests: a stay needs all three")
+		for name, absent := range map[string]bool{"checkIn": in.CheckIn == nil, "checkOut": in.CheckOut == nil, "guests": in.Guests == nil} {
+			if absent {
+				errs.Add(name, "is required with checkIn, checkOut and guests: a stay needs all three")
 			}
 		}
-		stay.CheckIn = dateParam(q, "checkIn", Date{})
-		stay.CheckOut = dateParam(q, "checkOut", Date{})
-		stay.Guests = q.Int("guests", 0, 1, MaxGuests)
+		if in.CheckIn != nil {
+			stay.CheckIn = *in.CheckIn
+		}
+		if in.CheckOut != nil {
+			stay.CheckOut = *in.CheckOut
+		}
+		stay.Guests = GuestRange.Check(errs, "guests", in.Guests, 0)
 		if !stay.CheckIn.IsZero() && !stay.CheckOut.IsZero() {
 			switch n := stay.CheckIn.DaysUntil(stay.CheckOut); {
 			case n < 1:
-				q.Errs.Add("checkOut", "must be after checkIn")
+				errs.Add("checkOut", "must be after checkIn")
 			case n > MaxStayNights:
-				q.Errs.Add("checkOut", "a stay is at most "+strconv.Itoa(MaxStayNights)+" nights")
+				errs.Add("checkOut", "a stay is at most "+strconv.Itoa(MaxStayNights)+" nights")
 			}
 			// Asia is ahead of UTC: a day before today in UTC is past in
 			// every property's time zone.
 			if stay.CheckIn.Before(DateOf(s.Clock.Now().UTC())) {
-				q.Errs.Add("checkIn", "is in the past")
+				errs.Add("checkIn", "is in the past")
 			}
 		}
 		f.Stay = stay
 	}
-	if err := q.Err(); err != nil {
+	if err := errs.Err(); err != nil {
 		return nil, err
 	}
 	props, total, err := s.Catalog.FindProperties(ctx, f)
@@ -183,11 +166,13 @@ func (s *Service) FindProperty(ctx context.Context, c *Caller, id string) (*Prop
 	return s.Catalog.FindProperty(ctx, c.Account(), id)
 }
 
-// AvailabilityQuery is an availability request: the property and the
-// parameters as sent, "" when absent. From defaults to today (UTC), To to
-// defaultCalendarNights later.
+// AvailabilityQuery is an availability request: the property, the
+// nights from From (default today, UTC) up to To (default
+// defaultCalendarNights later), nil when absent, and a room type as sent.
 type AvailabilityQuery struct {
-	PropertyID, From, To, RoomTypeID string
+	PropertyID string
+	From, To   *Date
+	RoomTypeID string
 	// Owned asks for one of the caller's own properties only, whatever
 	// its status (the portal's Properties page).
 	Owned bool
@@ -209,11 +194,17 @@ func (s *Service) FindAvailability(ctx context.Context, c *Caller, in Availabili
 			return nil, err
 		}
 	}
-	q := params("from", in.From, "to", in.To, "roomTypeId", in.RoomTypeID)
-	from := dateParam(q, "from", DateOf(s.Clock.Now().UTC()))
-	to := dateParam(q, "to", from.AddDays(defaultCalendarNights))
-	roomTypeID := uuidParam(q, "roomTypeId")
-	if err := q.Err(); err != nil {
+	errs := apperr.FieldErrors{}
+	from := DateOf(s.Clock.Now().UTC())
+	if in.From != nil {
+		from = *in.From
+	}
+	to := from.AddDays(defaultCalendarNights)
+	if in.To != nil {
+		to = *in.To
+	}
+	roomTypeID := checkUUIDArg(errs, "roomTypeId", in.RoomTypeID)
+	if err := errs.Err(); err != nil {
 		return nil, err
 	}
 	switch n := from.DaysUntil(to); {

@@ -1,14 +1,12 @@
 package property
 
 import (
-	"net/url"
 	"time"
 
 	"github.com/google/uuid"
 
 	"github.com/wayfarer-asia/platform/internal/platform/apperr"
 	"github.com/wayfarer-asia/platform/internal/platform/clock"
-	"github.com/wayfarer-asia/platform/internal/platform/httpx"
 )
 
 // Service is the property platform as every door sees it. Each of its
@@ -70,16 +68,4 @@ func checkID(id, what string) (string, error) {
 		return "", apperr.Errorf(apperr.NotFound, "No %s with id %q.", what, id)
 	}
 	return u.String(), nil
-}
-
-// params reads the query parameters of a list or lookup: name, value
-// pairs as sent ("" when absent).
-func params(pairs ...string) *httpx.Query {
-	v := url.Values{}
-	for i := 0; i+1 < len(pairs); i += 2 {
-		if pairs[i+1] != "" {
-			v.Set(pairs[i], pairs[i+1])
-		}
-	}
-	return httpx.NewQuery(v)
 }

@@ -7,7 +7,7 @@ import (
 
 	"github.com/wayfarer-asia/platform/internal/platform/apperr"
 	"github.com/wayfarer-asia/platform/internal/platform/clock"
-	"github.com/wayfarer-asia/platform/internal/platform/httpx"
+	"github.com/wayfarer-asia/platform/internal/platform/field"
 	"github.com/wayfarer-asia/platform/internal/platform/store"
 	"github.com/wayfarer-asia/platform/internal/platform/store/storetest"
 	"github.com/wayfarer-asia/platform/internal/property"
@@ -73,7 +73,7 @@ func TestServiceCallerRights(t *testing.T) {
 			if _, _, err := s.CreateKey(ctx, host, property.NewKey{Name: ptr("agent"), Mode: ptr("test")}); code(err) != apperr.Forbidden {
 				t.Errorf("a key creating a key: %v", err)
 			}
-			if _, err := s.FindUsage(ctx, host, "", ""); code(err) != apperr.Forbidden {
+			if _, err := s.FindUsage(ctx, host, nil, nil); code(err) != apperr.Forbidden {
 				t.Errorf("a key reading usage: %v", err)
 			}
 			portal := &property.Caller{DeveloperID: host.DeveloperID}
@@ -110,7 +110,7 @@ func TestServiceCallerRights(t *testing.T) {
 	}
 }
 
-func opt[T any](v T) httpx.Optional[T] { return httpx.Optional[T]{Set: true, Value: &v} }
+func opt[T any](v T) field.Optional[T] { return field.Optional[T]{Set: true, Value: &v} }
 
 // TestServiceFieldErrors: each rule answers with the fields at fault.
 func TestServiceFieldErrors(t *testing.T) {
@@ -134,28 +134,31 @@ func TestServiceFieldErrors(t *testing.T) {
 				t.Errorf("booking: %v", f)
 			}
 			if f := fields(func() error {
-				_, err := s.FindProperties(ctx, c, property.PropertyQuery{CheckIn: "2026-11-01", Amenities: "wifi,moat", MinPrice: "5", MaxPrice: "4"})
+				_, err := s.FindProperties(ctx, c, property.PropertyQuery{CheckIn: ptr(property.MustParseDate("2026-11-01")), Amenities: "wifi,moat", MinPrice: ptr(int64(5)), MaxPrice: ptr(int64(4))})
 				return err
 			}()); f["checkOut"] == nil || f["guests"] == nil || f["amenities"] == nil || f["maxPrice"] == nil {
 				t.Errorf("search: %v", f)
 			}
 			if f := fields(func() error {
-				_, err := s.FindBookings(ctx, c, property.BookingQuery{UpdatedSince: "yesterday", Status: "LOST"})
+				_, err := s.FindBookings(ctx, c, property.BookingQuery{CheckInFrom: ptr(property.MustParseDate("2026-12-10")), CheckInTo: ptr(property.MustParseDate("2026-12-01")), Status: "LOST"})
 				return err
-			}()); f["updatedSince"] == nil || f["status"] == nil {
+			}()); f["checkInTo"] == nil || f["status"] == nil {
 				t.Errorf("bookings: %v", f)
 			}
 			portal := &property.Caller{DeveloperID: c.DeveloperID}
-			if f := fields(func() error { _, err := s.FindUsage(ctx, portal, "2026-11-10", "2026-11-01"); return err }()); f["to"] == nil {
+			if f := fields(func() error {
+				_, err := s.FindUsage(ctx, portal, ptr(property.MustParseDate("2026-11-10")), ptr(property.MustParseDate("2026-11-01")))
+				return err
+			}()); f["to"] == nil {
 				t.Errorf("usage: %v", f)
 			}
 			var id string
-			list, err := s.FindProperties(ctx, c, property.PropertyQuery{City: "Tokyo", PageSize: "1"})
+			list, err := s.FindProperties(ctx, c, property.PropertyQuery{City: "Tokyo", PageSize: ptr(1)})
 			if err != nil || len(list.Data) != 1 || list.Meta.Total < 1 {
 				t.Fatalf("search: %+v %v", list, err)
 			}
 			id = list.Data[0].ID
-			if _, err := s.FindAvailability(ctx, c, property.AvailabilityQuery{PropertyID: id, From: "2026-12-10", To: "2026-12-10"}); fields(err)["to"] == nil {
+			if _, err := s.FindAvailability(ctx, c, property.AvailabilityQuery{PropertyID: id, From: ptr(property.MustParseDate("2026-12-10")), To: ptr(property.MustParseDate("2026-12-10"))}); fields(err)["to"] == nil {
 				t.Errorf("empty range: %v", err)
 			}
 			if _, err := s.FindAvailability(ctx, c, property.AvailabilityQuery{PropertyID: id, Owned: true}); code(err) != apperr.NotFound {

@@ -13,7 +13,7 @@ import (
 
 	"github.com/wayfarer-asia/platform/internal/platform/apperr"
 	"github.com/wayfarer-asia/platform/internal/platform/clock"
-	"github.com/wayfarer-asia/platform/internal/platform/httpx"
+	"github.com/wayfarer-asia/platform/internal/platform/field"
 	"github.com/wayfarer-asia/platform/internal/platform/media"
 )
 
@@ -26,23 +26,23 @@ import (
 // may be absent (left as it is), and on update null clears an optional
 // one (licenseNumber) and is refused for the others.
 type PropertyFields struct {
-	Name               httpx.Optional[string]   `json:"name"`
-	Type               httpx.Optional[string]   `json:"type"`
-	Description        httpx.Optional[string]   `json:"description"`
-	Address            httpx.Optional[string]   `json:"address"`
-	City               httpx.Optional[string]   `json:"city"`
-	CountryCode        httpx.Optional[string]   `json:"countryCode"`
-	Latitude           httpx.Optional[float64]  `json:"latitude"`
-	Longitude          httpx.Optional[float64]  `json:"longitude"`
-	Timezone           httpx.Optional[string]   `json:"timezone"`
-	Currency           httpx.Optional[string]   `json:"currency"`
-	CheckInTime        httpx.Optional[string]   `json:"checkInTime"`
-	CheckOutTime       httpx.Optional[string]   `json:"checkOutTime"`
-	Amenities          httpx.Optional[[]string] `json:"amenities"`
-	Images             httpx.Optional[[]string] `json:"images"`
-	LicenseNumber      httpx.Optional[string]   `json:"licenseNumber"`
-	CancellationPolicy httpx.Optional[string]   `json:"cancellationPolicy"`
-	Status             httpx.Optional[string]   `json:"status"`
+	Name               field.Optional[string]   `json:"name"`
+	Type               field.Optional[string]   `json:"type"`
+	Description        field.Optional[string]   `json:"description"`
+	Address            field.Optional[string]   `json:"address"`
+	City               field.Optional[string]   `json:"city"`
+	CountryCode        field.Optional[string]   `json:"countryCode"`
+	Latitude           field.Optional[float64]  `json:"latitude"`
+	Longitude          field.Optional[float64]  `json:"longitude"`
+	Timezone           field.Optional[string]   `json:"timezone"`
+	Currency           field.Optional[string]   `json:"currency"`
+	CheckInTime        field.Optional[string]   `json:"checkInTime"`
+	CheckOutTime       field.Optional[string]   `json:"checkOutTime"`
+	Amenities          field.Optional[[]string] `json:"amenities"`
+	Images             field.Optional[[]string] `json:"images"`
+	LicenseNumber      field.Optional[string]   `json:"licenseNumber"`
+	CancellationPolicy field.Optional[string]   `json:"cancellationPolicy"`
+	Status             field.Optional[string]   `json:"status"`
 }
 
 var validClock = regexp.MustCompile(`^([01][0-9]|2[0-3]):[0-5][0-9]$`)
@@ -50,15 +50,15 @@ var validClock = regexp.MustCompile(`^([01][0-9]|2[0-3]):[0-5][0-9]$`)
 // apply checks the sent fields and sets them on c. On create every
 // required field must be sent.
 func (s *Service) applyPropertyFields(in *PropertyFields, c *PropertyContent, create bool, errs apperr.FieldErrors) {
-	text := func(field string, o httpx.Optional[string], dst *string, min, max int) {
-		if o.Required(errs, field, create) {
-			*dst = httpx.CheckString(errs, field, o.Value, true, min, max)
+	text := func(name string, o field.Optional[string], dst *string, min, max int) {
+		if o.Required(errs, name, create) {
+			*dst = field.CheckString(errs, name, o.Value, true, min, max)
 		}
 	}
-	enum := func(field string, o httpx.Optional[string], dst *string, allowed []string) {
-		if o.Required(errs, field, create) {
+	enum := func(name string, o field.Optional[string], dst *string, allowed []string) {
+		if o.Required(errs, name, create) {
 			if !slices.Contains(allowed, *o.Value) {
-				errs.Add(field, "must be one of "+strings.Join(allowed, ", "))
+				errs.Add(name, "must be one of "+strings.Join(allowed, ", "))
 				return
 			}
 			*dst = *o.Value
@@ -70,7 +70,7 @@ func (s *Service) applyPropertyFields(in *PropertyFields, c *PropertyContent, cr
 		if in.Description.Value == nil {
 			c.Description = ""
 		} else {
-			c.Description = httpx.CheckString(errs, "description", in.Description.Value, false, 0, 5000)
+			c.Description = field.CheckString(errs, "description", in.Description.Value, false, 0, 5000)
 		}
 	}
 	text("address", in.Address, &c.Address, 1, 300)
@@ -101,7 +101,7 @@ func (s *Service) applyPropertyFields(in *PropertyFields, c *PropertyContent, cr
 	enum("currency", in.Currency, &c.Currency, currencies)
 	for _, f := range []struct {
 		name string
-		o    httpx.Optional[string]
+		o    field.Optional[string]
 		dst  *string
 	}{{"checkInTime", in.CheckInTime, &c.CheckInTime}, {"checkOutTime", in.CheckOutTime, &c.CheckOutTime}} {
 		if f.o.Required(errs, f.name, create) {
@@ -132,7 +132,7 @@ func (s *Service) applyPropertyFields(in *PropertyFields, c *PropertyContent, cr
 		if in.LicenseNumber.Value == nil {
 			c.LicenseNumber = nil
 		} else {
-			v := httpx.CheckString(errs, "licenseNumber", in.LicenseNumber.Value, true, 1, 100)
+			v := field.CheckString(errs, "licenseNumber", in.LicenseNumber.Value, true, 1, 100)
 			c.LicenseNumber = &v
 		}
 	}
@@ -189,27 +189,27 @@ func (s *Service) UpdateProperty(ctx context.Context, c *Caller, id string, in P
 
 // RoomTypeFields is the body of a room type create or update.
 type RoomTypeFields struct {
-	Name        httpx.Optional[string] `json:"name"`
-	Description httpx.Optional[string] `json:"description"`
-	MaxGuests   httpx.Optional[int]    `json:"maxGuests"`
-	Beds        httpx.Optional[[]struct {
+	Name        field.Optional[string] `json:"name"`
+	Description field.Optional[string] `json:"description"`
+	MaxGuests   field.Optional[int]    `json:"maxGuests"`
+	Beds        field.Optional[[]struct {
 		Type  *string `json:"type"`
 		Count *int    `json:"count"`
 	}] `json:"beds"`
-	TotalUnits httpx.Optional[int] `json:"totalUnits"`
+	TotalUnits field.Optional[int] `json:"totalUnits"`
 	// BasePrice is a Money in the property's currency; the currency may be
 	// left out.
-	BasePrice httpx.Optional[MoneyFields] `json:"basePrice"`
+	BasePrice field.Optional[MoneyFields] `json:"basePrice"`
 }
 
 func applyRoomTypeFields(in *RoomTypeFields, c *RoomTypeContent, currency string, create bool, errs apperr.FieldErrors) {
 	if in.Name.Required(errs, "name", create) {
-		c.Name = httpx.CheckString(errs, "name", in.Name.Value, true, 1, 200)
+		c.Name = field.CheckString(errs, "name", in.Name.Value, true, 1, 200)
 	}
 	if in.Description.Set || create {
 		c.Description = ""
 		if in.Description.Value != nil {
-			c.Description = httpx.CheckString(errs, "description", in.Description.Value, false, 0, 5000)
+			c.Description = field.CheckString(errs, "description", in.Description.Value, false, 0, 5000)
 		}
 	}
 	if in.MaxGuests.Required(errs, "maxGuests", create) {

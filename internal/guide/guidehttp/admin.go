@@ -45,7 +45,11 @@ func (s *Server) handleReportCreate(w http.ResponseWriter, r *http.Request) erro
 
 func (s *Server) handleReportList(w http.ResponseWriter, r *http.Request) error {
 	q := r.URL.Query()
-	reports, meta, err := s.svc.Reports(r.Context(), caller(r.Context()), guide.ReportSearch{PageArgs: pageArgs(q), Status: q.Get("status")})
+	page, err := pageArgs(q)
+	if err != nil {
+		return err
+	}
+	reports, meta, err := s.svc.Reports(r.Context(), caller(r.Context()), guide.ReportSearch{PageArgs: page, Status: q.Get("status")})
 	if err != nil {
 		return err
 	}
@@ -89,7 +93,11 @@ func (s *Server) handleModerate(w http.ResponseWriter, r *http.Request) error {
 
 func (s *Server) handleAuditLog(w http.ResponseWriter, r *http.Request) error {
 	q := r.URL.Query()
-	entries, meta, err := s.svc.AuditLog(r.Context(), caller(r.Context()), guide.AuditSearch{PageArgs: pageArgs(q),
+	page, err := pageArgs(q)
+	if err != nil {
+		return err
+	}
+	entries, meta, err := s.svc.AuditLog(r.Context(), caller(r.Context()), guide.AuditSearch{PageArgs: page,
 		TargetType: q.Get("targetType"), TargetID: q.Get("targetId")})
 	if err != nil {
 		return err

@@ -47,6 +47,7 @@ func (s *Server) handleApply(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	a, err := s.svc.Apply(r.Context(), caller(r.Context()), in)
+	err = restHints(err)
 	if err != nil {
 		return err
 	}
@@ -73,6 +74,7 @@ func (s *Server) handleApplicationUpdate(w http.ResponseWriter, r *http.Request)
 		return err
 	}
 	a, err := s.svc.UpdateApplication(r.Context(), caller(r.Context()), id, in)
+	err = restHints(err)
 	if err != nil {
 		return err
 	}
@@ -116,6 +118,7 @@ func (s *Server) handleExpertProfileUpdate(w http.ResponseWriter, r *http.Reques
 		return err
 	}
 	p, err := s.svc.UpdateExpertProfile(r.Context(), caller(r.Context()), in)
+	err = restHints(err)
 	if err != nil {
 		return err
 	}
@@ -156,7 +159,11 @@ func (s *Server) handleExpertImageGet(w http.ResponseWriter, r *http.Request) er
 
 func (s *Server) handleApplicationQueue(w http.ResponseWriter, r *http.Request) error {
 	q := r.URL.Query()
-	apps, meta, err := s.svc.ListApplications(r.Context(), caller(r.Context()), guide.ApplicationSearch{PageArgs: pageArgs(q), Status: q.Get("status")})
+	page, err := pageArgs(q)
+	if err != nil {
+		return err
+	}
+	apps, meta, err := s.svc.ListApplications(r.Context(), caller(r.Context()), guide.ApplicationSearch{PageArgs: page, Status: q.Get("status")})
 	if err != nil {
 		return err
 	}

@@ -10,7 +10,11 @@ import (
 
 func (s *Server) handleBookingList(w http.ResponseWriter, r *http.Request) error {
 	q := r.URL.Query()
-	bookings, meta, err := s.svc.ListBookings(r.Context(), caller(r.Context()), guide.BookingSearch{PageArgs: pageArgs(q),
+	page, err := pageArgs(q)
+	if err != nil {
+		return err
+	}
+	bookings, meta, err := s.svc.ListBookings(r.Context(), caller(r.Context()), guide.BookingSearch{PageArgs: page,
 		Sort: q.Get("sort"), Status: q.Get("status")})
 	if err != nil {
 		return err

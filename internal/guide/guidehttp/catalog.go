@@ -3,8 +3,6 @@ package guidehttp
 import (
 	"net/http"
 	"net/url"
-	"strconv"
-	"strings"
 
 	"github.com/wayfarer-asia/platform/internal/guide"
 	"github.com/wayfarer-asia/platform/internal/platform/httpx"
@@ -12,23 +10,12 @@ import (
 	"github.com/wayfarer-asia/platform/internal/platform/paging"
 )
 
-// queryInt reads a whole-number query parameter: nil when absent or
-// empty, guide.NotANumber when it is not a whole number. The service
-// checks its bounds.
-func queryInt(q url.Values, name string) *int {
-	s := strings.TrimSpace(q.Get(name))
-	if s == "" {
-		return nil
-	}
-	n, err := strconv.Atoi(s)
-	if err != nil {
-		n = guide.NotANumber
-	}
-	return &n
-}
-
-func pageArgs(q url.Values) guide.PageArgs {
-	return guide.PageArgs{Page: queryInt(q, "page"), PageSize: queryInt(q, "pageSize"), Order: q.Get("order")}
+// pageArgs reads the page selection of a list. Text that is no whole
+// number is refused here; the service checks the ranges.
+func pageArgs(q url.Values) (guide.PageArgs, error) {
+	p := httpx.NewQuery(q)
+	args := guide.PageArgs{Page: p.Whole("page", paging.PageRange), PageSize: p.Whole("pageSize", paging.SizeRange), Order: q.Get("order")}
+	return args, p.Err()
 }
 
 // writeList answers a page of a list, its image references absolute.
@@ -53,7 +40,11 @@ func writeItem[T media.Referrer](w http.ResponseWriter, r *http.Request, status 
 
 func (s *Server) handleExpertList(w http.ResponseWriter, r *http.Request) error {
 	q := r.URL.Query()
-	experts, meta, err := s.svc.Experts(r.Context(), nil, guide.ExpertSearch{PageArgs: pageArgs(q), Locale: q.Get("locale"),
+	page, err := pageArgs(q)
+	if err != nil {
+		return err
+	}
+	experts, meta, err := s.svc.Experts(r.Context(), nil, guide.ExpertSearch{PageArgs: page, Locale: q.Get("locale"),
 		Sort: q.Get("sort"), City: q.Get("city"), Language: q.Get("language"), Specialty: q.Get("specialty"), Country: q.Get("country")})
 	return writeList(w, r, experts, meta, err)
 }
@@ -65,21 +56,33 @@ func (s *Server) handleExpertGet(w http.ResponseWriter, r *http.Request) error {
 
 func (s *Server) handleExpertPackages(w http.ResponseWriter, r *http.Request) error {
 	q := r.URL.Query()
-	packages, meta, err := s.svc.ExpertPackages(r.Context(), nil, guide.ExpertPackageSearch{PageArgs: pageArgs(q),
+	page, err := pageArgs(q)
+	if err != nil {
+		return err
+	}
+	packages, meta, err := s.svc.ExpertPackages(r.Context(), nil, guide.ExpertPackageSearch{PageArgs: page,
 		Handle: r.PathValue("handle"), Locale: q.Get("locale")})
 	return writeList(w, r, packages, meta, err)
 }
 
 func (s *Server) handleExpertReviews(w http.ResponseWriter, r *http.Request) error {
 	q := r.URL.Query()
-	reviews, meta, err := s.svc.ExpertReviews(r.Context(), nil, guide.ReviewSearch{PageArgs: pageArgs(q),
+	page, err := pageArgs(q)
+	if err != nil {
+		return err
+	}
+	reviews, meta, err := s.svc.ExpertReviews(r.Context(), nil, guide.ReviewSearch{PageArgs: page,
 		Handle: r.PathValue("handle"), Sort: q.Get("sort"), Locale: q.Get("locale")})
 	return writeList(w, r, reviews, meta, err)
 }
 
 func (s *Server) handlePackageList(w http.ResponseWriter, r *http.Request) error {
 	q := r.URL.Query()
-	packages, meta, err := s.svc.Packages(r.Context(), nil, guide.PackageSearch{PageArgs: pageArgs(q), Locale: q.Get("locale"),
+	page, err := pageArgs(q)
+	if err != nil {
+		return err
+	}
+	packages, meta, err := s.svc.Packages(r.Context(), nil, guide.PackageSearch{PageArgs: page, Locale: q.Get("locale"),
 		Sort: q.Get("sort"), Category: q.Get("category"), Country: q.Get("country")})
 	return writeList(w, r, packages, meta, err)
 }
@@ -91,7 +94,11 @@ func (s *Server) handlePackageGet(w http.ResponseWriter, r *http.Request) error 
 
 func (s *Server) handleTravelogueList(w http.ResponseWriter, r *http.Request) error {
 	q := r.URL.Query()
-	travelogues, meta, err := s.svc.Travelogues(r.Context(), nil, guide.TravelogueSearch{PageArgs: pageArgs(q),
+	page, err := pageArgs(q)
+	if err != nil {
+		return err
+	}
+	travelogues, meta, err := s.svc.Travelogues(r.Context(), nil, guide.TravelogueSearch{PageArgs: page,
 		Locale: q.Get("locale"), Sort: q.Get("sort"), Category: q.Get("category")})
 	return writeList(w, r, travelogues, meta, err)
 }

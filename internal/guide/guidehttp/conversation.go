@@ -36,9 +36,19 @@ func (s *Server) handleConversationOpen(w http.ResponseWriter, r *http.Request) 
 }
 
 func (s *Server) handleMessageList(w http.ResponseWriter, r *http.Request) error {
-	q := r.URL.Query()
-	page, err := s.svc.Messages(r.Context(), caller(r.Context()), guide.MessageSearch{ConversationID: r.PathValue("id"),
-		Limit: queryInt(q, "limit"), Cursor: q.Get("cursor")})
+	// An id that names no conversation is answered before the query is
+	// read, as the service answers it before checking the rest.
+	id, err := httpx.PathID(r, "conversation")
+	if err != nil {
+		return err
+	}
+	q := httpx.NewQuery(r.URL.Query())
+	limit := q.Whole("limit", guide.MessageLimitRange)
+	if err := q.Err(); err != nil {
+		return err
+	}
+	page, err := s.svc.Messages(r.Context(), caller(r.Context()), guide.MessageSearch{ConversationID: id,
+		Limit: limit, Cursor: r.URL.Query().Get("cursor")})
 	return writeItem(w, r, http.StatusOK, page, err)
 }
 

@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/wayfarer-asia/platform/internal/guide"
 	"github.com/wayfarer-asia/platform/internal/platform/httpx/apitest"
 	"github.com/wayfarer-asia/platform/internal/platform/store/storetest"
@@ -142,6 +144,15 @@ func TestPackageImages(t *testing.T) {
 			}
 			if res := post(b.expert.token, pngBytes(t, 9, 9)).Expect(409); res.ErrorCode() != "CONFLICT" {
 				t.Fatalf("eleventh image: %s", res.Body)
+			} else {
+				// The REST door names its own route where the service says
+				// "drop one first".
+				var e struct{ Error struct{ Message string } }
+				res.Decode(&e)
+				want := "The package has 10 images, the most it may have: drop one with PATCH /api/v1/packages/{id} first."
+				if diff := cmp.Diff(want, e.Error.Message); diff != "" {
+					t.Errorf("eleventh image message (-want +got):\n%s", diff)
+				}
 			}
 			full = images()
 			if len(full) != guide.MaxPackageImages {
@@ -174,6 +185,12 @@ func TestPackageImages(t *testing.T) {
 			for _, img := range []string{dropped, "/media/packages/" + other, "/media/./packages/" + other, "/media//packages/" + other,
 				"/media/packages/./" + other, "/media/%2e/packages/" + other, "/media/sample/../packages/" + other} {
 				res := b.Do("PATCH", "/api/v1/packages/"+id, map[string]any{"images": append(slices.Clone(list), publicURL+img)}, bearer(b.expert.token)...).Expect(400)
+				if img == dropped {
+					want := map[string]any{"images": "an uploaded image that is not this package's; add one with POST /api/v1/packages/{id}/images"}
+					if diff := cmp.Diff(want, res.ErrorDetails()); diff != "" {
+						t.Errorf("dropped upload details (-want +got):\n%s", diff)
+					}
+				}
 				// Not this package's ("images"), or not a clean path ("images[9]").
 				if d := res.ErrorDetails(); d["images"] == nil && d["images["+strconv.Itoa(len(list))+"]"] == nil {
 					t.Errorf("%s: %s", img, res.Body)

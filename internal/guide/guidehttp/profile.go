@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"github.com/wayfarer-asia/platform/internal/guide"
+	"github.com/wayfarer-asia/platform/internal/platform/field"
 	"github.com/wayfarer-asia/platform/internal/platform/httpx"
 	"github.com/wayfarer-asia/platform/internal/platform/media"
 )
@@ -20,16 +21,16 @@ func (s *Server) handleProfileGet(w http.ResponseWriter, r *http.Request) error 
 
 func (s *Server) handleProfileUpdate(w http.ResponseWriter, r *http.Request) error {
 	var in struct {
-		Name     httpx.Optional[string] `json:"name"`
-		Nickname httpx.Optional[string] `json:"nickname"`
-		Bio      httpx.Optional[string] `json:"bio"`
-		BioZh    httpx.Optional[string] `json:"bioZh"`
+		Name     field.Optional[string] `json:"name"`
+		Nickname field.Optional[string] `json:"nickname"`
+		Bio      field.Optional[string] `json:"bio"`
+		BioZh    field.Optional[string] `json:"bioZh"`
 	}
 	if err := httpx.Decode(w, r, &in); err != nil {
 		return err
 	}
 	// Absent: left as it is; null: cleared.
-	change := func(o httpx.Optional[string]) *guide.Change {
+	change := func(o field.Optional[string]) *guide.Change {
 		if !o.Set {
 			return nil
 		}

@@ -9,6 +9,7 @@ import (
 	"github.com/wayfarer-asia/platform/internal/guide"
 	"github.com/wayfarer-asia/platform/internal/platform/apperr"
 	"github.com/wayfarer-asia/platform/internal/platform/chat"
+	"github.com/wayfarer-asia/platform/internal/platform/field"
 	"github.com/wayfarer-asia/platform/internal/platform/httpx"
 )
 
@@ -79,7 +80,7 @@ func (r chatRules) CheckUser(ctx context.Context, userID string) error {
 func (chatRules) CheckDraft(content, messageType *string) (text, kind string, err error) {
 	errs := apperr.FieldErrors{}
 	kind = guide.MessageText
-	text = httpx.CheckString(errs, "content", content, true, 1, 5000)
+	text = field.CheckString(errs, "content", content, true, 1, 5000)
 	if content != nil && strings.TrimSpace(*content) == "" {
 		errs.Add("content", "must not be blank")
 	}

@@ -47,6 +47,7 @@ func (s *Server) handlePackageCreate(w http.ResponseWriter, r *http.Request) err
 		return err
 	}
 	p, err := s.svc.CreatePackage(r.Context(), caller(r.Context()), in)
+	err = restHints(err)
 	if err != nil {
 		return err
 	}
@@ -67,6 +68,7 @@ func (s *Server) handlePackageUpdate(w http.ResponseWriter, r *http.Request) err
 		return err
 	}
 	p, err := s.svc.UpdatePackage(r.Context(), caller(r.Context()), id, in)
+	err = restHints(err)
 	if err != nil {
 		return err
 	}
@@ -83,6 +85,7 @@ func (s *Server) handlePackageImageUpload(w http.ResponseWriter, r *http.Request
 	// Whose package, and room for one more, before the upload is read and
 	// decoded.
 	id, err := s.svc.CheckPackageImage(ctx, c, r.PathValue("id"))
+	err = restHints(err)
 	if err != nil {
 		return err
 	}
@@ -91,6 +94,7 @@ func (s *Server) handlePackageImageUpload(w http.ResponseWriter, r *http.Request
 		return err
 	}
 	p, path, err := s.svc.AddPackageImage(ctx, c, id, img)
+	err = restHints(err)
 	if err != nil {
 		return err
 	}

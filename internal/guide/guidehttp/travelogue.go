@@ -69,6 +69,7 @@ func (s *Server) handleTravelogueCreate(w http.ResponseWriter, r *http.Request) 
 		return err
 	}
 	t, err := s.svc.CreateTravelogue(r.Context(), caller(r.Context()), in)
+	err = restHints(err)
 	return writeItem(w, r, http.StatusCreated, t, err)
 }
 
@@ -78,6 +79,7 @@ func (s *Server) handleTravelogueUpdate(w http.ResponseWriter, r *http.Request) 
 		return err
 	}
 	t, err := s.svc.UpdateTravelogue(r.Context(), caller(r.Context()), r.PathValue("slug"), in)
+	err = restHints(err)
 	if err == nil && t.Status == guide.TraveloguePublished {
 		s.catalogChanged()
 	}
@@ -97,7 +99,11 @@ func (s *Server) handleTravelogueStatus(move func(context.Context, *guide.Caller
 }
 
 func (s *Server) handleMyTravelogues(w http.ResponseWriter, r *http.Request) error {
-	list, meta, err := s.svc.MyTravelogues(r.Context(), caller(r.Context()), pageArgs(r.URL.Query()))
+	page, err := pageArgs(r.URL.Query())
+	if err != nil {
+		return err
+	}
+	list, meta, err := s.svc.MyTravelogues(r.Context(), caller(r.Context()), page)
 	return writeList(w, r, list, meta, err)
 }
 
@@ -113,6 +119,7 @@ func (s *Server) handleTravelogueImageUpload(w http.ResponseWriter, r *http.Requ
 	// Whose travelogue, and room for one more, before the upload is read
 	// and decoded.
 	slug, err := s.svc.CheckTravelogueImage(ctx, c, r.PathValue("slug"))
+	err = restHints(err)
 	if err != nil {
 		return err
 	}
@@ -121,6 +128,7 @@ func (s *Server) handleTravelogueImageUpload(w http.ResponseWriter, r *http.Requ
 		return err
 	}
 	t, path, err := s.svc.AddTravelogueImage(ctx, c, slug, img)
+	err = restHints(err)
 	if err != nil {
 		return err
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/wayfarer-asia/platform/internal/platform/apperr"
+	"github.com/wayfarer-asia/platform/internal/platform/field"
 	"github.com/wayfarer-asia/platform/internal/platform/httpx"
 )
 
@@ -70,7 +71,7 @@ func (a *EndpointAPI) check(in *endpointInput, create bool) error {
 		*in.Types = slices.Compact(types)
 	}
 	if in.Description != nil {
-		httpx.CheckString(errs, "description", in.Description, false, 0, 200)
+		field.CheckString(errs, "description", in.Description, false, 0, 200)
 	}
 	if in.Mode != nil {
 		if !create || len(a.Modes) == 0 {

@@ -33,7 +33,7 @@ import (
 	"github.com/golang-jwt/jwt/v5"
 
 	"github.com/wayfarer-asia/platform/internal/platform/apperr"
-	"github.com/wayfarer-asia/platform/internal/platform/httpx"
+	"github.com/wayfarer-asia/platform/internal/platform/field"
 	"github.com/wayfarer-asia/platform/internal/platform/store"
 	"github.com/wayfarer-asia/platform/internal/platform/telemetry"
 )
@@ -445,7 +445,7 @@ func (e *Engine) checkDraft(in ClientPublication) (Draft, error) {
 		return Draft{}, err
 	}
 	d := Draft{Type: "draft", MessageType: kind, Content: text, Ref: in.Ref}
-	httpx.CheckString(errs, "ref", in.Ref, false, 1, 200)
+	field.CheckString(errs, "ref", in.Ref, false, 1, 200)
 	if strings.IndexByte(d.Content, 0) >= 0 || (in.Ref != nil && strings.IndexByte(*in.Ref, 0) >= 0) {
 		errs.Add("content", "must not contain NUL")
 	}

@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/wayfarer-asia/platform/internal/platform/apperr"
+	"github.com/wayfarer-asia/platform/internal/platform/field"
 )
 
 // FuzzDecode: any body either decodes or yields a VALIDATION_ERROR,
@@ -30,11 +31,11 @@ func FuzzDecode(f *testing.F) {
 	f.Add(`{}`, "text/plain")
 	f.Fuzz(func(t *testing.T, body, contentType string) {
 		var dst struct {
-			Email    *string          `json:"email"`
-			Password *string          `json:"password"`
-			Nested   map[string]any   `json:"nested"`
-			Count    *int             `json:"count"`
-			Name     Optional[string] `json:"name"`
+			Email    *string                `json:"email"`
+			Password *string                `json:"password"`
+			Nested   map[string]any         `json:"nested"`
+			Count    *int                   `json:"count"`
+			Name     field.Optional[string] `json:"name"`
 		}
 		r := httptest.NewRequest("POST", "/", strings.NewReader(body))
 		r.Header.Set("Content-Type", contentType)
@@ -121,12 +122,12 @@ func FuzzQueryText(f *testing.F) {
 		want := map[string]bool{}
 		query, _ := url.ParseQuery(raw)
 		for name, values := range query {
-			if !validText(name) {
+			if !field.IsText(name) {
 				want[fieldName(name)] = true
 				continue
 			}
 			for _, v := range values {
-				if !validText(v) {
+				if !field.IsText(v) {
 					want[name] = true
 				}
 			}

@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/wayfarer-asia/platform/internal/platform/apperr"
+	"github.com/wayfarer-asia/platform/internal/platform/field"
 )
 
 // Text from the caller must be UTF-8 without NUL: PostgreSQL refuses NUL
@@ -19,14 +20,6 @@ import (
 // any handler runs a query with it: the path values and query parameters
 // of every route by the router (checkURLText), JSON strings, keys
 // included, by Decode (checkJSONText).
-
-// MaxPathValue bounds a path parameter: ids, handles, slugs, codes and
-// storage keys are far shorter, and nothing longer reaches a query.
-const MaxPathValue = 200
-
-const badTextMessage = "must be valid UTF-8 text without NUL characters"
-
-func validText(s string) bool { return utf8.ValidString(s) && strings.IndexByte(s, 0) < 0 }
 
 // fieldName makes a caller's name of a field (a query parameter or a JSON
 // key that is itself bad text) fit to name in details.
@@ -49,17 +42,17 @@ func pathParams(pattern string) []string {
 
 // checkURLText wraps the handler of a route whose wildcards are params:
 // every path value and every query parameter, name and value, must be
-// valid text, and a path value at most MaxPathValue bytes; otherwise the
+// valid text, and a path value at most field.MaxKey bytes; otherwise the
 // answer is a VALIDATION_ERROR naming each offender, and h never runs.
 func (rt *Router) checkURLText(params []string, h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		errs := apperr.FieldErrors{}
 		for _, name := range params {
 			switch v := r.PathValue(name); {
-			case !validText(v):
-				errs.Add(name, badTextMessage)
-			case len(v) > MaxPathValue:
-				errs.Add(name, "must be at most "+strconv.Itoa(MaxPathValue)+" bytes")
+			case !field.IsText(v):
+				errs.Add(name, field.BadText)
+			case len(v) > field.MaxKey:
+				errs.Add(name, "must be at most "+strconv.Itoa(field.MaxKey)+" bytes")
 			}
 		}
 		checkQueryText(r.URL.RawQuery, errs)
@@ -130,7 +123,7 @@ func checkJSONText(b []byte) error {
 			if n := len(stack); n > 0 && stack[n-1].object && stack[n-1].expectKey {
 				c := stack[n-1]
 				if !validLiteral(literal) {
-					return apperr.Field(fieldName(join(c.path, t)), "is not a valid field name: "+badTextMessage)
+					return apperr.Field(fieldName(join(c.path, t)), "is not a valid field name: "+field.BadText)
 				}
 				c.key, c.expectKey = t, false
 				continue
@@ -140,7 +133,7 @@ func checkJSONText(b []byte) error {
 				if name == "" {
 					name = "body"
 				}
-				return apperr.Field(name, badTextMessage)
+				return apperr.Field(name, field.BadText)
 			}
 		}
 		// A value is complete.
@@ -216,10 +209,10 @@ func checkQueryText(raw string, errs apperr.FieldErrors) {
 			continue
 		}
 		switch {
-		case !validText(name):
-			errs.Add(fieldName(name), "is not a valid parameter name: "+badTextMessage)
-		case !validText(value):
-			errs.Add(name, badTextMessage)
+		case !field.IsText(name):
+			errs.Add(fieldName(name), "is not a valid parameter name: "+field.BadText)
+		case !field.IsText(value):
+			errs.Add(name, field.BadText)
 		}
 	}
 }

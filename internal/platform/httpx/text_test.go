@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/wayfarer-asia/platform/internal/platform/apperr"
+	"github.com/wayfarer-asia/platform/internal/platform/field"
 )
 
 // TestDecodeRefusesBadText: a JSON string that is not UTF-8 text without
@@ -58,7 +59,7 @@ func TestDecodeRefusesBadText(t *testing.T) {
 		var e *apperr.Error
 		if !errors.As(err, &e) || e.Code != apperr.Validation || e.Details[tc.field] == nil || len(e.Details) != 1 {
 			t.Errorf("%q: want VALIDATION_ERROR naming %q, got %v", tc.body, tc.field, err)
-		} else if e.Details[tc.field] != badTextMessage && !strings.HasSuffix(e.Details[tc.field].(string), badTextMessage) {
+		} else if e.Details[tc.field] != field.BadText && !strings.HasSuffix(e.Details[tc.field].(string), field.BadText) {
 			t.Errorf("%q: reason %q", tc.body, e.Details[tc.field])
 		}
 	}
@@ -66,7 +67,7 @@ func TestDecodeRefusesBadText(t *testing.T) {
 
 // TestRouterRefusesBadURLText: every route of a Router refuses a path
 // value or a query parameter (name or value) that is not UTF-8 text
-// without NUL, and a path value over MaxPathValue bytes, with a
+// without NUL, and a path value over field.MaxKey bytes, with a
 // VALIDATION_ERROR naming it; the handler never runs.
 func TestRouterRefusesBadURLText(t *testing.T) {
 	rt := NewRouter()
@@ -81,7 +82,7 @@ func TestRouterRefusesBadURLText(t *testing.T) {
 		{"/things/%00", "id"},
 		{"/things/a%ffb", "id"},
 		{"/things/%ed%a0%80", "id"},
-		{"/things/" + strings.Repeat("a", MaxPathValue+1), "id"},
+		{"/things/" + strings.Repeat("a", field.MaxKey+1), "id"},
 		{"/files/a/b%00c", "key"},
 		{"/list/?q=%00", "q"},
 		{"/things/1?city=x%00y", "city"},
@@ -89,7 +90,7 @@ func TestRouterRefusesBadURLText(t *testing.T) {
 		{"/things/1?ci%00ty=x", "ci\uFFFDty"},
 		{"/things/1?%ff=x", "\uFFFD"},
 		// Valid text.
-		{"/things/" + strings.Repeat("a", MaxPathValue), ""},
+		{"/things/" + strings.Repeat("a", field.MaxKey), ""},
 		{"/things/%E6%97%A5?city=%E6%9D%B1%E4%BA%AC&page=2", ""},
 		{"/files/a/b/c.webp", ""},
 		{"/list/?q=caf%C3%A9", ""},

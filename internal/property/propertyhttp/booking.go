@@ -3,6 +3,7 @@ package propertyhttp
 import (
 	"net/http"
 
+	"github.com/wayfarer-asia/platform/internal/platform/apperr"
 	"github.com/wayfarer-asia/platform/internal/platform/httpx"
 	"github.com/wayfarer-asia/platform/internal/property"
 )
@@ -35,11 +36,18 @@ func (s *Server) handleBookingCreate(w http.ResponseWriter, r *http.Request) err
 
 func (s *Server) handleBookingList(w http.ResponseWriter, r *http.Request) error {
 	q := r.URL.Query()
-	list, err := s.svc.FindBookings(r.Context(), caller(r.Context()), property.BookingQuery{
-		Status: q.Get("status"), PropertyID: q.Get("propertyId"), CheckInFrom: q.Get("checkInFrom"), CheckInTo: q.Get("checkInTo"),
-		ExternalReference: q.Get("externalReference"), UpdatedSince: q.Get("updatedSince"),
-		Sort: q.Get("sort"), Order: q.Get("order"), Page: q.Get("page"), PageSize: q.Get("pageSize"),
-	})
+	errs := apperr.FieldErrors{}
+	in := property.BookingQuery{
+		Status: q.Get("status"), PropertyID: q.Get("propertyId"),
+		CheckInFrom: dateArg(errs, "checkInFrom", q.Get("checkInFrom")), CheckInTo: dateArg(errs, "checkInTo", q.Get("checkInTo")),
+		ExternalReference: q.Get("externalReference"), UpdatedSince: timeArg(errs, "updatedSince", q.Get("updatedSince")),
+		Sort: q.Get("sort"), Order: q.Get("order"),
+	}
+	in.Page, in.PageSize = pageArgs(errs, q.Get("page"), q.Get("pageSize"))
+	if err := errs.Err(); err != nil {
+		return err
+	}
+	list, err := s.svc.FindBookings(r.Context(), caller(r.Context()), in)
 	if err != nil {
 		return err
 	}

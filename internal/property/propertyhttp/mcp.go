@@ -6,12 +6,12 @@ import (
 	"errors"
 	"net/http"
 	"reflect"
-	"strconv"
 	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/wayfarer-asia/platform/internal/platform/apperr"
 	"github.com/wayfarer-asia/platform/internal/platform/httpx"
 	"github.com/wayfarer-asia/platform/internal/platform/idempotency"
 	"github.com/wayfarer-asia/platform/internal/platform/mcpx"
@@ -147,10 +147,17 @@ func (s *Server) mcpTools(d *mcpx.Door) {
 		Description: "Search active properties by place, type, price and amenities; with checkIn, checkOut and guests, " +
 			"only those that can host the stay, with its price."},
 		property.ScopePropertiesRead, func(ctx context.Context, _ *mcp.CallToolRequest, in propertySearchIn) (*mcp.CallToolResult, *property.List[property.PropertySummary], error) {
-			list, err := s.svc.FindProperties(ctx, mcpCaller(ctx), property.PropertyQuery{
-				CheckIn: in.CheckIn, CheckOut: in.CheckOut, Guests: number(in.Guests), City: in.City, Country: in.Country,
-				Type: in.Type, Currency: in.Currency, MinPrice: amount(in.MinPrice), MaxPrice: amount(in.MaxPrice),
-				Amenities: strings.Join(in.Amenities, ","), Sort: in.Sort, Order: in.Order, Page: number(in.Page), PageSize: number(in.PageSize)})
+			errs := apperr.FieldErrors{}
+			q := property.PropertyQuery{
+				CheckIn: dateArg(errs, "checkIn", in.CheckIn), CheckOut: dateArg(errs, "checkOut", in.CheckOut), Guests: guestsArg(errs, number(in.Guests)),
+				City: in.City, Country: in.Country, Type: in.Type, Currency: in.Currency,
+				MinPrice: amountArg(errs, "minPrice", amount(in.MinPrice)), MaxPrice: amountArg(errs, "maxPrice", amount(in.MaxPrice)),
+				Amenities: strings.Join(in.Amenities, ","), Sort: in.Sort, Order: in.Order}
+			q.Page, q.PageSize = pageArgs(errs, number(in.Page), number(in.PageSize))
+			if err := errs.Err(); err != nil {
+				return nil, nil, mcpx.ErrorOf(ctx, err)
+			}
+			list, err := s.svc.FindProperties(ctx, mcpCaller(ctx), q)
 			if err != nil {
 				return nil, nil, mcpx.ErrorOf(ctx, err)
 			}
@@ -170,7 +177,12 @@ func (s *Server) mcpTools(d *mcpx.Door) {
 	mcpx.AddTool(d, &mcp.Tool{Name: "get_availability", Title: "Get availability", Annotations: mcpx.ReadOnly,
 		Description: "Get a property's availability calendar: units left, price and restrictions per night and room type."},
 		property.ScopePropertiesRead, func(ctx context.Context, _ *mcp.CallToolRequest, in availabilityIn) (*mcp.CallToolResult, *property.Availability, error) {
-			a, err := s.svc.FindAvailability(ctx, mcpCaller(ctx), property.AvailabilityQuery{PropertyID: in.ID, From: in.From, To: in.To, RoomTypeID: in.RoomTypeID})
+			errs := apperr.FieldErrors{}
+			q := property.AvailabilityQuery{PropertyID: in.ID, From: dateArg(errs, "from", in.From), To: dateArg(errs, "to", in.To), RoomTypeID: in.RoomTypeID}
+			if err := errs.Err(); err != nil {
+				return nil, nil, mcpx.ErrorOf(ctx, err)
+			}
+			a, err := s.svc.FindAvailability(ctx, mcpCaller(ctx), q)
 			if err != nil {
 				return nil, nil, mcpx.ErrorOf(ctx, err)
 			}
@@ -201,9 +213,16 @@ func (s *Server) mcpTools(d *mcpx.Door) {
 	mcpx.AddTool(d, &mcp.Tool{Name: "list_bookings", Title: "List bookings", Annotations: mcpx.ReadOnly,
 		Description: "List the bookings of this key's account (test or live), with filters and paging."},
 		property.ScopeBookingsRead, func(ctx context.Context, _ *mcp.CallToolRequest, in bookingListIn) (*mcp.CallToolResult, *property.List[property.Booking], error) {
-			list, err := s.svc.FindBookings(ctx, mcpCaller(ctx), property.BookingQuery{Status: in.Status, PropertyID: in.PropertyID,
-				CheckInFrom: in.CheckInFrom, CheckInTo: in.CheckInTo, ExternalReference: in.ExternalReference, UpdatedSince: in.UpdatedSince,
-				Sort: in.Sort, Order: in.Order, Page: number(in.Page), PageSize: number(in.PageSize)})
+			errs := apperr.FieldErrors{}
+			q := property.BookingQuery{Status: in.Status, PropertyID: in.PropertyID,
+				CheckInFrom: dateArg(errs, "checkInFrom", in.CheckInFrom), CheckInTo: dateArg(errs, "checkInTo", in.CheckInTo),
+				ExternalReference: in.ExternalReference, UpdatedSince: timeArg(errs, "updatedSince", in.UpdatedSince),
+				Sort: in.Sort, Order: in.Order}
+			q.Page, q.PageSize = pageArgs(errs, number(in.Page), number(in.PageSize))
+			if err := errs.Err(); err != nil {
+				return nil, nil, mcpx.ErrorOf(ctx, err)
+			}
+			list, err := s.svc.FindBookings(ctx, mcpCaller(ctx), q)
 			if err != nil {
 				return nil, nil, mcpx.ErrorOf(ctx, err)
 			}
@@ -226,23 +245,6 @@ func (s *Server) mcpTools(d *mcpx.Door) {
 					return s.svc.CancelBooking(ctx, mcpCaller(ctx), in.ID)
 				})
 		})
-}
-
-// number is a tool's whole-number argument as the REST query sends it:
-// 0 is left out, so that the default applies.
-func number(n int) string {
-	if n == 0 {
-		return ""
-	}
-	return strconv.Itoa(n)
-}
-
-// amount is a tool's optional amount as the REST query sends it.
-func amount(v *float64) string {
-	if v == nil {
-		return ""
-	}
-	return strconv.FormatFloat(*v, 'f', -1, 64)
 }
 
 // rest is the REST request a write tool stands for: whose idempotency

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/wayfarer-asia/platform/internal/platform/apperr"
 	"github.com/wayfarer-asia/platform/internal/platform/httpx"
 	"github.com/wayfarer-asia/platform/internal/property"
 )
@@ -111,7 +112,12 @@ func (s *Server) handleKeyRotate(w http.ResponseWriter, r *http.Request) error {
 
 func (s *Server) handleUsage(w http.ResponseWriter, r *http.Request) error {
 	q := r.URL.Query()
-	u, err := s.svc.FindUsage(r.Context(), portalCaller(r.Context()), q.Get("from"), q.Get("to"))
+	errs := apperr.FieldErrors{}
+	from, to := dateArg(errs, "from", q.Get("from")), dateArg(errs, "to", q.Get("to"))
+	if err := errs.Err(); err != nil {
+		return err
+	}
+	u, err := s.svc.FindUsage(r.Context(), portalCaller(r.Context()), from, to)
 	if err != nil {
 		return err
 	}

@@ -39,13 +39,20 @@ func (s *Server) asHost(h httpx.HandlerFunc) httpx.HandlerFunc {
 // handleOwnedProperties lists the developer's own properties, whatever
 // their status.
 func (s *Server) handleOwnedProperties(w http.ResponseWriter, r *http.Request) error {
-	in := propertyQuery(r.URL.Query())
-	in.Mine = "true"
+	errs := apperr.FieldErrors{}
+	in := propertyQuery(errs, r.URL.Query())
+	if err := errs.Err(); err != nil {
+		return err
+	}
+	in.Mine = true
 	return s.writeProperties(w, r, in)
 }
 
 func (s *Server) handleOwnedAvailability(w http.ResponseWriter, r *http.Request) error {
-	in := availabilityQuery(r)
+	in, err := availabilityQuery(r)
+	if err != nil {
+		return err
+	}
 	in.Owned = true
 	return s.writeAvailability(w, r, in)
 }
