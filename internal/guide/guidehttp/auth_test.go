@@ -493,14 +493,18 @@ func TestAPIKeys(t *testing.T) {
 	}
 	// lastUsedAt reaches the database when the usage is flushed, not per request.
 	var dbUsed *time.Time
-	e.db.QueryRow(`SELECT last_used_at FROM api_keys WHERE id = $1`, created.Data.ID).Scan(&dbUsed)
+	if err := e.db.QueryRow(`SELECT last_used_at FROM api_keys WHERE id = $1`, created.Data.ID).Scan(&dbUsed); err != nil {
+		t.Fatal(err)
+	}
 	if dbUsed != nil {
 		t.Error("lastUsedAt written on the request path")
 	}
 	if err := e.store.TouchAPIKeys(t.Context(), e.keyUsage.Take()); err != nil {
 		t.Fatal(err)
 	}
-	e.db.QueryRow(`SELECT last_used_at FROM api_keys WHERE id = $1`, created.Data.ID).Scan(&dbUsed)
+	if err := e.db.QueryRow(`SELECT last_used_at FROM api_keys WHERE id = $1`, created.Data.ID).Scan(&dbUsed); err != nil {
+		t.Fatal(err)
+	}
 	if dbUsed == nil {
 		t.Error("lastUsedAt not flushed")
 	}

@@ -62,7 +62,9 @@ func TestProfile(t *testing.T) {
 	}
 	e.Do("PUT", "/api/v1/profile", map[string]any{"bioZh": strings.Repeat("中", 500)}, bearer(u.token)...).Expect(200)
 	var role, email string
-	e.db.QueryRow(`SELECT role, email FROM users WHERE id = $1`, u.id).Scan(&role, &email)
+	if err := e.db.QueryRow(`SELECT role, email FROM users WHERE id = $1`, u.id).Scan(&role, &email); err != nil {
+		t.Fatal(err)
+	}
 	if role != "TOURIST" || email != "profile@example.com" {
 		t.Errorf("role %s, email %s changed", role, email)
 	}
@@ -156,7 +158,9 @@ func TestAccountClosure(t *testing.T) {
 			}
 			var email, name *string
 			var hash *string
-			b.db.QueryRow(`SELECT email, name, password_hash FROM users WHERE id = $1`, u.id).Scan(&email, &name, &hash)
+			if err := b.db.QueryRow(`SELECT email, name, password_hash FROM users WHERE id = $1`, u.id).Scan(&email, &name, &hash); err != nil {
+				t.Fatal(err)
+			}
 			if email != nil || name != nil || hash != nil {
 				t.Errorf("personal fields kept: %v %v %v", email, name, hash)
 			}

@@ -413,7 +413,9 @@ func TestIdempotency(t *testing.T) {
 		t.Errorf("a replay booked again: %d available, was %d", got, before)
 	}
 	var n int
-	e.db.QueryRow(`SELECT COUNT(*) FROM bookings`).Scan(&n)
+	if err := e.db.QueryRow(`SELECT COUNT(*) FROM bookings`).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
 	if n != 1 {
 		t.Errorf("%d bookings after a replay", n)
 	}
@@ -469,7 +471,9 @@ func TestIdempotency(t *testing.T) {
 		t.Errorf("key creation replay: %+v %+v", k1, k2)
 	}
 	var stored string
-	e.db.QueryRow(`SELECT CAST(response_body AS TEXT) FROM idempotency_keys WHERE key = 'new-key'`).Scan(&stored)
+	if err := e.db.QueryRow(`SELECT CAST(response_body AS TEXT) FROM idempotency_keys WHERE key = 'new-key'`).Scan(&stored); err != nil {
+		t.Fatal(err)
+	}
 	if strings.Contains(stored, *k1.Key) {
 		t.Error("the new API key is stored in the idempotency record")
 	}
