@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/wayfarer-asia/platform/internal/guide"
 	"github.com/wayfarer-asia/platform/internal/platform/paging"
 	"github.com/wayfarer-asia/platform/internal/platform/store"
@@ -273,9 +275,11 @@ func TestBookingAPIKeyCancel(t *testing.T) {
 			b.Do("POST", "/api/v1/actions/"+pending.ActionID+"/confirm", nil, bearer(b.tourist.token)...).Expect(200).Decode(&conf)
 			// The result is the cancelled booking itself, as a user token's
 			// cancel answers it: no wrapper, nothing else.
-			if r := conf.Data.Result; conf.Data.Status != "confirmed" || len(r) != 3 || r["id"] != id || r["status"] != "CANCELLED" || r["cancelledAt"] == nil ||
-				conf.Data.Payload["bookingId"] != id || conf.Data.Action != "booking.cancel" {
-				t.Fatalf("confirm: %+v", conf.Data)
+			r := conf.Data.Result
+			if diff := cmp.Diff(map[string]any{"status": "confirmed", "action": "booking.cancel", "bookingId": id, "result": map[string]any{"id": id, "status": "CANCELLED", "cancelledAt": true}},
+				map[string]any{"status": conf.Data.Status, "action": conf.Data.Action, "bookingId": conf.Data.Payload["bookingId"],
+					"result": map[string]any{"id": r["id"], "status": r["status"], "cancelledAt": r["cancelledAt"] != nil}}); diff != "" || len(r) != 3 {
+				t.Fatalf("confirm (-want +got):\n%s\nresult: %v", diff, r)
 			}
 			if s := b.status(t, id); s != "CANCELLED" {
 				t.Fatalf("after confirmation the booking is %s", s)

@@ -138,8 +138,12 @@ func TestMCPTransportAnswers(t *testing.T) {
 	}
 	status, ctype, body, _ := post(`{"jsonrpc":"2.0","id":7,"method":"resources/list"}`)
 	var rpc mcptest.RPCError
-	if json.Unmarshal(body, &rpc); status != 200 || ctype != "application/json" || rpc.Error.Code != -32601 || rpc.ID != float64(7) {
-		t.Errorf("unknown method: %d %s %s", status, ctype, body)
+	if err := json.Unmarshal(body, &rpc); err != nil {
+		t.Fatalf("unknown method: %v: %s", err, body)
+	}
+	if diff := cmp.Diff(map[string]any{"status": 200, "type": "application/json", "code": -32601, "id": float64(7)},
+		map[string]any{"status": status, "type": ctype, "code": rpc.Error.Code, "id": rpc.ID}); diff != "" {
+		t.Errorf("unknown method (-want +got):\n%s", diff)
 	}
 	status, _, body, _ = post(`[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","id":2,"method":"no/such"},{"jsonrpc":"2.0","method":"notifications/no-such"}]`)
 	var mixed []struct {
