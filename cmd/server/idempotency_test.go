@@ -169,8 +169,13 @@ func TestIdempotentRetryAfterCrash(t *testing.T) {
 				}
 				for rows.Next() {
 					var k, id string
-					rows.Scan(&k, &id)
+					if err := rows.Scan(&k, &id); err != nil {
+						t.Fatal(err)
+					}
 					booked[k] = append(booked[k], id)
+				}
+				if err := rows.Err(); err != nil {
+					t.Fatal(err)
 				}
 				rows.Close()
 				db.Close()

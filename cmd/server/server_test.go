@@ -262,7 +262,9 @@ func TestCrashSafety(t *testing.T) {
 	}
 	for _, id := range messages {
 		var n int
-		db.QueryRow(`SELECT COUNT(*) FROM messages WHERE id = ?`, id).Scan(&n)
+		if err := db.QueryRow(`SELECT COUNT(*) FROM messages WHERE id = ?`, id).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
 		if n != 1 {
 			t.Errorf("acknowledged message %s lost", id)
 		}

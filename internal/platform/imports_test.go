@@ -5,6 +5,7 @@ import (
 	"go/token"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -83,4 +84,30 @@ func goList(t *testing.T, args ...string) string {
 		t.Fatalf("go list %s: %v\n%s", strings.Join(args, " "), err, stderr)
 	}
 	return strings.TrimSpace(string(out))
+}
+
+// TestPlatformTestsImportNoProduct: the platform's tests test the
+// platform alone, with handlers and rules of their own; a product's
+// end-to-end tests live in the product. The one product code they may
+// import is the stores' Schema, whose migrations create the tables the
+// kernel serves (jobs, events, idempotency keys) on a real database.
+func TestPlatformTestsImportNoProduct(t *testing.T) {
+	module := goList(t, "-m")
+	products := []string{module + "/internal/guide", module + "/internal/property"}
+	schemas := []string{module + "/internal/guide/guidedb", module + "/internal/property/propertydb"}
+	out := goList(t, "-f", `{{.ImportPath}}{{range .TestImports}} {{.}}{{end}}{{range .XTestImports}} {{.}}{{end}}`, "./...")
+	for line := range strings.SplitSeq(out, "\n") {
+		pkg, imports, _ := strings.Cut(line, " ")
+		var offenders []string
+		for imp := range strings.FieldsSeq(imports) {
+			for _, p := range products {
+				if (imp == p || strings.HasPrefix(imp, p+"/")) && !slices.Contains(schemas, imp) {
+					offenders = append(offenders, imp)
+				}
+			}
+		}
+		if len(offenders) > 0 {
+			t.Errorf("the tests of %s import %s", pkg, strings.Join(offenders, ", "))
+		}
+	}
 }

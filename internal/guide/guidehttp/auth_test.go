@@ -6,10 +6,13 @@ import (
 	"encoding/base64"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/google/go-cmp/cmp"
 
 	"github.com/golang-jwt/jwt/v5"
 
@@ -33,8 +36,9 @@ func TestRegisterAndLogin(t *testing.T) {
 	e.Do("POST", "/api/v1/auth/register", map[string]string{
 		"email": "Mei.Lin@Example.com", "password": "correct-horse-1", "name": "Mei Lin", "role": "TOURIST",
 	}).Expect(201).Decode(&reg)
-	if reg.Token == "" || reg.User.Role != "TOURIST" || reg.User.Email != "Mei.Lin@Example.com" || *reg.User.Name != "Mei Lin" {
-		t.Fatalf("register: %+v", reg)
+	if diff := cmp.Diff(map[string]any{"token": true, "role": "TOURIST", "email": "Mei.Lin@Example.com", "name": "Mei Lin"},
+		map[string]any{"token": reg.Token != "", "role": reg.User.Role, "email": reg.User.Email, "name": *reg.User.Name}); diff != "" {
+		t.Fatalf("register (-want +got):\n%s", diff)
 	}
 	var me struct{ User struct{ ID, Email string } }
 	e.Get("/api/v1/auth/me", bearer(reg.Token)...).Expect(200).Decode(&me)
@@ -422,9 +426,10 @@ func TestAPIKeys(t *testing.T) {
 	e.Do("POST", "/api/v1/auth/api-keys", map[string]any{"name": "trip agent", "scopes": []string{"profile:read", "bookings:read", "profile:read"}, "rateLimit": 3},
 		bearer(u.token)...).Expect(201).Decode(&created)
 	key := created.Data.Key
-	if !strings.HasPrefix(key, "pk_live_") || len(key) < 40 || !strings.HasPrefix(key, created.Data.KeyPrefix) || created.Warning == "" ||
-		len(created.Data.Scopes) != 2 {
-		t.Fatalf("created: %+v", created)
+	if diff := cmp.Diff(map[string]any{"live": true, "long": true, "prefix": true, "warning": true, "scopes": []string{"bookings:read", "profile:read"}},
+		map[string]any{"live": strings.HasPrefix(key, "pk_live_"), "long": len(key) >= 40, "prefix": strings.HasPrefix(key, created.Data.KeyPrefix),
+			"warning": created.Warning != "", "scopes": slices.Sorted(slices.Values(created.Data.Scopes))}); diff != "" {
+		t.Fatalf("created (-want +got):\n%s", diff)
 	}
 	var stored string
 	if err := e.db.QueryRow(`SELECT key_hash FROM api_keys WHERE id = $1`, created.Data.ID).Scan(&stored); err != nil || stored != auth.HashAPIKey(key) || strings.Contains(stored, key) {
@@ -493,14 +498,18 @@ func TestAPIKeys(t *testing.T) {
 	}
 	// lastUsedAt reaches the database when the usage is flushed, not per request.
 	var dbUsed *time.Time
-	e.db.QueryRow(`SELECT last_used_at FROM api_keys WHERE id = $1`, created.Data.ID).Scan(&dbUsed)
+	if err := e.db.QueryRow(`SELECT last_used_at FROM api_keys WHERE id = $1`, created.Data.ID).Scan(&dbUsed); err != nil {
+		t.Fatal(err)
+	}
 	if dbUsed != nil {
 		t.Error("lastUsedAt written on the request path")
 	}
 	if err := e.store.TouchAPIKeys(t.Context(), e.keyUsage.Take()); err != nil {
 		t.Fatal(err)
 	}
-	e.db.QueryRow(`SELECT last_used_at FROM api_keys WHERE id = $1`, created.Data.ID).Scan(&dbUsed)
+	if err := e.db.QueryRow(`SELECT last_used_at FROM api_keys WHERE id = $1`, created.Data.ID).Scan(&dbUsed); err != nil {
+		t.Fatal(err)
+	}
 	if dbUsed == nil {
 		t.Error("lastUsedAt not flushed")
 	}
@@ -566,8 +575,12 @@ func TestSessionCookie(t *testing.T) {
 		t.Fatalf("exchange: %s", res.Body)
 	}
 	cookies := (&http.Response{Header: res.Header}).Cookies()
-	if len(cookies) != 1 || cookies[0].Name != "gm_session" || !cookies[0].HttpOnly || cookies[0].SameSite != http.SameSiteLaxMode || cookies[0].Secure {
-		t.Fatalf("cookie: %+v", cookies)
+	if len(cookies) != 1 {
+		t.Fatalf("cookies: %+v", cookies)
+	}
+	if diff := cmp.Diff(map[string]any{"name": "gm_session", "httpOnly": true, "sameSite": http.SameSiteLaxMode, "secure": false},
+		map[string]any{"name": cookies[0].Name, "httpOnly": cookies[0].HttpOnly, "sameSite": cookies[0].SameSite, "secure": cookies[0].Secure}); diff != "" {
+		t.Fatalf("cookie (-want +got):\n%s", diff)
 	}
 	cookie := "gm_session=" + cookies[0].Value
 	if n := e.count(t, `SELECT COUNT(*) FROM sessions WHERE id_hash = $1`, cookies[0].Value); n != 0 {

@@ -235,7 +235,9 @@ func TestAvatarUploadLimit(t *testing.T) {
 		t.Fatalf("429 headers %v body %s", res.Header, res.Body)
 	}
 	var after string
-	e.db.QueryRow(`SELECT avatar_key FROM users WHERE id = $1`, u.id).Scan(&after)
+	if err := e.db.QueryRow(`SELECT avatar_key FROM users WHERE id = $1`, u.id).Scan(&after); err != nil {
+		t.Fatal(err)
+	}
 	if after != before {
 		t.Error("a refused upload changed the avatar")
 	}

@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/wayfarer-asia/platform/internal/guide"
 	"github.com/wayfarer-asia/platform/internal/platform/paging"
 	"github.com/wayfarer-asia/platform/internal/platform/store"
@@ -123,7 +125,9 @@ func TestBookingLifeCycle(t *testing.T) {
 			b.Do("POST", "/api/v1/bookings/"+id+"/review", map[string]any{"rating": 2, "comment": "Late, but kind."}, bearer(b.tourist.token)...).Expect(201).Decode(&rv)
 			wantCount := before.Data.ReviewCount + 1
 			var sum int
-			b.db.QueryRow(`SELECT SUM(rating) FROM reviews WHERE expert_id = $1`, b.expertID).Scan(&sum)
+			if err := b.db.QueryRow(`SELECT SUM(rating) FROM reviews WHERE expert_id = $1`, b.expertID).Scan(&sum); err != nil {
+				t.Fatal(err)
+			}
 			if rv.Data.Expert.ReviewCount != wantCount || rv.Data.Expert.Rating != float64(sum)/float64(wantCount) || rv.Data.Rating != 2 {
 				t.Fatalf("review: %+v (sum %d, count %d)", rv.Data, sum, wantCount)
 			}
@@ -148,8 +152,12 @@ func TestBookingCreateAndList(t *testing.T) {
 
 	// 404 when the expert is not verified or the package not active.
 	var unverified, inactive string
-	b.db.QueryRow(`SELECT id FROM experts WHERE verified_at IS NULL LIMIT 1`).Scan(&unverified)
-	b.db.QueryRow(`SELECT id FROM packages WHERE is_active = FALSE LIMIT 1`).Scan(&inactive)
+	if err := b.db.QueryRow(`SELECT id FROM experts WHERE verified_at IS NULL LIMIT 1`).Scan(&unverified); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.db.QueryRow(`SELECT id FROM packages WHERE is_active = FALSE LIMIT 1`).Scan(&inactive); err != nil {
+		t.Fatal(err)
+	}
 	for _, body := range []map[string]any{
 		{"expertId": unverified, "scheduledDate": future},
 		{"packageId": inactive, "scheduledDate": future},
@@ -267,9 +275,11 @@ func TestBookingAPIKeyCancel(t *testing.T) {
 			b.Do("POST", "/api/v1/actions/"+pending.ActionID+"/confirm", nil, bearer(b.tourist.token)...).Expect(200).Decode(&conf)
 			// The result is the cancelled booking itself, as a user token's
 			// cancel answers it: no wrapper, nothing else.
-			if r := conf.Data.Result; conf.Data.Status != "confirmed" || len(r) != 3 || r["id"] != id || r["status"] != "CANCELLED" || r["cancelledAt"] == nil ||
-				conf.Data.Payload["bookingId"] != id || conf.Data.Action != "booking.cancel" {
-				t.Fatalf("confirm: %+v", conf.Data)
+			r := conf.Data.Result
+			if diff := cmp.Diff(map[string]any{"status": "confirmed", "action": "booking.cancel", "bookingId": id, "result": map[string]any{"id": id, "status": "CANCELLED", "cancelledAt": true}},
+				map[string]any{"status": conf.Data.Status, "action": conf.Data.Action, "bookingId": conf.Data.Payload["bookingId"],
+					"result": map[string]any{"id": r["id"], "status": r["status"], "cancelledAt": r["cancelledAt"] != nil}}); diff != "" || len(r) != 3 {
+				t.Fatalf("confirm (-want +got):\n%s\nresult: %v", diff, r)
 			}
 			if s := b.status(t, id); s != "CANCELLED" {
 				t.Fatalf("after confirmation the booking is %s", s)
@@ -379,7 +389,9 @@ func TestBookingRaces(t *testing.T) {
 					t.Errorf("cancel vs complete: %v, status %s", got, s)
 				}
 				var cancelled, completed *time.Time
-				b.db.QueryRow(`SELECT cancelled_at, completed_at FROM bookings WHERE id = $1`, id).Scan(&cancelled, &completed)
+				if err := b.db.QueryRow(`SELECT cancelled_at, completed_at FROM bookings WHERE id = $1`, id).Scan(&cancelled, &completed); err != nil {
+					t.Fatal(err)
+				}
 				if (cancelled != nil) == (completed != nil) {
 					t.Errorf("both or neither timestamp set: %v %v", cancelled, completed)
 				}
@@ -411,8 +423,12 @@ func TestBookingRaces(t *testing.T) {
 			}
 			var sum, count, stored int
 			var rating float64
-			b.db.QueryRow(`SELECT SUM(rating), COUNT(*) FROM reviews WHERE expert_id = $1`, b.expertID).Scan(&sum, &count)
-			b.db.QueryRow(`SELECT rating, review_count FROM experts WHERE id = $1`, b.expertID).Scan(&rating, &stored)
+			if err := b.db.QueryRow(`SELECT SUM(rating), COUNT(*) FROM reviews WHERE expert_id = $1`, b.expertID).Scan(&sum, &count); err != nil {
+				t.Fatal(err)
+			}
+			if err := b.db.QueryRow(`SELECT rating, review_count FROM experts WHERE id = $1`, b.expertID).Scan(&rating, &stored); err != nil {
+				t.Fatal(err)
+			}
 			if stored != count || rating != float64(sum)/float64(count) {
 				t.Errorf("expert rating %v/%d, reviews say %v/%d", rating, stored, float64(sum)/float64(count), count)
 			}

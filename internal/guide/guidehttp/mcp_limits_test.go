@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/wayfarer-asia/platform/internal/platform/mcpx"
 	"github.com/wayfarer-asia/platform/internal/platform/mcpx/mcptest"
 	"github.com/wayfarer-asia/platform/internal/platform/store/storetest"
@@ -136,8 +138,12 @@ func TestMCPTransportAnswers(t *testing.T) {
 	}
 	status, ctype, body, _ := post(`{"jsonrpc":"2.0","id":7,"method":"resources/list"}`)
 	var rpc mcptest.RPCError
-	if json.Unmarshal(body, &rpc); status != 200 || ctype != "application/json" || rpc.Error.Code != -32601 || rpc.ID != float64(7) {
-		t.Errorf("unknown method: %d %s %s", status, ctype, body)
+	if err := json.Unmarshal(body, &rpc); err != nil {
+		t.Fatalf("unknown method: %v: %s", err, body)
+	}
+	if diff := cmp.Diff(map[string]any{"status": 200, "type": "application/json", "code": -32601, "id": float64(7)},
+		map[string]any{"status": status, "type": ctype, "code": rpc.Error.Code, "id": rpc.ID}); diff != "" {
+		t.Errorf("unknown method (-want +got):\n%s", diff)
 	}
 	status, _, body, _ = post(`[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","id":2,"method":"no/such"},{"jsonrpc":"2.0","method":"notifications/no-such"}]`)
 	var mixed []struct {
@@ -285,4 +291,22 @@ func TestMCPAnswersMatchDocument(t *testing.T) {
 	e.Do("POST", "/mcp", mcptest.Batch(mcpx.MaxBatch+1, "ping"), h...).Expect(400)
 	e.Do("POST", "/mcp", `{"jsonrpc":"2.0","id":1,"method":"ping"}`, append(h, "Origin", "https://evil.example")...).Expect(403)
 	e.Do("POST", "/mcp", `{"jsonrpc":"2.0","id":1,"method":"ping"}`, h...).Expect(429)
+}
+
+// TestMCPOrigins: the endpoint serves and refuses Host and Origin pairs
+// as mcptest.Origins says.
+func TestMCPOrigins(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, options{})
+	u := e.register(t, "mcp-origins@example.com", "TOURIST")
+	key := e.apiKey(t, u, "experts:read")
+	got, want := map[string]int{}, map[string]int{}
+	for _, c := range mcptest.Origins(publicURL) {
+		res := e.Do("POST", "/mcp", `{"jsonrpc":"2.0","id":1,"method":"ping"}`, "Host", c.Host, "Origin", c.Origin,
+			"Authorization", "Bearer "+key, "Accept", "application/json, text/event-stream")
+		got[c.Host+" "+c.Origin], want[c.Host+" "+c.Origin] = res.Status, c.Status
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("statuses by Host and Origin (-want +got):\n%s", diff)
+	}
 }

@@ -14,6 +14,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
@@ -337,8 +339,9 @@ func TestOAuthRefusals(t *testing.T) {
 			}
 		}
 		status, tokens := b.form(t, "/oauth/token", exchange)
-		if status != 200 || tokens["token_type"] != "Bearer" || tokens["scope"] != "bookings:read" || tokens["expires_in"] != float64(600) {
-			t.Fatalf("exchange: %d %v", status, tokens)
+		if diff := cmp.Diff(map[string]any{"status": 200, "token_type": "Bearer", "scope": "bookings:read", "expires_in": float64(600)},
+			map[string]any{"status": status, "token_type": tokens["token_type"], "scope": tokens["scope"], "expires_in": tokens["expires_in"]}); diff != "" {
+			t.Fatalf("exchange (-want +got):\n%s", diff)
 		}
 		access := tokens["access_token"].(string)
 		b.Get("/api/v1/bookings", bearer(access)...).Expect(200)

@@ -5,6 +5,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+
 	"github.com/golang-jwt/jwt/v5"
 
 	"github.com/wayfarer-asia/platform/internal/guide"
@@ -33,8 +36,9 @@ func TestProfile(t *testing.T) {
 	// Only sent fields change; null clears one.
 	var up struct{ Data guide.Profile }
 	e.Do("PUT", "/api/v1/profile", map[string]any{"nickname": "Mei", "bio": "Food first.", "bioZh": "美食优先。"}, bearer(u.token)...).Expect(200).Decode(&up)
-	if *up.Data.Nickname != "Mei" || *up.Data.Bio != "Food first." || *up.Data.BioZh != "美食优先。" || *up.Data.Name != "Test TOURIST" {
-		t.Fatalf("after update: %+v", up.Data)
+	if diff := cmp.Diff([]string{"Mei", "Food first.", "美食优先。", "Test TOURIST"},
+		[]string{*up.Data.Nickname, *up.Data.Bio, *up.Data.BioZh, *up.Data.Name}); diff != "" {
+		t.Fatalf("after update, nickname, bio, bioZh, name (-want +got):\n%s", diff)
 	}
 	e.Do("PUT", "/api/v1/profile", map[string]any{"bio": nil, "name": "  Mei Lin  "}, bearer(u.token)...).Expect(200).Decode(&up)
 	if up.Data.Bio != nil || *up.Data.Name != "Mei Lin" || *up.Data.Nickname != "Mei" {
@@ -62,7 +66,9 @@ func TestProfile(t *testing.T) {
 	}
 	e.Do("PUT", "/api/v1/profile", map[string]any{"bioZh": strings.Repeat("中", 500)}, bearer(u.token)...).Expect(200)
 	var role, email string
-	e.db.QueryRow(`SELECT role, email FROM users WHERE id = $1`, u.id).Scan(&role, &email)
+	if err := e.db.QueryRow(`SELECT role, email FROM users WHERE id = $1`, u.id).Scan(&role, &email); err != nil {
+		t.Fatal(err)
+	}
 	if role != "TOURIST" || email != "profile@example.com" {
 		t.Errorf("role %s, email %s changed", role, email)
 	}
@@ -100,8 +106,9 @@ func TestAccountClosure(t *testing.T) {
 			b.Do("POST", "/api/v1/conversations/"+conv.Data.ID+"/messages", map[string]any{"content": "Bye!"}, bearer(u.token)...).Expect(201)
 			var check struct{ Data guide.DeletionCheck }
 			b.Get("/api/v1/profile/delete", bearer(u.token)...).Expect(200).Decode(&check)
-			if check.Data.CanDelete || len(check.Data.Blockers) != 1 || check.Data.Blockers[0].Type != "active_bookings" || check.Data.Blockers[0].Count != 1 {
-				t.Fatalf("check: %+v", check.Data)
+			if diff := cmp.Diff(guide.DeletionCheck{Blockers: []guide.DeletionBlocker{{Type: "active_bookings", Count: 1}}}, check.Data,
+				cmpopts.IgnoreFields(guide.DeletionBlocker{}, "Message")); diff != "" {
+				t.Fatalf("check (-want +got):\n%s", diff)
 			}
 			b.Do("POST", "/api/v1/profile/delete", map[string]any{"confirmation": "DELETE"}, bearer(u.token)...).Expect(422)
 			b.Do("POST", "/api/v1/profile/delete", map[string]any{"confirmation": "DELETE"}, bearer(key)...).Expect(422)
@@ -156,7 +163,9 @@ func TestAccountClosure(t *testing.T) {
 			}
 			var email, name *string
 			var hash *string
-			b.db.QueryRow(`SELECT email, name, password_hash FROM users WHERE id = $1`, u.id).Scan(&email, &name, &hash)
+			if err := b.db.QueryRow(`SELECT email, name, password_hash FROM users WHERE id = $1`, u.id).Scan(&email, &name, &hash); err != nil {
+				t.Fatal(err)
+			}
 			if email != nil || name != nil || hash != nil {
 				t.Errorf("personal fields kept: %v %v %v", email, name, hash)
 			}

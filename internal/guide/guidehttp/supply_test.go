@@ -112,12 +112,16 @@ func TestPackageSupply(t *testing.T) {
 			}
 			var active bool
 			var status string
-			b.db.QueryRow(`SELECT is_active, status FROM packages WHERE id = $1`, p.ID).Scan(&active, &status)
+			if err := b.db.QueryRow(`SELECT is_active, status FROM packages WHERE id = $1`, p.ID).Scan(&active, &status); err != nil {
+				t.Fatal(err)
+			}
 			if active || status != "archived" {
 				t.Fatalf("is_active %v, status %s", active, status)
 			}
 			var events int
-			b.db.QueryRow(`SELECT COUNT(*) FROM events WHERE type = 'package.updated'`).Scan(&events)
+			if err := b.db.QueryRow(`SELECT COUNT(*) FROM events WHERE type = 'package.updated'`).Scan(&events); err != nil {
+				t.Fatal(err)
+			}
 			if events != 3 {
 				t.Fatalf("%d package.updated events", events)
 			}

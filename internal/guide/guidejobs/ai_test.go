@@ -1,7 +1,9 @@
 package guidejobs_test
 
 import (
+	"database/sql"
 	"encoding/json"
+	"errors"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -113,12 +115,18 @@ func TestAIReply(t *testing.T) {
 			if err := e.db.QueryRowContext(ctx, `SELECT bio, location, ai_instructions FROM experts WHERE id = $1`, c.expertID).Scan(&bio, &location, &instructions); err != nil {
 				t.Fatal(err)
 			}
-			e.db.QueryRowContext(ctx, `SELECT specialty FROM expert_specialties WHERE expert_id = $1 ORDER BY position LIMIT 1`, c.expertID).Scan(&specialty)
-			e.db.QueryRowContext(ctx, `SELECT language FROM expert_languages WHERE expert_id = $1 ORDER BY position LIMIT 1`, c.expertID).Scan(&language)
+			if err := e.db.QueryRowContext(ctx, `SELECT specialty FROM expert_specialties WHERE expert_id = $1 ORDER BY position LIMIT 1`, c.expertID).Scan(&specialty); err != nil {
+				t.Fatal(err)
+			}
+			if err := e.db.QueryRowContext(ctx, `SELECT language FROM expert_languages WHERE expert_id = $1 ORDER BY position LIMIT 1`, c.expertID).Scan(&language); err != nil {
+				t.Fatal(err)
+			}
 			if err := e.db.QueryRowContext(ctx, `SELECT title FROM packages WHERE expert_id = $1 AND is_active = TRUE ORDER BY created_at DESC LIMIT 1`, c.expertID).Scan(&pkg); err != nil {
 				t.Fatal(err)
 			}
-			e.db.QueryRowContext(ctx, `SELECT title FROM packages WHERE expert_id = $1 AND is_active = FALSE LIMIT 1`, c.expertID).Scan(&inactive)
+			if err := e.db.QueryRowContext(ctx, `SELECT title FROM packages WHERE expert_id = $1 AND is_active = FALSE LIMIT 1`, c.expertID).Scan(&inactive); err != nil && !errors.Is(err, sql.ErrNoRows) {
+				t.Fatal(err)
+			}
 			var earlier string
 			if err := e.db.QueryRowContext(ctx, `SELECT content FROM messages WHERE conversation_id = $1 AND sender_id = $2 AND content IS NOT NULL
 				ORDER BY created_at DESC LIMIT 1`, c.id, c.expertUserID).Scan(&earlier); err != nil {

@@ -32,7 +32,9 @@ func TestBlobDelete(t *testing.T) {
 		t.Errorf("file still there: %v", err)
 	}
 	var done int
-	e.db.QueryRow(`SELECT COUNT(*) FROM jobs WHERE done_at IS NOT NULL AND last_error IS NULL`).Scan(&done)
+	if err := e.db.QueryRow(`SELECT COUNT(*) FROM jobs WHERE done_at IS NOT NULL AND last_error IS NULL`).Scan(&done); err != nil {
+		t.Fatal(err)
+	}
 	if done != 1 {
 		t.Errorf("%d jobs completed", done)
 	}

@@ -85,7 +85,9 @@ func TestPushPerDeviceLanguage(t *testing.T) {
 				t.Errorf("data %v", ds[0].Data)
 			}
 			var touristName string
-			e.db.QueryRowContext(ctx, `SELECT name FROM users WHERE id = $1`, c.touristID).Scan(&touristName)
+			if err := e.db.QueryRowContext(ctx, `SELECT name FROM users WHERE id = $1`, c.touristID).Scan(&touristName); err != nil {
+				t.Fatal(err)
+			}
 			if ds[0].Title != touristName {
 				t.Errorf("title %q; want the traveller's name %q", ds[0].Title, touristName)
 			}
@@ -302,8 +304,13 @@ func TestPushGivesUp(t *testing.T) {
 			for rows.Next() {
 				var a int
 				var le string
-				rows.Scan(&a, &le)
+				if err := rows.Scan(&a, &le); err != nil {
+					t.Fatal(err)
+				}
 				got = append(got, fmt.Sprintf("%d %s", a, le))
+			}
+			if err := rows.Err(); err != nil {
+				t.Fatal(err)
 			}
 			if len(got) != 2 || !strings.HasPrefix(got[0], "1 push gateway: HTTP 403") || !strings.HasPrefix(got[1], "8 push gateway: HTTP 500") {
 				t.Errorf("finished jobs: %q", got)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"mime"
+	"net"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -135,9 +136,32 @@ func originOf(publicURL string) string {
 	return strings.ToLower(u.Scheme + "://" + u.Host)
 }
 
+// allowedOrigin reports whether a request's Origin header may drive the
+// endpoint: none, the public origin, or, when the request names a
+// loopback Host, that Host's own origin. A page that rebinds its own name
+// to a loopback address still sends its name as Host and Origin, so it is
+// refused; a client on the machine itself that dials 127.0.0.1 names the
+// address it dialled, not the public URL's host.
+func allowedOrigin(r *http.Request, public string) bool {
+	o := r.Header.Get("Origin")
+	if o == "" || strings.EqualFold(o, public) {
+		return true
+	}
+	scheme := "http"
+	if r.TLS != nil {
+		scheme = "https"
+	}
+	host, _, err := net.SplitHostPort(r.Host)
+	if err != nil {
+		host = strings.TrimSuffix(strings.TrimPrefix(r.Host, "["), "]")
+	}
+	return httpx.Loopback(host) && strings.EqualFold(o, scheme+"://"+r.Host)
+}
+
 // Endpoint is the API's POST /mcp. It refuses a request whose Origin is
-// present and not publicURL's (403, as the MCP transport requires, so a
-// web page elsewhere cannot drive it), checks the request's text before
+// present and neither publicURL's nor, on a loopback Host, the request's
+// own (403, as the MCP transport requires, so a web page elsewhere cannot
+// drive it), checks the request's text before
 // the key is looked up (as the REST API's Decode does), authenticates the
 // key with authenticate, meters every JSON-RPC message the request
 // carries with meter (a batch of at most MaxBatch) and serves them with
@@ -150,9 +174,9 @@ func (d *Door) Endpoint(publicURL string, authenticate func(*http.Request) (*Pri
 	refuse func(httpx.HandlerFunc) httpx.HandlerFunc) http.Handler {
 	origin := originOf(publicURL)
 	return httpx.Adapt(func(w http.ResponseWriter, r *http.Request) error {
-		if o := r.Header.Get("Origin"); o != "" && strings.ToLower(o) != origin {
+		if !allowedOrigin(r, origin) {
 			return refuse(func(w http.ResponseWriter, _ *http.Request) error {
-				writeJSON(w, http.StatusForbidden, newRPCError(nil, jsonrpc.CodeInvalidRequest, "Requests from the origin "+strconv.Quote(o)+" are not allowed."))
+				writeJSON(w, http.StatusForbidden, newRPCError(nil, jsonrpc.CodeInvalidRequest, "Requests from the origin "+strconv.Quote(r.Header.Get("Origin"))+" are not allowed."))
 				return nil
 			})(w, r)
 		}

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net"
 	"net/url"
 	"slices"
 	"strings"
@@ -14,6 +13,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
 
+	"github.com/wayfarer-asia/platform/internal/platform/httpx"
 	"github.com/wayfarer-asia/platform/internal/platform/store"
 )
 
@@ -127,7 +127,7 @@ func checkRedirect(raw string) string {
 			return fmt.Sprintf("%q has no host.", raw)
 		}
 	case "http":
-		if !loopback(u.Hostname()) {
+		if !httpx.Loopback(u.Hostname()) {
 			return fmt.Sprintf("%q: plain http is for loopback addresses only (127.0.0.1, [::1], localhost).", raw)
 		}
 	case "javascript", "data", "file", "vbscript", "blob", "about":
@@ -142,15 +142,6 @@ func checkRedirect(raw string) string {
 	return ""
 }
 
-// loopback tells whether host names this machine.
-func loopback(host string) bool {
-	if host == "localhost" {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
-}
-
 // redirectAllowed tells whether the client may be sent to redirect: one
 // of its URIs exactly, or, for a loopback URI, the same with any port
 // (RFC 8252, section 7.3: a native client listens on a port it is given
@@ -160,7 +151,7 @@ func (c *Client) redirectAllowed(redirect string) bool {
 		return true
 	}
 	got, err := url.Parse(redirect)
-	if err != nil || got.Scheme != "http" || !loopback(got.Hostname()) {
+	if err != nil || got.Scheme != "http" || !httpx.Loopback(got.Hostname()) {
 		return false
 	}
 	for _, r := range c.RedirectURIs {

@@ -16,6 +16,7 @@ import (
 	"golang.org/x/oauth2"
 
 	"github.com/wayfarer-asia/platform/internal/platform/apperr"
+	"github.com/wayfarer-asia/platform/internal/platform/httpx"
 	"github.com/wayfarer-asia/platform/internal/platform/store"
 )
 
@@ -65,7 +66,7 @@ func (s *Server) Authorize(ctx context.Context, p AuthorizeParams) (consentURL s
 	if err != nil {
 		return "", err
 	}
-	if p.RedirectURI == "" && len(c.RedirectURIs) == 1 && !loopback(hostOf(c.RedirectURIs[0])) {
+	if p.RedirectURI == "" && len(c.RedirectURIs) == 1 && !httpx.Loopback(hostOf(c.RedirectURIs[0])) {
 		p.RedirectURI = c.RedirectURIs[0]
 	}
 	if !c.redirectAllowed(p.RedirectURI) {

@@ -222,8 +222,13 @@ func TestClaimJobsRace(t *testing.T) {
 			}
 			for rows.Next() {
 				var id string
-				rows.Scan(&id)
+				if err := rows.Scan(&id); err != nil {
+					t.Fatal(err)
+				}
 				want = append(want, id)
+			}
+			if err := rows.Err(); err != nil {
+				t.Fatal(err)
 			}
 			rows.Close()
 

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"io"
 	"io/fs"
-	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -16,10 +15,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/wayfarer-asia/platform/internal/guide"
-	"github.com/wayfarer-asia/platform/internal/guide/guidehttp"
-	"github.com/wayfarer-asia/platform/internal/platform/httpx"
-	"github.com/wayfarer-asia/platform/internal/platform/oauth"
 	"github.com/wayfarer-asia/platform/internal/platform/webui"
 )
 
@@ -328,29 +323,5 @@ func TestDistMatchesSources(t *testing.T) {
 	}
 	if version == "" || !bytes.Contains(bundle[:min(len(bundle), 512)], []byte("Version: "+version+"\n")) {
 		t.Errorf("dist/vendor/redoc.standalone.js is not redoc %q of package-lock.json: run web/build.sh", version)
-	}
-}
-
-// TestGuideServer: the guide server serves its reference and the page of
-// every error code that doc_url may point to.
-func TestGuideServer(t *testing.T) {
-	srv := guidehttp.New(guidehttp.Config{Service: &guide.Service{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}, OAuth: oauth.New(oauth.Config{})})
-	page := get(t, srv, "/docs/")
-	if page.Code != 200 || !strings.Contains(page.Body.String(), "<title>Guide Marketplace API · API reference</title>") ||
-		page.Header().Get("Content-Security-Policy") != webui.DocsCSP {
-		t.Fatalf("GET /docs/: %d %s", page.Code, page.Header())
-	}
-	for _, ref := range assetRef.FindAllStringSubmatch(page.Body.String(), -1) {
-		if rec := get(t, srv, ref[1]); rec.Code != 200 {
-			t.Errorf("GET %s: %d", ref[1], rec.Code)
-		}
-	}
-	for _, c := range httpx.ErrorCodes(httpx.GuideAPI) {
-		if rec := get(t, srv, "/docs/errors/"+c.Code); rec.Code != 200 {
-			t.Errorf("GET /docs/errors/%s: %d", c.Code, rec.Code)
-		}
-	}
-	if rec := get(t, srv, "/docs/errors/"); rec.Code != 200 {
-		t.Errorf("GET /docs/errors/: %d", rec.Code)
 	}
 }

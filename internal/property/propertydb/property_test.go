@@ -222,8 +222,10 @@ func TestPropertyNeverOversells(t *testing.T) {
 				t.Fatalf("after booking the quote: sold %d held %d", sold, held)
 			}
 			var violations int
-			f.db.QueryRow(`SELECT COUNT(*) FROM calendar WHERE sold + held > total_units OR test_sold + test_held > total_units
-				OR sold < 0 OR held < 0 OR test_sold < 0 OR test_held < 0`).Scan(&violations)
+			if err := f.db.QueryRow(`SELECT COUNT(*) FROM calendar WHERE sold + held > total_units OR test_sold + test_held > total_units
+				OR sold < 0 OR held < 0 OR test_sold < 0 OR test_held < 0`).Scan(&violations); err != nil {
+				t.Fatal(err)
+			}
 			if violations != 0 {
 				t.Errorf("%d nights oversold", violations)
 			}

@@ -145,7 +145,9 @@ func TestLoadPropertySample(t *testing.T) {
 				t.Fatalf("IsEmpty after loading = %v, %v", empty, err)
 			}
 			var n int
-			db.QueryRow(`SELECT COUNT(*) FROM calendar`).Scan(&n)
+			if err := db.QueryRow(`SELECT COUNT(*) FROM calendar`).Scan(&n); err != nil {
+				t.Fatal(err)
+			}
 			if n != len(ds.Calendar) {
 				t.Errorf("%d calendar rows, want %d", n, len(ds.Calendar))
 			}

@@ -90,8 +90,13 @@ func TestAuthorizationMatrix(t *testing.T) {
 			}
 			for rows.Next() {
 				var s string
-				rows.Scan(&s)
+				if err := rows.Scan(&s); err != nil {
+					t.Fatal(err)
+				}
 				out.WriteString(s + "\n")
+			}
+			if err := rows.Err(); err != nil {
+				t.Fatal(err)
 			}
 			rows.Close()
 		}

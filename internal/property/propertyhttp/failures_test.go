@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/wayfarer-asia/platform/internal/platform/auth"
 	"github.com/wayfarer-asia/platform/internal/platform/httpx/apitest"
 	"github.com/wayfarer-asia/platform/internal/property"
@@ -68,8 +70,9 @@ func TestKeyAuthentication(t *testing.T) {
 		ID, Key, Mode, Name string
 	}
 	e.Do("POST", "/portal/api/keys/"+keys.Data[0].ID+"/rotate", nil, bearer(d.token)...).Expect(201).Decode(&rotated)
-	if !strings.HasPrefix(rotated.Key, "pk_live_") || rotated.Key == old || rotated.Mode != "live" || rotated.Name != "live key" {
-		t.Fatalf("rotated: %+v", rotated)
+	if diff := cmp.Diff(map[string]any{"live": true, "new": true, "mode": "live", "name": "live key"},
+		map[string]any{"live": strings.HasPrefix(rotated.Key, "pk_live_"), "new": rotated.Key != old, "mode": rotated.Mode, "name": rotated.Name}); diff != "" {
+		t.Fatalf("rotated (-want +got):\n%s", diff)
 	}
 	e.Do("POST", "/portal/api/keys/"+keys.Data[0].ID+"/rotate", nil, bearer(d.token)...).Expect(422)
 	e.Get("/portal/api/keys", bearer(d.token)...).Expect(200).Decode(&keys)
@@ -413,7 +416,9 @@ func TestIdempotency(t *testing.T) {
 		t.Errorf("a replay booked again: %d available, was %d", got, before)
 	}
 	var n int
-	e.db.QueryRow(`SELECT COUNT(*) FROM bookings`).Scan(&n)
+	if err := e.db.QueryRow(`SELECT COUNT(*) FROM bookings`).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
 	if n != 1 {
 		t.Errorf("%d bookings after a replay", n)
 	}
@@ -465,11 +470,14 @@ func TestIdempotency(t *testing.T) {
 	e.Do("POST", "/portal/api/keys", map[string]any{"name": "ci", "mode": "test"}, h...).Expect(201).Decode(&k1)
 	res = e.Do("POST", "/portal/api/keys", map[string]any{"name": "ci", "mode": "test"}, h...).Expect(201)
 	res.Decode(&k2)
-	if k1.Key == nil || k2.Key != nil || k1.ID != k2.ID || res.Header.Get("Idempotent-Replayed") != "true" {
-		t.Errorf("key creation replay: %+v %+v", k1, k2)
+	if diff := cmp.Diff(map[string]any{"first has the key": true, "replay has the key": false, "same id": true, "replayed": "true"},
+		map[string]any{"first has the key": k1.Key != nil, "replay has the key": k2.Key != nil, "same id": k1.ID == k2.ID, "replayed": res.Header.Get("Idempotent-Replayed")}); diff != "" {
+		t.Fatalf("key creation replay (-want +got):\n%s", diff)
 	}
 	var stored string
-	e.db.QueryRow(`SELECT CAST(response_body AS TEXT) FROM idempotency_keys WHERE key = 'new-key'`).Scan(&stored)
+	if err := e.db.QueryRow(`SELECT CAST(response_body AS TEXT) FROM idempotency_keys WHERE key = 'new-key'`).Scan(&stored); err != nil {
+		t.Fatal(err)
+	}
 	if strings.Contains(stored, *k1.Key) {
 		t.Error("the new API key is stored in the idempotency record")
 	}

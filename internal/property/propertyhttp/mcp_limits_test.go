@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/wayfarer-asia/platform/internal/platform/mcpx"
 	"github.com/wayfarer-asia/platform/internal/platform/mcpx/mcptest"
 	"github.com/wayfarer-asia/platform/internal/platform/store/storetest"
@@ -138,4 +140,21 @@ func TestMCPPropertyAnswersMatchDocument(t *testing.T) {
 	e.Do("POST", "/mcp", mcptest.Batch(mcpx.MaxBatch+1, "ping"), h...).Expect(400)
 	e.Do("POST", "/mcp", `{"jsonrpc":"2.0","id":1,"method":"ping"}`, append(h, "Origin", "https://evil.example")...).Expect(403)
 	e.Do("POST", "/mcp", `{"jsonrpc":"2.0","id":1,"method":"ping"}`, h...).Expect(429)
+}
+
+// TestMCPPropertyOrigins: the endpoint serves and refuses Host and Origin
+// pairs as mcptest.Origins says.
+func TestMCPPropertyOrigins(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, options{})
+	key := e.key(t, e.signup(t), "test", "properties:read")
+	got, want := map[string]int{}, map[string]int{}
+	for _, c := range mcptest.Origins(publicURL) {
+		res := e.Do("POST", "/mcp", `{"jsonrpc":"2.0","id":1,"method":"ping"}`, "Host", c.Host, "Origin", c.Origin,
+			"X-API-KEY", key, "Accept", "application/json, text/event-stream")
+		got[c.Host+" "+c.Origin], want[c.Host+" "+c.Origin] = res.Status, c.Status
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("statuses by Host and Origin (-want +got):\n%s", diff)
+	}
 }

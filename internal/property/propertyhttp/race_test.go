@@ -57,7 +57,9 @@ func TestLastUnitRaces(t *testing.T) {
 				t.Fatalf("50 bookings for the last unit: %v", got)
 			}
 			var sold, total int
-			e.db.QueryRow(`SELECT sold, total_units FROM calendar WHERE room_type_id = $1 AND night = $2`, r.roomTypeID, last).Scan(&sold, &total)
+			if err := e.db.QueryRow(`SELECT sold, total_units FROM calendar WHERE room_type_id = $1 AND night = $2`, r.roomTypeID, last).Scan(&sold, &total); err != nil {
+				t.Fatal(err)
+			}
 			if sold != total {
 				t.Fatalf("sold %d of %d", sold, total)
 			}
@@ -100,7 +102,9 @@ func TestLastUnitRaces(t *testing.T) {
 				t.Fatalf("50 test quotes for the last unit: %v", got)
 			}
 			var violations int
-			e.db.QueryRow(`SELECT COUNT(*) FROM calendar WHERE sold + held > total_units OR test_sold + test_held > total_units`).Scan(&violations)
+			if err := e.db.QueryRow(`SELECT COUNT(*) FROM calendar WHERE sold + held > total_units OR test_sold + test_held > total_units`).Scan(&violations); err != nil {
+				t.Fatal(err)
+			}
 			if violations != 0 {
 				t.Errorf("%d nights oversold", violations)
 			}
@@ -135,7 +139,9 @@ func TestQuoteBookedOnce(t *testing.T) {
 				t.Errorf("%d bookings", bookings.Meta.Total)
 			}
 			var held int
-			e.db.QueryRow(`SELECT held FROM calendar WHERE room_type_id = $1 AND night = $2`, r.roomTypeID, night).Scan(&held)
+			if err := e.db.QueryRow(`SELECT held FROM calendar WHERE room_type_id = $1 AND night = $2`, r.roomTypeID, night).Scan(&held); err != nil {
+				t.Fatal(err)
+			}
 			if held != 0 || e.available(t, live, r, night) != before-1 {
 				t.Errorf("after the race: %d held, %d available, want 0 and %d", held, e.available(t, live, r, night), before-1)
 			}

@@ -71,7 +71,9 @@ func TestPropertyContent(t *testing.T) {
 				t.Fatalf("created: %+v", p)
 			}
 			var stored string
-			e.db.QueryRow(`SELECT images FROM properties WHERE id = $1`, p.ID).Scan(&stored)
+			if err := e.db.QueryRow(`SELECT images FROM properties WHERE id = $1`, p.ID).Scan(&stored); err != nil {
+				t.Fatal(err)
+			}
 			if !strings.Contains(stored, `"/media/sample/properties/a.jpg"`) {
 				t.Fatalf("stored images %s: want paths", stored)
 			}
@@ -155,15 +157,22 @@ func TestPropertyContent(t *testing.T) {
 			for rows.Next() {
 				var typ, data string
 				var public int
-				rows.Scan(&typ, &data, &public)
+				if err := rows.Scan(&typ, &data, &public); err != nil {
+					t.Fatal(err)
+				}
 				types = append(types, typ)
 				lastPublic, lastData = public, data
+			}
+			if err := rows.Err(); err != nil {
+				t.Fatal(err)
 			}
 			if len(types) != 4 || types[0] != "property.updated" || lastPublic != 1 || !strings.Contains(lastData, `"status":"active"`) {
 				t.Fatalf("events %v, last public %d: %s", types, lastPublic, lastData)
 			}
 			var ownerAudience int
-			e.db.QueryRow(`SELECT COUNT(*) FROM event_audience WHERE audience = $1`, "account:"+host.id+":live").Scan(&ownerAudience)
+			if err := e.db.QueryRow(`SELECT COUNT(*) FROM event_audience WHERE audience = $1`, "account:"+host.id+":live").Scan(&ownerAudience); err != nil {
+				t.Fatal(err)
+			}
 			if ownerAudience != 4 {
 				t.Fatalf("%d events for the owner", ownerAudience)
 			}
@@ -251,15 +260,21 @@ func TestCalendarPush(t *testing.T) {
 	push := calendar(map[string]any{"roomTypeId": r.roomTypeID, "from": day(2).String(), "to": day(4).String(), "units": 2})
 	idem := append(xkey(key), "Idempotency-Key", "push-1")
 	var before int
-	e.db.QueryRow(`SELECT COUNT(*) FROM events WHERE type = 'availability.updated'`).Scan(&before)
+	if err := e.db.QueryRow(`SELECT COUNT(*) FROM events WHERE type = 'availability.updated'`).Scan(&before); err != nil {
+		t.Fatal(err)
+	}
 	e.Do("PATCH", "/api/v1/properties/"+r.propertyID+"/calendar", push, idem...).Expect(200)
 	if res := e.Do("PATCH", "/api/v1/properties/"+r.propertyID+"/calendar", push, idem...).Expect(200); res.Header.Get("Idempotent-Replayed") != "true" {
 		t.Fatal("not replayed")
 	}
 	var after int
 	var data string
-	e.db.QueryRow(`SELECT COUNT(*) FROM events WHERE type = 'availability.updated'`).Scan(&after)
-	e.db.QueryRow(`SELECT data FROM events WHERE type = 'availability.updated' ORDER BY seq DESC LIMIT 1`).Scan(&data)
+	if err := e.db.QueryRow(`SELECT COUNT(*) FROM events WHERE type = 'availability.updated'`).Scan(&after); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.db.QueryRow(`SELECT data FROM events WHERE type = 'availability.updated' ORDER BY seq DESC LIMIT 1`).Scan(&data); err != nil {
+		t.Fatal(err)
+	}
 	var ev struct {
 		PropertyID  string   `json:"propertyId"`
 		RoomTypeIDs []string `json:"roomTypeIds"`
@@ -365,8 +380,12 @@ func TestPushBookRace(t *testing.T) {
 				t.Fatalf("statuses: %v", got)
 			}
 			var sold, held, total, confirmed int
-			e.db.QueryRow(`SELECT sold, held, total_units FROM calendar WHERE room_type_id = $1 AND night = $2`, r.roomTypeID, night).Scan(&sold, &held, &total)
-			e.db.QueryRow(`SELECT COUNT(*) FROM bookings WHERE room_type_id = $1 AND status = 'CONFIRMED'`, r.roomTypeID).Scan(&confirmed)
+			if err := e.db.QueryRow(`SELECT sold, held, total_units FROM calendar WHERE room_type_id = $1 AND night = $2`, r.roomTypeID, night).Scan(&sold, &held, &total); err != nil {
+				t.Fatal(err)
+			}
+			if err := e.db.QueryRow(`SELECT COUNT(*) FROM bookings WHERE room_type_id = $1 AND status = 'CONFIRMED'`, r.roomTypeID).Scan(&confirmed); err != nil {
+				t.Fatal(err)
+			}
 			if sold != confirmed || sold+held > total || confirmed != got[201] {
 				t.Fatalf("sold %d held %d of %d units; %d confirmed, %d created", sold, held, total, confirmed, got[201])
 			}

@@ -16,7 +16,6 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/getkin/kin-openapi/openapi3filter"
@@ -26,6 +25,7 @@ import (
 	validator "github.com/pb33f/libopenapi-validator"
 	"github.com/pb33f/libopenapi-validator/cache"
 	"github.com/pb33f/libopenapi-validator/config"
+	liberrors "github.com/pb33f/libopenapi-validator/errors"
 
 	"github.com/wayfarer-asia/platform/internal/platform/auth"
 )
@@ -40,7 +40,7 @@ type Client struct {
 	handler http.Handler
 	doc     *openapi3.T
 	router  routers.Router
-	strict  validator.Validator
+	strict  *strictValidator
 	// RemoteAddr is the client address of the requests, "192.0.2.1:1234"
 	// unless set.
 	RemoteAddr string
@@ -75,7 +75,7 @@ func New(tb testing.TB, h http.Handler, doc *openapi3.T) *Client {
 	if err != nil {
 		tb.Fatalf("openapi router: %v", err)
 	}
-	strict, err := strictValidator(doc)
+	strict, err := newStrictValidator(doc)
 	if err != nil {
 		tb.Fatalf("strict validator: %v", err)
 	}
@@ -85,13 +85,21 @@ func New(tb testing.TB, h http.Handler, doc *openapi3.T) *Client {
 // strictValidators hold one validator per document: building one parses
 // the whole document, so a test package parses its document once and
 // passes the same *openapi3.T to every New.
-var strictValidators sync.Map // *openapi3.T → func() (validator.Validator, error)
+var strictValidators sync.Map // *openapi3.T → func() (*strictValidator, error)
 
-// strictValidator returns a second validator of doc, pb33f's, which reads
-// a document independently of kin-openapi, so a response only one of them
-// accepts fails the test.
-func strictValidator(doc *openapi3.T) (validator.Validator, error) {
-	f, _ := strictValidators.LoadOrStore(doc, sync.OnceValues(func() (validator.Validator, error) {
+// strictValidator is a second validator of a document, pb33f's, which
+// reads the document independently of kin-openapi, so a response only
+// one of them accepts fails the test. The parallel tests of a package
+// share it, but libopenapi renders schemas from the document's shared
+// model as it compiles them, which is not safe for concurrent use: its
+// calls are taken one at a time.
+type strictValidator struct {
+	mu sync.Mutex
+	v  validator.Validator
+}
+
+func newStrictValidator(doc *openapi3.T) (*strictValidator, error) {
+	f, _ := strictValidators.LoadOrStore(doc, sync.OnceValues(func() (*strictValidator, error) {
 		spec, err := doc.MarshalJSON()
 		if err != nil {
 			return nil, err
@@ -106,67 +114,35 @@ func strictValidator(doc *openapi3.T) (validator.Validator, error) {
 			return nil, errors.Join(errs...)
 		}
 		schemas.built.Store(true)
-		return v, nil
+		return &strictValidator{v: v}, nil
 	}))
-	return f.(func() (validator.Validator, error))()
+	return f.(func() (*strictValidator, error))()
+}
+
+// validate validates a response to req.
+func (s *strictValidator) validate(req *http.Request, res *http.Response) (bool, []*liberrors.ValidationError) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.v.ValidateHttpResponse(req, res)
 }
 
 // lazySchemas is the strict validator's schema cache, which compiles a
 // schema when a response first needs it. The validator would otherwise
 // compile every schema of the document while it is built, request bodies
 // and parameters included, though the tests validate only responses and
-// each package answers with a part of the document. The parallel tests
-// of a package ask for the same schemas at once: one compiles each while
-// the others wait for it.
+// each package answers with a part of the document.
 type lazySchemas struct {
 	cache.SchemaCache
-	built   atomic.Bool
-	mu      sync.Mutex
-	pending map[uint64]chan struct{} // closed when the schema is stored
+	built atomic.Bool
 }
 
 // Load tells the validator, while it is built, that every schema is
-// compiled already. Afterwards a miss lets the first caller compile the
-// schema and makes the others wait for its Store; a minute without one
-// (the schema did not compile) lets them try for themselves.
+// compiled already; afterwards a miss makes it compile the schema.
 func (c *lazySchemas) Load(key uint64) (*cache.SchemaCacheEntry, bool) {
 	if !c.built.Load() {
 		return nil, true
 	}
-	if e, ok := c.SchemaCache.Load(key); ok {
-		return e, true
-	}
-	c.mu.Lock()
-	if e, ok := c.SchemaCache.Load(key); ok {
-		c.mu.Unlock()
-		return e, true
-	}
-	done, compiling := c.pending[key]
-	if !compiling {
-		if c.pending == nil {
-			c.pending = map[uint64]chan struct{}{}
-		}
-		c.pending[key] = make(chan struct{})
-	}
-	c.mu.Unlock()
-	if !compiling {
-		return nil, false
-	}
-	select {
-	case <-done:
-	case <-time.After(time.Minute):
-	}
 	return c.SchemaCache.Load(key)
-}
-
-func (c *lazySchemas) Store(key uint64, e *cache.SchemaCacheEntry) {
-	c.SchemaCache.Store(key, e)
-	c.mu.Lock()
-	if done := c.pending[key]; done != nil {
-		close(done)
-		delete(c.pending, key)
-	}
-	c.mu.Unlock()
 }
 
 // Response is a recorded response.
@@ -278,7 +254,7 @@ func (c *Client) validate(req *http.Request, res *Response) {
 	}
 	hr := &http.Response{StatusCode: res.Status, Header: res.Header.Clone(), Body: io.NopCloser(bytes.NewReader(res.Body)), Request: req}
 	hr.Header.Del("Content-Encoding")
-	if ok, errs := c.strict.ValidateHttpResponse(req, hr); !ok {
+	if ok, errs := c.strict.validate(req, hr); !ok {
 		for _, e := range errs {
 			c.tb.Errorf("%s %s: response %d does not match the OpenAPI document (strict): %s: %s %v\n%s", req.Method, req.URL, res.Status, e.Message, e.Reason, e.SchemaValidationErrors, truncate(res.Body))
 		}

@@ -212,3 +212,35 @@ func CheckOutputs(t testing.TB, cs *mcp.ClientSession, allReads bool, calls ...C
 	}
 	return out
 }
+
+// Origin is a Host and Origin pair of a request to an MCP endpoint, and
+// the status the endpoint answers it with.
+type Origin struct {
+	Host, Origin string
+	Status       int
+}
+
+// Origins are the pairs an endpoint whose public URL is publicURL serves
+// (200) and refuses (403): it serves no Origin, the public origin, and on
+// a loopback Host that Host's own origin, as a client on the machine
+// sends it; it refuses a loopback Host with any other origin, and a Host
+// other than the public one whose Origin names it (a page that rebinds
+// its own name to the server's address).
+func Origins(publicURL string) []Origin {
+	return []Origin{
+		{"example.com", "", 200},
+		{"example.com", publicURL, 200},
+		{"127.0.0.1:8080", "http://127.0.0.1:8080", 200},
+		{"127.0.0.2:8080", "http://127.0.0.2:8080", 200},
+		{"localhost:8080", "http://localhost:8080", 200},
+		{"[::1]:8080", "http://[::1]:8080", 200},
+		{"127.0.0.1:8080", publicURL, 200},
+		{"127.0.0.1:8080", "https://evil.example", 403},
+		{"127.0.0.1:8080", "http://localhost:8080", 403},
+		{"127.0.0.1:8080", "http://127.0.0.1:9090", 403},
+		{"127.0.0.1:8080", "https://127.0.0.1:8080", 403},
+		{"127.0.0.1:8080", "null", 403},
+		{"evil.example:8080", "http://evil.example:8080", 403},
+		{"example.com", "http://example.com", 403},
+	}
+}
