@@ -25,6 +25,7 @@ require (
 
 require (
 	github.com/centrifugal/centrifuge v0.40.1
+	github.com/google/go-cmp v0.7.0
 	github.com/google/jsonschema-go v0.4.3
 	github.com/gorilla/websocket v1.5.3
 	github.com/microcosm-cc/bluemonday v1.0.27
