@@ -351,13 +351,17 @@ func (s *Property) bookQuote(ctx context.Context, acct property.Account, nb prop
 		if err := errors.Join(json.Unmarshal(nightlyJSON, &nightly), json.Unmarshal(policyJSON, &policy)); err != nil {
 			return err
 		}
-		if err := s.lockNights(ctx, tx, req.RoomTypeID, req.CheckIn, req.CheckOut); err != nil {
-			return err
+		nights := `night >= $2 AND night < $3`
+		if s.db.Engine == store.Postgres {
+			// The nights' row locks in date order, as lockNights takes
+			// them, and the sale in one round trip: the subquery locks
+			// the rows in its order before the update changes them.
+			nights = `night IN (SELECT night FROM calendar WHERE room_type_id = $1 AND night >= $2 AND night < $3 ORDER BY night FOR UPDATE)`
 		}
 		inv := propInventoryOf(acct.Test)
 		// #nosec G202 -- only fixed table and column names are concatenated; values are bound.
 		res, err = tx.ExecContext(ctx, `UPDATE calendar SET `+inv.held+` = `+inv.held+` - 1, `+inv.sold+` = `+inv.sold+` + 1
-			WHERE room_type_id = $1 AND night >= $2 AND night < $3 AND `+inv.held+` > 0`, req.RoomTypeID, req.CheckIn, req.CheckOut)
+			WHERE room_type_id = $1 AND `+nights+` AND `+inv.held+` > 0`, req.RoomTypeID, req.CheckIn, req.CheckOut)
 		if err != nil {
 			return err
 		}

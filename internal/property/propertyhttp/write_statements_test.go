@@ -21,7 +21,7 @@ import (
 func TestWriteStatements(t *testing.T) {
 	want := map[store.Engine]map[string]int{
 		store.SQLite:   {"quote": 6, "book": 7},
-		store.Postgres: {"quote": 9, "book": 9},
+		store.Postgres: {"quote": 9, "book": 8},
 	}
 	for _, eng := range storetest.Engines() {
 		t.Run(string(eng), func(t *testing.T) {
