@@ -100,16 +100,9 @@ type propStay struct {
 // loadPropStay checks that the property and room type exist and that the
 // dates are acceptable in the property's time zone.
 func (s *Property) loadPropStay(ctx context.Context, acct property.Account, req property.StayRequest) (*propStay, error) {
-	p, err := s.loadProperty(ctx, s.db, acct, req.PropertyID, true)
+	p, rt, err := s.loadSoldRoom(ctx, acct, req.PropertyID, req.RoomTypeID)
 	if err != nil {
 		return nil, err
-	}
-	rts, err := roomTypes(ctx, s.db, p.id, req.RoomTypeID)
-	if err != nil {
-		return nil, err
-	}
-	if len(rts) == 0 {
-		return nil, apperr.Errorf(apperr.NotFound, "Property %s has no room type with id %q.", p.id, req.RoomTypeID)
 	}
 	if err := property.CheckDates(req.CheckIn, req.CheckOut, property.LocalToday(s.clock.Now(), p.timezone)); err != nil {
 		return nil, err
@@ -122,7 +115,7 @@ func (s *Property) loadPropStay(ctx context.Context, acct property.Account, req 
 	if err != nil {
 		return nil, err
 	}
-	return &propStay{p: p, rt: rts[0], req: req, policy: policy, checkInAt: at}, nil
+	return &propStay{p: p, rt: rt, req: req, policy: policy, checkInAt: at}, nil
 }
 
 // propClaim checks the stay against the calendar and takes one unit of every

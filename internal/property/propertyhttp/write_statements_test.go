@@ -20,8 +20,8 @@ import (
 // Not parallel: it turns tracing on for the process (storetest.Statements).
 func TestWriteStatements(t *testing.T) {
 	want := map[store.Engine]map[string]int{
-		store.SQLite:   {"quote": 6, "book": 7},
-		store.Postgres: {"quote": 9, "book": 8},
+		store.SQLite:   {"quote": 5, "book": 7},
+		store.Postgres: {"quote": 8, "book": 8},
 	}
 	for _, eng := range storetest.Engines() {
 		t.Run(string(eng), func(t *testing.T) {
