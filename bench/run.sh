@@ -48,6 +48,8 @@ NICE=${NICE:--10}                    # niceness of the servers and vegeta (as ro
 BENCH_LOG_LEVEL=${BENCH_LOG_LEVEL:-info} # our server's LOG_LEVEL: info (the default) logs every request
 WORKLOADS=${WORKLOADS:-list detail packages booking_user booking_key message mixed quotebook} # ours; the ceiling and the peer follow (quotebook: the property API, ours only)
 WITH_CEILING=${WITH_CEILING:-1}
+FIXED_PHASE=${FIXED_PHASE:-1}        # 0: the maximum only, no run at the fixed rate (bench/regress.sh)
+SERVER_SRC=${SERVER_SRC:-.}          # the tree our server is built from: another commit's worktree to compare (the bisect of issue 47)
 WITH_POSTGRES=${WITH_POSTGRES:-1}
 PIN_POSTGRES=${PIN_POSTGRES:-1}      # move the PostgreSQL backends of our database to SERVER_CPU
 # Our server's PostgreSQL pool per database (DATABASE_MAX_CONNS). With the
@@ -168,7 +170,7 @@ if [ "$WITH_POSTGRES" = 1 ]; then
 fi
 
 log "build: our server, the ceiling, benchtool, vegeta (go tool), the peer"
-go build -o "$BIN/wayfarer-bench-guide" ./cmd/server
+(cd "$SERVER_SRC" && go build -o "$BIN/wayfarer-bench-guide" ./cmd/server)
 # bench/ is a module of its own (bench/go.mod): benchtool, the ceiling and
 # vegeta, so that benchtool reads results with the vegeta that wrote them.
 (cd bench && go build -o "$BIN/wayfarer-bench-ceiling" ./ceiling && go build -o "$BIN/benchtool" ./benchtool)
@@ -260,9 +262,11 @@ measure() {
   done
   max=$(printf '%s\n' "${tps[@]}" | median)
   rate=$(awk -v m="$max" -v f="$FIXED_FRACTION" 'BEGIN {r = int(m * f); if (r < 1) r = 1; print r}')
-  for i in $(seq 1 "$RUNS"); do
-    one fixed "$((100 + i))" "$rate/s" "$FIXED_DURATION" >/dev/null
-  done
+  if [ "$FIXED_PHASE" = 1 ]; then
+    for i in $(seq 1 "$RUNS"); do
+      one fixed "$((100 + i))" "$rate/s" "$FIXED_DURATION" >/dev/null
+    done
+  fi
   printf '   %-8s %-8s %-13s max %8.0f/s  (fixed rate %s/s)\n' "$system" "$db" "$workload" "$max" "$rate" >&2
   kill -0 "$pid" 2>/dev/null || die "$system stopped during $workload (see its log in $WORK)"
 }
@@ -432,8 +436,8 @@ fi
 
 # ---- report -------------------------------------------------------------------------------------
 log "report"
-GIT_REV=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
-git diff --quiet HEAD -- cmd internal 2>/dev/null || GIT_REV="$GIT_REV + uncommitted changes"
+GIT_REV=$(git -C "$SERVER_SRC" rev-parse --short HEAD 2>/dev/null || echo unknown)
+git -C "$SERVER_SRC" diff --quiet HEAD -- cmd internal 2>/dev/null || GIT_REV="$GIT_REV + uncommitted changes"
 PG_VERSION=$( [ "$WITH_POSTGRES" = 1 ] && psql "$PG_URL_BASE/postgres$PG_URL_PARAMS" -qtAc 'SHOW server_version' 2>/dev/null || echo "not measured")
 MODE=full; [ "$QUICK" = 1 ] && MODE="quick (--quick)"
 {

@@ -10,6 +10,7 @@
 //	benchtool summarize -results FILE -system S -db D -workload W -phase P -run R ... >> results.jsonl
 //	benchtool report    -results results.jsonl -md BENCHMARKS.md -png bench/latency.png -summary bench/summary.json -run LABEL
 //	benchtool report    -aggregates bench/summary.json -workers 50 -md BENCHMARKS.md ...  (the same report again, from an earlier summary)
+//	benchtool regress   -results results.jsonl -baseline bench/baseline.json [-write]  (each workload's CPU per request ÷ the ceiling's, against the baselines)
 //	benchtool scaleplot -in scale.txt -out bench/scale.png [-machine TEXT]
 //	benchtool rss       -pid PID     (VmHWM of a process, in KiB)
 //	benchtool cpu       -pid PID [-extra PIDS] -core N -save SNAP | -since SNAP  (CPU ticks spent by the processes and core N between two snapshots)
@@ -25,7 +26,7 @@ import (
 
 func main() {
 	if len(os.Args) < 2 {
-		fmt.Fprintln(os.Stderr, "usage: benchtool setup|targets|chain|summarize|report|scaleplot|rss|cpu [flags]")
+		fmt.Fprintln(os.Stderr, "usage: benchtool setup|targets|chain|summarize|report|regress|scaleplot|rss|cpu [flags]")
 		os.Exit(2)
 	}
 	var err error
@@ -40,6 +41,8 @@ func main() {
 		err = summarize(args)
 	case "report":
 		err = report(args)
+	case "regress":
+		err = regress(args)
 	case "scaleplot":
 		err = scalePlot(args)
 	case "rss":

@@ -115,22 +115,26 @@ func (g *Guide) FindConversations(ctx context.Context, user *guide.User) (_ []gu
 // participants returns the conversation's two users, checking that user
 // is one of them. Errors: apperr.NotFound, apperr.Forbidden.
 func participants(ctx context.Context, q store.Querier, user *guide.User, id string) (tourist, expertUser, expertID string, err error) {
-	var devices bool
-	return checkParticipants(user, id, q.QueryRowContext(ctx, `SELECT c.tourist_id, e.user_id, e.id, FALSE
-		FROM conversations c JOIN experts e ON e.id = c.expert_id WHERE c.id = $1`, id), &devices)
+	return checkParticipants(user, id, q.QueryRowContext(ctx, `SELECT c.tourist_id, e.user_id, e.id
+		FROM conversations c JOIN experts e ON e.id = c.expert_id WHERE c.id = $1`, id))
 }
 
-// senderParticipants is participants for user sending a message; devices
-// tells, from the same query, whether the recipient has a device to notify.
-func senderParticipants(ctx context.Context, q store.Querier, user *guide.User, id string) (tourist, expertUser, expertID string, devices bool, err error) {
-	tourist, expertUser, expertID, err = checkParticipants(user, id, q.QueryRowContext(ctx, `SELECT c.tourist_id, e.user_id, e.id,
-			EXISTS (SELECT 1 FROM push_tokens p WHERE p.user_id = CASE WHEN e.user_id = $2 THEN c.tourist_id ELSE e.user_id END)
-		FROM conversations c JOIN experts e ON e.id = c.expert_id WHERE c.id = $1`, id, user.ID), &devices)
-	return tourist, expertUser, expertID, devices, err
+// senderParticipants is participants for user sending a message; from the
+// same query, devices tells whether the recipient has a device to notify,
+// and autoReply whether the expert answers by AI, so that the send reads
+// the expert's row once.
+func senderParticipants(ctx context.Context, q store.Querier, user *guide.User, id string) (tourist, expertUser string, devices, autoReply bool, err error) {
+	tourist, expertUser, _, err = checkParticipants(user, id, q.QueryRowContext(ctx, `SELECT c.tourist_id, e.user_id, e.id,
+			EXISTS (SELECT 1 FROM push_tokens p WHERE p.user_id = CASE WHEN e.user_id = $2 THEN c.tourist_id ELSE e.user_id END),
+			e.ai_auto_reply AND e.messaging_enabled
+		FROM conversations c JOIN experts e ON e.id = c.expert_id WHERE c.id = $1`, id, user.ID), &devices, &autoReply)
+	return tourist, expertUser, devices, autoReply, err
 }
 
-func checkParticipants(user *guide.User, id string, row *sql.Row, devices *bool) (tourist, expertUser, expertID string, err error) {
-	err = row.Scan(&tourist, &expertUser, &expertID, devices)
+// checkParticipants scans a conversation's tourist, expert user and expert
+// id, then the columns of extra, and checks that user is one of the two.
+func checkParticipants(user *guide.User, id string, row *sql.Row, extra ...any) (tourist, expertUser, expertID string, err error) {
+	err = row.Scan(append([]any{&tourist, &expertUser, &expertID}, extra...)...)
 	if errors.Is(err, sql.ErrNoRows) {
 		return "", "", "", apperr.Errorf(apperr.NotFound, "No conversation with id %q.", id)
 	} else if err != nil {
@@ -227,7 +231,7 @@ func (g *Guide) SendMessage(ctx context.Context, user *guide.User, id string, nm
 	var out guide.Message
 	created := false
 	err = g.db.InTx(ctx, func(tx *sql.Tx) error {
-		tourist, expertUser, expertID, devices, err := senderParticipants(ctx, tx, user, id)
+		tourist, expertUser, devices, autoReply, err := senderParticipants(ctx, tx, user, id)
 		if err != nil {
 			return err
 		}
@@ -304,15 +308,9 @@ func (g *Guide) SendMessage(ctx context.Context, user *guide.User, id string, nm
 				return err
 			}
 		}
-		if aiReply && user.ID == tourist {
-			var auto bool
-			if err := tx.QueryRowContext(ctx, `SELECT ai_auto_reply AND messaging_enabled FROM experts WHERE id = $1`, expertID).Scan(&auto); err != nil {
+		if aiReply && autoReply && user.ID == tourist {
+			if err := g.jobs.Enqueue(ctx, tx, guide.JobAIReply, map[string]string{"conversationId": id, "messageId": msgID}, now); err != nil {
 				return err
-			}
-			if auto {
-				if err := g.jobs.Enqueue(ctx, tx, guide.JobAIReply, map[string]string{"conversationId": id, "messageId": msgID}, now); err != nil {
-					return err
-				}
 			}
 		}
 		return g.recordMessageEvent(ctx, tx, &out, tourist, expertUser)

@@ -100,16 +100,9 @@ type propStay struct {
 // loadPropStay checks that the property and room type exist and that the
 // dates are acceptable in the property's time zone.
 func (s *Property) loadPropStay(ctx context.Context, acct property.Account, req property.StayRequest) (*propStay, error) {
-	p, err := s.loadProperty(ctx, s.db, acct, req.PropertyID, true)
+	p, rt, err := s.loadSoldRoom(ctx, acct, req.PropertyID, req.RoomTypeID)
 	if err != nil {
 		return nil, err
-	}
-	rts, err := roomTypes(ctx, s.db, p.id, req.RoomTypeID)
-	if err != nil {
-		return nil, err
-	}
-	if len(rts) == 0 {
-		return nil, apperr.Errorf(apperr.NotFound, "Property %s has no room type with id %q.", p.id, req.RoomTypeID)
 	}
 	if err := property.CheckDates(req.CheckIn, req.CheckOut, property.LocalToday(s.clock.Now(), p.timezone)); err != nil {
 		return nil, err
@@ -122,7 +115,7 @@ func (s *Property) loadPropStay(ctx context.Context, acct property.Account, req 
 	if err != nil {
 		return nil, err
 	}
-	return &propStay{p: p, rt: rts[0], req: req, policy: policy, checkInAt: at}, nil
+	return &propStay{p: p, rt: rt, req: req, policy: policy, checkInAt: at}, nil
 }
 
 // propClaim checks the stay against the calendar and takes one unit of every
@@ -344,13 +337,17 @@ func (s *Property) bookQuote(ctx context.Context, acct property.Account, nb prop
 		if err := errors.Join(json.Unmarshal(nightlyJSON, &nightly), json.Unmarshal(policyJSON, &policy)); err != nil {
 			return err
 		}
-		if err := s.lockNights(ctx, tx, req.RoomTypeID, req.CheckIn, req.CheckOut); err != nil {
-			return err
+		nights := `night >= $2 AND night < $3`
+		if s.db.Engine == store.Postgres {
+			// The nights' row locks in date order, as lockNights takes
+			// them, and the sale in one round trip: the subquery locks
+			// the rows in its order before the update changes them.
+			nights = `night IN (SELECT night FROM calendar WHERE room_type_id = $1 AND night >= $2 AND night < $3 ORDER BY night FOR UPDATE)`
 		}
 		inv := propInventoryOf(acct.Test)
 		// #nosec G202 -- only fixed table and column names are concatenated; values are bound.
 		res, err = tx.ExecContext(ctx, `UPDATE calendar SET `+inv.held+` = `+inv.held+` - 1, `+inv.sold+` = `+inv.sold+` + 1
-			WHERE room_type_id = $1 AND night >= $2 AND night < $3 AND `+inv.held+` > 0`, req.RoomTypeID, req.CheckIn, req.CheckOut)
+			WHERE room_type_id = $1 AND `+nights+` AND `+inv.held+` > 0`, req.RoomTypeID, req.CheckIn, req.CheckOut)
 		if err != nil {
 			return err
 		}

@@ -292,23 +292,49 @@ type propertyRow struct {
 	id, timezone, currency, checkInTime, policy string
 }
 
-// loadProperty returns a property the account may see (sold: one sold to
-// it), or apperr.NotFound.
-func (s *Property) loadProperty(ctx context.Context, q store.Querier, acct property.Account, id string, sold bool) (*propertyRow, error) {
+// loadProperty returns a property the account may see, or
+// apperr.NotFound.
+func (s *Property) loadProperty(ctx context.Context, q store.Querier, acct property.Account, id string) (*propertyRow, error) {
 	var p propertyRow
 	w := &store.Where{}
 	w.And("p.id = " + w.Arg(id))
-	if sold {
-		w.And(propSold(acct))
-	} else {
-		w.And(propVisible(w, acct))
-	}
+	w.And(propVisible(w, acct))
 	err := q.QueryRowContext(ctx, `SELECT p.id, p.timezone, p.currency, p.check_in_time, p.cancellation_policy FROM properties p`+w.String(), w.Args...).
 		Scan(&p.id, &p.timezone, &p.currency, &p.checkInTime, &p.policy)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, apperr.Errorf(apperr.NotFound, "No property with id %q.", id)
 	}
 	return &p, err
+}
+
+// loadSoldRoom returns a property sold to the account and one of its room
+// types, read together: apperr.NotFound names the property when the
+// account may not book it, else the room type when it has no such one.
+func (s *Property) loadSoldRoom(ctx context.Context, acct property.Account, propertyID, roomTypeID string) (*propertyRow, property.RoomType, error) {
+	var p propertyRow
+	var rt property.RoomType
+	var rtID, name, description sql.NullString
+	var maxGuests, totalUnits, basePrice sql.NullInt64
+	var beds []byte
+	err := s.db.QueryRowContext(ctx, `SELECT p.id, p.timezone, p.currency, p.check_in_time, p.cancellation_policy,
+			r.id, r.name, r.description, r.max_guests, r.beds, r.total_units, r.base_price
+		FROM properties p LEFT JOIN room_types r ON r.property_id = p.id AND r.id = $2 AND r.deleted_at IS NULL
+		WHERE p.id = $1 AND `+propSold(acct), propertyID, roomTypeID).
+		Scan(&p.id, &p.timezone, &p.currency, &p.checkInTime, &p.policy, &rtID, &name, &description, &maxGuests, &beds, &totalUnits, &basePrice)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, rt, apperr.Errorf(apperr.NotFound, "No property with id %q.", propertyID)
+	} else if err != nil {
+		return nil, rt, err
+	}
+	if !rtID.Valid {
+		return nil, rt, apperr.Errorf(apperr.NotFound, "Property %s has no room type with id %q.", p.id, roomTypeID)
+	}
+	rt = property.RoomType{ID: rtID.String, Name: name.String, Description: description.String, MaxGuests: int(maxGuests.Int64),
+		TotalUnits: int(totalUnits.Int64), BasePrice: property.Money{Amount: basePrice.Int64, Currency: p.currency}}
+	if err := scanBeds(beds, &rt); err != nil {
+		return nil, rt, err
+	}
+	return &p, rt, nil
 }
 
 // FindProperty returns a property with its room types.
@@ -368,21 +394,30 @@ func roomTypes(ctx context.Context, q store.Querier, propertyID, roomTypeID stri
 		if err := rows.Scan(&rt.ID, &rt.Name, &rt.Description, &rt.MaxGuests, &beds, &rt.TotalUnits, &rt.BasePrice.Amount, &rt.BasePrice.Currency); err != nil {
 			return nil, err
 		}
-		rt.Beds = []property.Bed{}
-		if len(beds) > 0 {
-			if err := json.Unmarshal(beds, &rt.Beds); err != nil {
-				return nil, fmt.Errorf("room type %s beds: %w", rt.ID, err)
-			}
+		if err := scanBeds(beds, &rt); err != nil {
+			return nil, err
 		}
 		out = append(out, rt)
 	}
 	return out, rows.Err()
 }
 
+// scanBeds sets the room type's beds from their JSON column: none when
+// NULL.
+func scanBeds(beds []byte, rt *property.RoomType) error {
+	rt.Beds = []property.Bed{}
+	if len(beds) > 0 {
+		if err := json.Unmarshal(beds, &rt.Beds); err != nil {
+			return fmt.Errorf("room type %s beds: %w", rt.ID, err)
+		}
+	}
+	return nil
+}
+
 // FindAvailability returns the calendar of the property's room types.
 func (s *Property) FindAvailability(ctx context.Context, viewer property.Account, propertyID, roomTypeID string, from, to property.Date) (_ *property.Availability, err error) {
 	defer store.Wrap(&err, "find availability of property %s", propertyID)
-	p, err := s.loadProperty(ctx, s.db, viewer, propertyID, false)
+	p, err := s.loadProperty(ctx, s.db, viewer, propertyID)
 	if err != nil {
 		return nil, err
 	}

@@ -275,7 +275,7 @@ func (s *Property) DeleteRoomType(ctx context.Context, acct property.Account, pr
 		if _, err := findRoomType(ctx, tx, propertyID, id); err != nil {
 			return err
 		}
-		p, err := s.loadProperty(ctx, tx, acct, propertyID, false)
+		p, err := s.loadProperty(ctx, tx, acct, propertyID)
 		if err != nil {
 			return err
 		}
