@@ -445,7 +445,8 @@ func (a *app) guide(ctx context.Context) (http.Handler, error) {
 		Blobs: avatars, PublicURL: cfg.GuidePublicURL, Logger: logger, AIReplies: aiClient != nil, Realtime: realtimeCreds,
 		AdminEmails: cfg.AdminEmails,
 	}
-	octo := guideocto.New(guideocto.Config{Service: svc, OAuth: authServer, Limiter: a.limiter, Metrics: a.metrics, OpenAPI: octoAPI})
+	octo := guideocto.New(guideocto.Config{Service: svc, OAuth: authServer, Limiter: a.limiter, Metrics: a.metrics, OpenAPI: octoAPI,
+		Idempotency: keys})
 	return guidehttp.New(guidehttp.Config{
 		Service:          svc,
 		OAuth:            authServer,

@@ -196,10 +196,9 @@ type OctoHold struct {
 	UserID            string // the reseller
 	TestMode          bool
 	ResellerReference *string
-	IdempotencyKey    *string
 	// RequestHash identifies the request: a reserve sent again with the
-	// same reference or Idempotency-Key and the same hash is the same
-	// hold.
+	// same reference, uuid or Idempotency-Key and the same hash is the
+	// same hold.
 	RequestHash    string
 	Product        *OctoProduct
 	AvailabilityID string
@@ -286,11 +285,12 @@ type OctoStore interface {
 	// confirmed, and live holds.
 	FindExpertBusy(ctx context.Context, expertID string, from, to time.Time) ([]Interval, error)
 	// Reserve places the hold, or returns the hold an earlier identical
-	// reserve placed (same reference or Idempotency-Key, same request).
-	// On a live key it first takes the expert's row lock and refuses a
-	// time the expert is taken at (apperr.Conflict).
-	// Errors: apperr.Conflict, apperr.Validation (an Idempotency-Key or
-	// uuid used with another request).
+	// reserve placed (same reference or uuid, same request), and records
+	// it as the answer of the Idempotency-Key claim in ctx, if any, in
+	// the same transaction. It first takes the expert's row lock and
+	// refuses a time the expert is taken at (apperr.Conflict).
+	// Errors: apperr.Conflict, apperr.Validation (a uuid used with another
+	// request), apperr.IdempotencyInProgress (a retry took the claim over).
 	Reserve(ctx context.Context, h OctoHold) (*OctoBooking, error)
 	// FindOctoBooking returns a booking. Errors: apperr.NotFound.
 	FindOctoBooking(ctx context.Context, userID string, test bool, uuid string) (*OctoBooking, error)

@@ -504,17 +504,26 @@ type OctoReservationRequest struct {
 	Currency          *string                `json:"currency"`
 }
 
+// OctoOnce runs place at most once for the caller's Idempotency-Key key
+// and the request's fingerprint, as the door keeps its keys: a retry of
+// the same request answers the hold the first placed, as it is now; a
+// refusal is not kept, so that a retry may succeed. Errors: those of
+// place, apperr.IdempotencyKeyReused (the key was sent with another
+// request), apperr.IdempotencyInProgress.
+type OctoOnce func(ctx context.Context, key, fingerprint string, place func(ctx context.Context) (*OctoBooking, error)) (*OctoBooking, error)
+
 // OctoReserve holds a start of a product for the caller until
 // expirationMinutes (OctoHoldMinutes by default) have passed. The same
-// request sent again with the same resellerReference or Idempotency-Key
-// (idempotencyKey, "" when none) answers the same hold. A test key's hold
-// takes no time. Errors: apperr.Unauthorized, apperr.Forbidden,
-// apperr.NotFound (details name the productId, optionId, availabilityId
-// or unitId), apperr.Conflict (the expert is taken at that time, or the
-// uuid, named in the details, was used for another booking),
-// apperr.InvalidState (no unit items, too many, the expert's own time),
-// apperr.Validation.
-func (s *Service) OctoReserve(ctx context.Context, c *Caller, in OctoReservationRequest, idempotencyKey string) (*OctoBooking, error) {
+// request sent again with the same resellerReference or uuid answers the
+// same hold, and so does one with the same Idempotency-Key (idempotencyKey,
+// "" when none), through once. A test key's hold takes no time. Errors:
+// apperr.Unauthorized, apperr.Forbidden, apperr.NotFound (details name the
+// productId, optionId, availabilityId or unitId), apperr.Conflict (the
+// expert is taken at that time, or the uuid, named in the details, was
+// used for another booking), apperr.InvalidState (no unit items, too
+// many, the expert's own time), apperr.Validation (an Idempotency-Key
+// used with another request too), apperr.IdempotencyInProgress.
+func (s *Service) OctoReserve(ctx context.Context, c *Caller, in OctoReservationRequest, idempotencyKey string, once OctoOnce) (*OctoBooking, error) {
 	test, err := CheckOctoSeller(c)
 	if err != nil {
 		return nil, err
@@ -554,8 +563,7 @@ func (s *Service) OctoReserve(ctx context.Context, c *Caller, in OctoReservation
 		h.ResellerReference = &ref
 	}
 	if idempotencyKey != "" {
-		k := field.CheckString(errs, "Idempotency-Key", &idempotencyKey, true, 1, 255)
-		h.IdempotencyKey = &k
+		idempotencyKey = field.CheckString(errs, "Idempotency-Key", &idempotencyKey, true, 1, 255)
 	}
 	if in.Notes != nil {
 		n := field.CheckString(errs, "notes", in.Notes, false, 0, 2000)
@@ -575,14 +583,29 @@ func (s *Service) OctoReserve(ctx context.Context, c *Caller, in OctoReservation
 		"notes": h.Notes, "contact": h.Contact, "expirationMinutes": minutes})
 	digest := sha256.Sum256(sum)
 	h.RequestHash = hex.EncodeToString(digest[:])
-	b, err := s.Octo.Reserve(ctx, h)
-	switch apperr.Code(err) {
-	case apperr.Conflict:
-		return nil, apperr.Errorf(apperr.Conflict, "The start is sold out: the expert is booked or held at an overlapping time.")
-	case apperr.Validation:
-		if in.UUID != nil {
-			return nil, &apperr.Error{Code: apperr.Conflict, Message: "The uuid was already used for another booking.", Details: map[string]any{"uuid": *in.UUID}}
+	place := func(ctx context.Context) (*OctoBooking, error) {
+		b, err := s.Octo.Reserve(ctx, h)
+		switch apperr.Code(err) {
+		case apperr.Conflict:
+			return nil, apperr.Errorf(apperr.Conflict, "The start is sold out: the expert is booked or held at an overlapping time.")
+		case apperr.Validation:
+			id := h.UUID
+			if in.UUID != nil { // named as sent
+				id = *in.UUID
+			}
+			return nil, &apperr.Error{Code: apperr.Conflict, Message: "The uuid was already used for another booking.", Details: map[string]any{"uuid": id}}
 		}
+		return b, err
+	}
+	var b *OctoBooking
+	if idempotencyKey == "" {
+		b, err = place(ctx)
+	} else {
+		// The mode is part of the request: a key sent again with the other
+		// mode's key is another request.
+		b, err = once(ctx, idempotencyKey, fmt.Sprintf("octo reserve\n%t\n%s", test, h.RequestHash), place)
+	}
+	if apperr.Code(err) == apperr.IdempotencyKeyReused {
 		return nil, apperr.Errorf(apperr.Validation, "The Idempotency-Key was already used with another request.")
 	}
 	if err != nil {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/wayfarer-asia/platform/internal/guide"
 	"github.com/wayfarer-asia/platform/internal/platform/apperr"
+	"github.com/wayfarer-asia/platform/internal/platform/idempotency"
 	"github.com/wayfarer-asia/platform/internal/platform/store"
 )
 
@@ -250,7 +251,9 @@ func supplierReference() string {
 	return "WF" + string(b)
 }
 
-// Reserve places a hold.
+// Reserve places a hold, or finds the one an identical reserve placed,
+// and records it as the answer of the Idempotency-Key claim in ctx in the
+// same transaction.
 func (g *Guide) Reserve(ctx context.Context, h guide.OctoHold) (_ *guide.OctoBooking, err error) {
 	defer store.Wrap(&err, "reserve for user %s", h.UserID)
 	var out *guide.OctoBooking
@@ -265,7 +268,10 @@ func (g *Guide) Reserve(ctx context.Context, h guide.OctoHold) (_ *guide.OctoBoo
 			if err == nil {
 				out, err = g.loadOcto(ctx, tx, h.UserID, h.TestMode, id)
 			}
-			return err
+			if err != nil {
+				return err
+			}
+			return idempotency.RecordResult(ctx, tx, out)
 		}
 		// A test hold takes no time (checkFree counts only live keys' holds)
 		// but, as a live one, may not take a start the expert is taken at.
@@ -278,10 +284,10 @@ func (g *Guide) Reserve(ctx context.Context, h guide.OctoHold) (_ *guide.OctoBoo
 			return err
 		}
 		_, err := tx.ExecContext(ctx, `INSERT INTO octo_bookings (id, user_id, test_mode, supplier_reference, reseller_reference,
-				idempotency_key, request_hash, package_id, expert_id, starts_at, ends_at, availability_id, unit_items, contact, notes,
+				request_hash, package_id, expert_id, starts_at, ends_at, availability_id, unit_items, contact, notes,
 				status, expires_at, created_at, updated_at)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, 'ON_HOLD', $16, $17, $17)`,
-			h.UUID, h.UserID, h.TestMode, supplierReference(), h.ResellerReference, h.IdempotencyKey, h.RequestHash,
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, 'ON_HOLD', $15, $16, $16)`,
+			h.UUID, h.UserID, h.TestMode, supplierReference(), h.ResellerReference, h.RequestHash,
 			h.Product.Package.ID, h.Product.ExpertID, h.Start, h.End, h.AvailabilityID, string(units), string(contact), h.Notes,
 			h.ExpiresAt, now.Truncate(time.Second))
 		if store.IsUniqueViolation(err) {
@@ -289,32 +295,22 @@ func (g *Guide) Reserve(ctx context.Context, h guide.OctoHold) (_ *guide.OctoBoo
 		} else if err != nil {
 			return err
 		}
-		out, err = g.loadOcto(ctx, tx, h.UserID, h.TestMode, h.UUID)
-		return err
+		if out, err = g.loadOcto(ctx, tx, h.UserID, h.TestMode, h.UUID); err != nil {
+			return err
+		}
+		return idempotency.RecordResult(ctx, tx, out)
 	})
 	return out, err
 }
 
 // sameReserve finds the hold an earlier identical reserve placed: by the
-// Idempotency-Key, else by the uuid, else by the reseller's reference
-// while that hold is live. It refuses a key or uuid sent before with
-// another request (apperr.Validation).
+// uuid, else by the reseller's reference while that hold is live. It
+// refuses a uuid sent before with another request (apperr.Validation).
+// The idempotency_key column is no longer written: the previous release
+// still reads it while a fleet rolls onto this one, and the next drops it.
 func (g *Guide) sameReserve(ctx context.Context, tx *sql.Tx, h guide.OctoHold, now time.Time) (string, error) {
 	var id, hash, user string
 	var test bool
-	if h.IdempotencyKey != nil {
-		err := tx.QueryRowContext(ctx, `SELECT id, request_hash, test_mode FROM octo_bookings WHERE user_id = $1 AND idempotency_key = $2`,
-			h.UserID, *h.IdempotencyKey).Scan(&id, &hash, &test)
-		switch {
-		case errors.Is(err, sql.ErrNoRows):
-		case err != nil:
-			return "", err
-		case hash != h.RequestHash || test != h.TestMode:
-			return "", apperr.Field("Idempotency-Key", "was used with another request")
-		default:
-			return id, nil
-		}
-	}
 	err := tx.QueryRowContext(ctx, `SELECT user_id, request_hash, test_mode FROM octo_bookings WHERE id = $1`, h.UUID).Scan(&user, &hash, &test)
 	switch {
 	case errors.Is(err, sql.ErrNoRows):

@@ -205,7 +205,7 @@ func newEnv(t testing.TB, opts options, engine ...store.Engine) *env {
 		ApplicationLimit: ratelimit.Limit{Rate: opts.applicationLimit, Period: time.Hour},
 		TrustedProxies:   opts.trustedProxies,
 		OpenAPI:          openAPI,
-		Octo:             guideocto.New(guideocto.Config{Service: svc, OAuth: authServer, Limiter: opts.limiter, Metrics: metrics, OpenAPI: octoAPI}),
+		Octo:             guideocto.New(guideocto.Config{Service: svc, OAuth: authServer, Limiter: opts.limiter, Metrics: metrics, OpenAPI: octoAPI, Idempotency: keys}),
 		CORSOrigins:      opts.corsOrigins,
 	})
 	client := apitest.New(t, srv, doc)

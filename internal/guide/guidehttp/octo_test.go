@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/wayfarer-asia/platform/internal/platform/httpx/apitest"
 	"github.com/wayfarer-asia/platform/internal/platform/store"
 	"github.com/wayfarer-asia/platform/internal/platform/store/storetest"
@@ -432,5 +434,100 @@ func TestOctoRace(t *testing.T) {
 				t.Errorf("%d holds and %d accepted bookings stand at one time", holds, accepted)
 			}
 		})
+	}
+}
+
+// TestOctoIdempotencyKey: a reserve sent again with its Idempotency-Key
+// answers the hold it placed as the hold is now, and sent at once from
+// many places places one hold; a refusal is not kept, so a retry with the
+// key may succeed; the key sent with another request, or with a key of
+// the other mode, is refused.
+func TestOctoIdempotencyKey(t *testing.T) {
+	t.Parallel()
+	for _, engine := range storetest.Engines() {
+		t.Run(string(engine), func(t *testing.T) {
+			o := newOctoEnv(t, engine)
+			start := o.freeStart(t, o.packageID)
+			type answer struct{ UUID, Status string }
+			reserve := func(key string, extra map[string]any) answer {
+				t.Helper()
+				var b octoBooking
+				o.reserve(t, o.live, o.packageID, start, extra, "Idempotency-Key", key).Expect(200).Decode(&b)
+				return answer{b.UUID, b.Status}
+			}
+			first := reserve("k-1", nil)
+			if diff := cmp.Diff(answer{first.UUID, "ON_HOLD"}, reserve("k-1", nil)); diff != "" {
+				t.Errorf("replay (-want +got):\n%s", diff)
+			}
+			reused := octoErr(t, o.reserve(t, o.live, o.packageID, start, map[string]any{"notes": "other"}, "Idempotency-Key", "k-1"), "BAD_REQUEST")
+			if diff := cmp.Diff("The Idempotency-Key was already used with another request.", reused["errorMessage"]); diff != "" {
+				t.Errorf("reused (-want +got):\n%s", diff)
+			}
+			octoErr(t, o.reserve(t, o.test, o.packageID, start, nil, "Idempotency-Key", "k-1"), "BAD_REQUEST")
+
+			// Refused while the start is held: the retry after it is freed
+			// places a hold.
+			octoErr(t, o.reserve(t, o.live, o.packageID, start, nil, "Idempotency-Key", "k-2"), "UNPROCESSABLE_ENTITY")
+			o.call(o.live, "POST", "/octo/bookings/"+first.UUID+"/cancel", nil).Expect(200)
+			second := reserve("k-2", nil)
+			if second.UUID == first.UUID || second.Status != "ON_HOLD" {
+				t.Errorf("the retry of a refused reserve: %+v", second)
+			}
+			// The first key's answer is its hold as it is now.
+			if diff := cmp.Diff(answer{first.UUID, "CANCELLED"}, reserve("k-1", nil)); diff != "" {
+				t.Errorf("replay after a cancel (-want +got):\n%s", diff)
+			}
+			o.call(o.live, "POST", "/octo/bookings/"+second.UUID+"/cancel", nil).Expect(200)
+
+			answers := make([]answer, 8)
+			var wg sync.WaitGroup
+			for i := range answers {
+				wg.Go(func() {
+					var b octoBooking
+					res := o.reserve(t, o.live, o.packageID, start, map[string]any{"resellerReference": "SAME"}, "Idempotency-Key", "k-3")
+					if res.Status != 200 {
+						t.Errorf("concurrent reserve: %d %s", res.Status, res.Body)
+						return
+					}
+					res.Decode(&b)
+					answers[i] = answer{b.UUID, b.Status}
+				})
+			}
+			wg.Wait()
+			if t.Failed() {
+				return
+			}
+			want := make([]answer, len(answers))
+			for i := range want {
+				want[i] = answer{answers[0].UUID, "ON_HOLD"}
+			}
+			if diff := cmp.Diff(want, answers); diff != "" {
+				t.Errorf("concurrent reserves with one key (-want +got):\n%s", diff)
+			}
+			if n := o.count(t, `SELECT COUNT(*) FROM octo_bookings`); n != 3 {
+				t.Errorf("%d holds stored, want 3", n)
+			}
+		})
+	}
+}
+
+// TestOctoFieldErrors: the fields a reserve gets wrong are named in one
+// sentence; a body that cannot be read names its field as it is.
+func TestOctoFieldErrors(t *testing.T) {
+	t.Parallel()
+	o := newOctoEnv(t, store.SQLite)
+	start := o.freeStart(t, o.packageID)
+	for _, c := range []struct {
+		extra map[string]any
+		want  string
+	}{
+		{map[string]any{"contact": map[string]any{"country": strings.Repeat("c", 61)}, "resellerReference": strings.Repeat("r", 101)},
+			"contact.country must be at most 60 characters; resellerReference must be at most 100 characters."},
+		{map[string]any{"notes": "a\x00b"}, "notes must be valid UTF-8 text without NUL characters"},
+	} {
+		m := octoErr(t, o.reserve(t, o.live, o.packageID, start, c.extra), "BAD_REQUEST")
+		if diff := cmp.Diff(c.want, m["errorMessage"]); diff != "" {
+			t.Errorf("%v (-want +got):\n%s", c.extra, diff)
+		}
 	}
 }

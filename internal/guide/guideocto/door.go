@@ -8,6 +8,9 @@ package guideocto
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
 	"net/http"
 	"slices"
 	"strings"
@@ -15,6 +18,7 @@ import (
 	"github.com/wayfarer-asia/platform/internal/guide"
 	"github.com/wayfarer-asia/platform/internal/guide/guideauth"
 	"github.com/wayfarer-asia/platform/internal/platform/httpx"
+	"github.com/wayfarer-asia/platform/internal/platform/idempotency"
 	"github.com/wayfarer-asia/platform/internal/platform/oauth"
 	"github.com/wayfarer-asia/platform/internal/platform/ratelimit"
 	"github.com/wayfarer-asia/platform/internal/platform/webui"
@@ -29,12 +33,16 @@ type Config struct {
 	Limiter ratelimit.Limiter
 	Metrics *httpx.Metrics // may be nil
 	OpenAPI []byte         // the OCTO document as JSON
+	// Idempotency keeps the Idempotency-Key records of the reserves, in
+	// the key space the guide server's other doors use.
+	Idempotency idempotency.Store
 }
 
 // Door is the OCTO door's HTTP handler. It is mounted on the guide
 // server's port, inside its logging, metrics and compression.
 type Door struct {
 	svc     *guide.Service
+	keys    idempotency.Store
 	auth    *guideauth.Authenticator
 	router  *httpx.Router
 	openAPI *httpx.Precompressed // the OCTO document, kept gzipped too
@@ -42,7 +50,7 @@ type Door struct {
 
 // New returns the OCTO door with every route registered.
 func New(cfg Config) *Door {
-	d := &Door{svc: cfg.Service, router: httpx.NewRouter(), openAPI: &httpx.Precompressed{Body: cfg.OpenAPI},
+	d := &Door{svc: cfg.Service, keys: cfg.Idempotency, router: httpx.NewRouter(), openAPI: &httpx.Precompressed{Body: cfg.OpenAPI},
 		auth: &guideauth.Authenticator{Service: cfg.Service, OAuth: cfg.OAuth, Limiter: cfg.Limiter, Metrics: cfg.Metrics}}
 	d.routes()
 	return d
@@ -235,9 +243,49 @@ func (d *Door) handleOctoReserve(w http.ResponseWriter, r *http.Request) error {
 	if err := httpx.DecodeOpen(w, r, &in); err != nil {
 		return err
 	}
-	b, err := d.svc.OctoReserve(r.Context(), callerOf(r.Context()), in, r.Header.Get("Idempotency-Key"))
+	c := callerOf(r.Context())
+	b, err := d.svc.OctoReserve(r.Context(), c, in, r.Header.Get("Idempotency-Key"), d.reserveOnce(c))
 	return writeOctoBooking(w, r, b, err)
 }
+
+// reserveOnce keeps the caller's reserves sent with an Idempotency-Key
+// through idempotency.Do: a hold commits its uuid as the key's answer, and
+// a retry answers that booking as it is now, read again; a refusal is not
+// kept, so that a retry may succeed. OCTO has no answer for a key still
+// in progress, so a retry sent meanwhile waits for the first one's answer,
+// as long as an abandoned claim lasts.
+func (d *Door) reserveOnce(c *guide.Caller) guide.OctoOnce {
+	return func(ctx context.Context, key, fingerprint string, place func(context.Context) (*guide.OctoBooking, error)) (*guide.OctoBooking, error) {
+		result, stored, _, err := idempotency.Do(ctx, d.keys, idempotency.Call{
+			Account: c.User.ID, Key: key, Fingerprint: fingerprint, Status: http.StatusOK, Render: holdUUID,
+			Answer: func(result any, err error) (int, []byte, bool) {
+				if err != nil {
+					return 0, nil, false
+				}
+				body, rerr := holdUUID(result)
+				return http.StatusOK, body, rerr == nil
+			},
+			Wait: idempotency.DefaultLockTTL,
+		}, func(ctx context.Context) (any, error) { return place(ctx) })
+		if b, _ := result.(*guide.OctoBooking); b != nil {
+			if err != nil { // the hold stands: only its bookkeeping failed
+				slog.ErrorContext(ctx, "record idempotent OCTO reserve", "err", err, "uuid", b.UUID)
+			}
+			return b, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		var id string
+		if err := json.Unmarshal(stored.Body, &id); err != nil {
+			return nil, fmt.Errorf("replay of Idempotency-Key %q: %w", key, err)
+		}
+		return d.svc.OctoBooking(ctx, c, id)
+	}
+}
+
+// holdUUID is the answer kept for a reserve: the uuid of its booking.
+func holdUUID(result any) ([]byte, error) { return json.Marshal(result.(*guide.OctoBooking).UUID) }
 
 func (d *Door) handleOctoBookings(w http.ResponseWriter, r *http.Request) error {
 	q := r.URL.Query()
@@ -296,7 +344,7 @@ func (d *Door) handleOctoCancel(w http.ResponseWriter, r *http.Request) error {
 
 func writeOctoBooking(w http.ResponseWriter, r *http.Request, b *guide.OctoBooking, err error) error {
 	if err != nil {
-		return err
+		return bookingError(err)
 	}
 	httpx.WriteJSON(w, http.StatusOK, newOctoBooking(b, requestOf(r.Context())))
 	return nil

@@ -85,12 +85,7 @@ func writeError(w http.ResponseWriter, r *http.Request, err error) {
 			code = codeUnprocessable
 		case apperr.Validation:
 			if len(e.Details) > 0 {
-				var parts []string
-				for f, m := range e.Details {
-					parts = append(parts, f+" "+toString(m))
-				}
-				slices.Sort(parts)
-				msg = strings.Join(parts, "; ")
+				msg = fieldList(e.Details)
 			}
 		case apperr.NotFound:
 			status = http.StatusNotFound
@@ -111,6 +106,27 @@ func writeError(w http.ResponseWriter, r *http.Request, err error) {
 	w.Header().Del("Content-Language")
 	w.Header().Del("Available-Languages")
 	httpx.WriteJSON(w, status, body)
+}
+
+// fieldList names each field at fault with its reason, sorted.
+func fieldList(details map[string]any) string {
+	var parts []string
+	for f, m := range details {
+		parts = append(parts, f+" "+toString(m))
+	}
+	slices.Sort(parts)
+	return strings.Join(parts, "; ")
+}
+
+// bookingError words the service's field errors about a booking as one
+// sentence, as OCTO's errorMessage has always named them; the door's own
+// (a body it cannot read) stay as writeError lists them.
+func bookingError(err error) error {
+	var e *apperr.Error
+	if !errors.As(err, &e) || e.Code != apperr.Validation || len(e.Details) == 0 {
+		return err
+	}
+	return apperr.Errorf(apperr.Validation, "%s.", fieldList(e.Details))
 }
 
 func toString(v any) string {

@@ -18,6 +18,8 @@ import (
 	"context"
 	"errors"
 	"time"
+
+	"github.com/wayfarer-asia/platform/internal/platform/apperr"
 )
 
 // TTL is how long a key is remembered.
@@ -94,12 +96,20 @@ type Call struct {
 	// ok false for one that is not to be recorded (a server error, so that
 	// the call may be retried with the same key).
 	Answer func(result any, err error) (status int, body []byte, ok bool)
+	// Wait is how long a call sent while the first one with its key still
+	// runs waits for that one's answer, for a door whose clients cannot
+	// retry on apperr.IdempotencyInProgress; zero refuses it at once.
+	Wait time.Duration
 }
+
+// waitStep is how often a waiting call looks for the first one's answer.
+const waitStep = 50 * time.Millisecond
 
 // Do runs op at most once for c's key: the first call claims the key and
 // runs op with the claim in its context (so the store commits the answer
 // with the effect); the same call again returns the recorded answer with
-// replayed true. op's outcome is then recorded as c.Answer renders it: a
+// replayed true (after up to c.Wait, while the first call still runs).
+// op's outcome is then recorded as c.Answer renders it: a
 // refusal, or a success that had no effect to commit its answer with (one
 // that did keeps the answer committed); an outcome Answer does not record
 // abandons the claim. op's result and error are returned as they are, so
@@ -109,6 +119,14 @@ type Call struct {
 // is still returned: its effect stands).
 func Do(ctx context.Context, s Store, c Call, op func(ctx context.Context) (any, error)) (result any, res *Response, replayed bool, err error) {
 	token, stored, err := s.Begin(ctx, c.Account, c.Key, c.Fingerprint)
+	for deadline := time.Now().Add(c.Wait); apperr.Code(err) == apperr.IdempotencyInProgress && time.Now().Before(deadline); {
+		select {
+		case <-ctx.Done():
+			return nil, nil, false, err
+		case <-time.After(waitStep):
+		}
+		token, stored, err = s.Begin(ctx, c.Account, c.Key, c.Fingerprint)
+	}
 	if err != nil {
 		return nil, nil, false, err
 	}

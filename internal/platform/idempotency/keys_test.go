@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/wayfarer-asia/platform/internal/guide/guidedb"
 	"github.com/wayfarer-asia/platform/internal/platform/apperr"
 	"github.com/wayfarer-asia/platform/internal/platform/clock"
@@ -111,5 +113,66 @@ func TestHoldRenewsTheClaim(t *testing.T) {
 		if tok, _, err := s.Begin(ctx, "acct", "long", "h"); err != nil || tok == "" || tok == token {
 			t.Errorf("%s: a claim no longer renewed was not taken over: %q %v", engine, tok, err)
 		}
+	}
+}
+
+// TestDoWaits: a call sent while the first with its key still runs is
+// refused at once without Wait; with Wait it gets the first call's answer
+// once that is recorded, and runs itself when the first was refused and
+// so not kept.
+func TestDoWaits(t *testing.T) {
+	t.Parallel()
+	for _, engine := range storetest.Engines() {
+		t.Run(string(engine), func(t *testing.T) {
+			db := storetest.MustOpenDB(t, engine, guidedb.Schema)
+			s := idempotency.NewKeys(db, clock.System{}, time.Minute)
+			ctx := t.Context()
+			call := func(key string, wait time.Duration, ok bool) idempotency.Call {
+				return idempotency.Call{Account: "acct", Key: key, Fingerprint: "h", Status: 200, Wait: wait,
+					Render: func(any) ([]byte, error) { return []byte(`"first"`), nil },
+					Answer: func(any, error) (int, []byte, bool) { return 200, []byte(`"first"`), ok }}
+			}
+			for _, c := range []struct {
+				key  string
+				ok   bool // the first call's answer is kept
+				want any  // what the waiting call gets
+			}{
+				{"kept", true, &idempotency.Response{Status: 200, Body: []byte(`"first"`)}},
+				{"refused", false, "second"},
+			} {
+				running, finish := make(chan struct{}), make(chan struct{})
+				first := make(chan error, 1)
+				go func() {
+					_, _, _, err := idempotency.Do(ctx, s, call(c.key, 0, c.ok), func(context.Context) (any, error) {
+						close(running)
+						<-finish
+						return "first", nil
+					})
+					first <- err
+				}()
+				<-running
+				_, _, _, err := idempotency.Do(ctx, s, call(c.key, 0, c.ok), func(context.Context) (any, error) { return "second", nil })
+				if apperr.Code(err) != apperr.IdempotencyInProgress {
+					t.Errorf("%s: without Wait: %v", c.key, err)
+				}
+				time.AfterFunc(100*time.Millisecond, func() { close(finish) })
+				result, stored, _, err := idempotency.Do(ctx, s, call(c.key, time.Minute, c.ok), func(context.Context) (any, error) {
+					return "second", nil
+				})
+				if err != nil {
+					t.Fatalf("%s: with Wait: %v", c.key, err)
+				}
+				if err := <-first; err != nil {
+					t.Fatalf("%s: first: %v", c.key, err)
+				}
+				got := result
+				if stored != nil {
+					got = stored
+				}
+				if diff := cmp.Diff(c.want, got); diff != "" {
+					t.Errorf("%s: the waiting call (-want +got):\n%s", c.key, diff)
+				}
+			}
+		})
 	}
 }
