@@ -253,11 +253,14 @@ func (d *Door) handleOctoReserve(w http.ResponseWriter, r *http.Request) error {
 // a retry answers that booking as it is now, read again; a refusal is not
 // kept, so that a retry may succeed. OCTO has no answer for a key still
 // in progress, so a retry sent meanwhile waits for the first one's answer,
-// as long as an abandoned claim lasts.
+// as long as an abandoned claim lasts. OCTO's keys have a space of their
+// own beside the REST and MCP keys of the same account, as they had before
+// they moved to the shared records: a reseller's key never meets a key the
+// same account sent to another door.
 func (d *Door) reserveOnce(c *guide.Caller) guide.OctoOnce {
 	return func(ctx context.Context, key, fingerprint string, place func(context.Context) (*guide.OctoBooking, error)) (*guide.OctoBooking, error) {
 		result, stored, _, err := idempotency.Do(ctx, d.keys, idempotency.Call{
-			Account: c.User.ID, Key: key, Fingerprint: fingerprint, Status: http.StatusOK, Render: holdUUID,
+			Account: "octo:" + c.User.ID, Key: key, Fingerprint: fingerprint, Status: http.StatusOK, Render: holdUUID,
 			Answer: func(result any, err error) (int, []byte, bool) {
 				if err != nil {
 					return 0, nil, false
