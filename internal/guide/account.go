@@ -135,9 +135,9 @@ type AccountStore interface {
 	FindGrant(ctx context.Context, id string) (*APIKey, *User, error)
 	// ConnectedApps lists the user's active OAuth grants, newest first.
 	ConnectedApps(ctx context.Context, userID string) ([]oauth.ConnectedApp, error)
-	// RevokeConnectedApp revokes an OAuth grant of user and its tokens.
-	// Errors: apperr.NotFound.
-	RevokeConnectedApp(ctx context.Context, userID, id string) (time.Time, error)
+	// RevokeConnectedApp revokes an OAuth grant of user and its tokens;
+	// id is a UUID in either case. Errors: apperr.NotFound.
+	RevokeConnectedApp(ctx context.Context, userID, id string) (*oauth.RevokedApp, error)
 	// TouchAPIKeys records when keys were last used.
 	TouchAPIKeys(ctx context.Context, used map[string]time.Time) error
 

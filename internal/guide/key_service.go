@@ -159,13 +159,9 @@ func (s *Service) ConnectedApps(ctx context.Context, c *Caller) ([]oauth.Connect
 // once: its access and refresh tokens stop working. Errors:
 // apperr.Unauthorized, apperr.Forbidden (an API key or an application),
 // apperr.NotFound.
-func (s *Service) RevokeConnectedApp(ctx context.Context, c *Caller, id string) (*RevokedAPIKey, error) {
+func (s *Service) RevokeConnectedApp(ctx context.Context, c *Caller, id string) (*oauth.RevokedApp, error) {
 	if err := checkPerson(c); err != nil {
 		return nil, err
 	}
-	at, err := s.Accounts.RevokeConnectedApp(ctx, c.User.ID, id)
-	if err != nil {
-		return nil, err
-	}
-	return &RevokedAPIKey{ID: id, Revoked: true, RevokedAt: at}, nil
+	return s.Accounts.RevokeConnectedApp(ctx, c.User.ID, id)
 }

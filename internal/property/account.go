@@ -123,8 +123,8 @@ type AccountStore interface {
 	// first.
 	ConnectedApps(ctx context.Context, developerID string) ([]oauth.ConnectedApp, error)
 	// RevokeConnectedApp revokes an OAuth grant of the developer and its
-	// tokens. Errors: apperr.NotFound.
-	RevokeConnectedApp(ctx context.Context, developerID, id string) (time.Time, error)
+	// tokens; id is a UUID in either case. Errors: apperr.NotFound.
+	RevokeConnectedApp(ctx context.Context, developerID, id string) (*oauth.RevokedApp, error)
 
 	// AddUsage adds counts recorded in memory to the daily usage table and
 	// moves the keys' last use forward.

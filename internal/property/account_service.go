@@ -5,7 +5,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/google/uuid"
 
@@ -281,29 +280,14 @@ func (s *Service) ConnectedApps(ctx context.Context, c *Caller) ([]oauth.Connect
 	return apps, nil
 }
 
-// RevokedApp is the answer to a connected app's revocation.
-type RevokedApp struct {
-	ID        string    `json:"id"`
-	Revoked   bool      `json:"revoked"`
-	RevokedAt time.Time `json:"revokedAt"`
-}
-
 // RevokeConnectedApp revokes the developer's grant to an application at
 // once: its access and refresh tokens stop working. Errors:
 // apperr.Unauthorized, apperr.Forbidden, apperr.NotFound.
-func (s *Service) RevokeConnectedApp(ctx context.Context, c *Caller, id string) (*RevokedApp, error) {
+func (s *Service) RevokeConnectedApp(ctx context.Context, c *Caller, id string) (*oauth.RevokedApp, error) {
 	if err := checkPortal(c); err != nil {
 		return nil, err
 	}
-	u, err := uuid.Parse(id)
-	if err != nil || len(id) != 36 {
-		return nil, apperr.Errorf(apperr.NotFound, "No connected app with id %q.", id)
-	}
-	at, err := s.Accounts.RevokeConnectedApp(ctx, c.DeveloperID, u.String())
-	if err != nil {
-		return nil, err
-	}
-	return &RevokedApp{ID: u.String(), Revoked: true, RevokedAt: at}, nil
+	return s.Accounts.RevokeConnectedApp(ctx, c.DeveloperID, id)
 }
 
 // ErrInvalidKey answers a credential that is not one of ours.

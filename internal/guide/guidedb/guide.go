@@ -6,6 +6,7 @@ import (
 	"github.com/wayfarer-asia/platform/internal/guide"
 	"github.com/wayfarer-asia/platform/internal/platform/changes"
 	"github.com/wayfarer-asia/platform/internal/platform/clock"
+	"github.com/wayfarer-asia/platform/internal/platform/oauth"
 	"github.com/wayfarer-asia/platform/internal/platform/store"
 )
 
@@ -19,11 +20,14 @@ type Guide struct {
 	// events records the change events of the experts' supply side, in
 	// the transaction of each change.
 	events *changes.Feed
+	// KeyGrants keeps the OAuth grants and lists them as connected apps.
+	*oauth.KeyGrants
 }
 
 // New returns the guide services on db.
 func New(db *store.DB, c clock.Clock) *Guide {
-	return &Guide{db: db, clock: c, jobs: store.NewJobs(db, c), counts: &countCache{}, events: changes.NewFeed(db, c)}
+	return &Guide{db: db, clock: c, jobs: store.NewJobs(db, c), counts: &countCache{}, events: changes.NewFeed(db, c),
+		KeyGrants: oauth.NewKeyGrants(db, c, grantTable)}
 }
 
 var _ guide.CatalogStore = (*Guide)(nil)

@@ -1,7 +1,9 @@
 package guidehttp_test
 
 import (
+	"database/sql"
 	"encoding/json"
+	"errors"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -10,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/wayfarer-asia/platform/internal/platform/mcpx/mcptest"
@@ -371,5 +374,66 @@ func TestMCPIDsStayInTheirSegment(t *testing.T) {
 				t.Errorf("%s %q: %s", tool, id, code)
 			}
 		}
+	}
+}
+
+// TestMCPWriteFailures: a write tool's refusal is its key's answer, as
+// on REST; a server error is not recorded, so that a retry with the same
+// key books once the database works again.
+func TestMCPWriteFailures(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, options{})
+	u := e.register(t, "mcp-failures@example.com", "TOURIST")
+	cs := mcpSession(t, e, e.apiKey(t, u, "packages:read", "bookings:write"))
+	var pkgs struct{ Data []struct{ ID string } }
+	if res := mcptest.Call(t, cs, "search_packages", map[string]any{"pageSize": 1}, &pkgs); res.IsError || len(pkgs.Data) != 1 {
+		t.Fatalf("search_packages: %+v %+v", res, pkgs)
+	}
+	type outcome struct {
+		Code     string // of the refusal
+		Replayed bool
+		Recorded int // the status recorded for the key, 0 for none
+	}
+	call := func(args map[string]any) outcome {
+		t.Helper()
+		res := mcptest.Call(t, cs, "create_booking", args, nil)
+		var o outcome
+		if res.IsError {
+			o.Code, _ = toolError(t, res)
+		}
+		o.Replayed = res.Meta["idempotentReplayed"] == true
+		var status sql.NullInt64
+		err := e.db.QueryRowContext(t.Context(), `SELECT response_status FROM idempotency_keys WHERE key = $1`, args["idempotencyKey"]).Scan(&status)
+		if err != nil && !errors.Is(err, sql.ErrNoRows) {
+			t.Fatal(err)
+		}
+		o.Recorded = int(status.Int64)
+		return o
+	}
+	when := e.clock.Now().Add(96 * time.Hour).Format(time.RFC3339)
+
+	tooMany := map[string]any{"packageId": pkgs.Data[0].ID, "scheduledDate": when, "participants": 51, "idempotencyKey": "b-refused"}
+	if diff := cmp.Diff(outcome{Code: "VALIDATION_ERROR", Recorded: 400}, call(tooMany)); diff != "" {
+		t.Errorf("refusal (-want +got):\n%s", diff)
+	}
+
+	if _, err := e.db.ExecContext(t.Context(), `CREATE TRIGGER bookings_down BEFORE INSERT ON bookings BEGIN SELECT RAISE(ABORT, 'disk I/O error'); END`); err != nil {
+		t.Fatal(err)
+	}
+	args := map[string]any{"packageId": pkgs.Data[0].ID, "scheduledDate": when, "idempotencyKey": "b-down"}
+	if diff := cmp.Diff(outcome{Code: "INTERNAL_ERROR"}, call(args)); diff != "" {
+		t.Errorf("server error (-want +got):\n%s", diff)
+	}
+	if _, err := e.db.ExecContext(t.Context(), `DROP TRIGGER bookings_down`); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(outcome{Recorded: 201}, call(args)); diff != "" {
+		t.Errorf("retry after the server error (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(outcome{Replayed: true, Recorded: 201}, call(args)); diff != "" {
+		t.Errorf("retry after the success (-want +got):\n%s", diff)
+	}
+	if n := e.count(t, `SELECT COUNT(*) FROM bookings WHERE tourist_id = $1`, u.id); n != 1 {
+		t.Errorf("%d bookings, want 1", n)
 	}
 }

@@ -56,11 +56,7 @@ func (s *Server) handleConnectedApps(w http.ResponseWriter, r *http.Request) err
 }
 
 func (s *Server) handleConnectedAppRevoke(w http.ResponseWriter, r *http.Request) error {
-	id, err := httpx.PathID(r, "connected app")
-	if err != nil {
-		return err
-	}
-	out, err := s.svc.RevokeConnectedApp(r.Context(), caller(r.Context()), id)
+	out, err := s.svc.RevokeConnectedApp(r.Context(), caller(r.Context()), r.PathValue("id"))
 	if err != nil {
 		return err
 	}

@@ -531,3 +531,40 @@ func TestOAuthOneGrantPerApplication(t *testing.T) {
 		})
 	}
 }
+
+// TestConnectedAppIDs: a connected app's id is a UUID in either case,
+// named back in lower case, as on the property API; anything else, and
+// an app revoked already, is no app.
+func TestConnectedAppIDs(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, options{})
+	person := e.register(t, "ids@example.com", "TOURIST")
+	_, reg := e.registerClient(t, map[string]any{"client_name": "Id agent", "redirect_uris": []string{testRedirect}})
+	tokens, _ := e.tokenGrant(t, person, reg["client_id"].(string), verifier, "profile:read")
+	access := bearer(tokens["access_token"].(string))
+	e.Get("/api/v1/profile", access...).Expect(200)
+	var apps struct{ Data []struct{ ID string } }
+	e.Get("/api/v1/profile/connected-apps", bearer(person.token)...).Expect(200).Decode(&apps)
+	if len(apps.Data) != 1 {
+		t.Fatalf("connected apps: %+v", apps)
+	}
+	id := apps.Data[0].ID
+
+	type refusal struct{ Code, Message string }
+	for _, raw := range []string{"not-a-uuid", strings.ReplaceAll(id, "-", ""), "{" + id + "}", "urn:uuid:" + id, "00000000-0000-4000-8000-000000000000"} {
+		var got struct{ Error refusal }
+		e.Do("DELETE", "/api/v1/profile/connected-apps/"+url.PathEscape(raw), nil, bearer(person.token)...).Expect(404).Decode(&got)
+		want := refusal{Code: "NOT_FOUND", Message: `No connected app with id "` + raw + `".`}
+		if diff := cmp.Diff(want, got.Error); diff != "" {
+			t.Errorf("DELETE %s (-want +got):\n%s", raw, diff)
+		}
+	}
+
+	var got struct{ Data oauth.RevokedApp }
+	e.Do("DELETE", "/api/v1/profile/connected-apps/"+strings.ToUpper(id), nil, bearer(person.token)...).Expect(200).Decode(&got)
+	if diff := cmp.Diff(oauth.RevokedApp{ID: id, Revoked: true, RevokedAt: e.clock.Now()}, got.Data); diff != "" {
+		t.Errorf("revoked (-want +got):\n%s", diff)
+	}
+	e.Get("/api/v1/profile", access...).Expect(401)
+	e.Do("DELETE", "/api/v1/profile/connected-apps/"+id, nil, bearer(person.token)...).Expect(404)
+}

@@ -495,13 +495,6 @@ func (s *Server) Verify(ctx context.Context, token string) (*AccessToken, error)
 	return &t, nil
 }
 
-// ForgetGrant deletes every token of a grant, in the transaction that
-// revokes it.
-func ForgetGrant(ctx context.Context, q store.Querier, grantID string) error {
-	_, err := q.ExecContext(ctx, `DELETE FROM oauth_tokens WHERE grant_id = $1`, grantID)
-	return err
-}
-
 // Purge deletes what can no longer be used: expired tokens, requests
 // past their time, and registered clients no grant came of within a day.
 func (s *Server) Purge(ctx context.Context) (int64, error) {

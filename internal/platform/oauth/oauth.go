@@ -6,7 +6,7 @@
 // only), refresh tokens rotated at each use with reuse detection,
 // revocation (RFC 7009) and resource indicators (RFC 8707).
 //
-// A grant is one of the product's API keys (Grants makes it), so a token
+// A grant is one of the product's API keys (KeyGrants keeps it), so a token
 // is a principal like any key: its scopes, rate limit, usage counting,
 // idempotency and pending actions are the key's. This package keeps the
 // clients, the authorization requests and the tokens, each secret stored
@@ -58,8 +58,9 @@ const (
 // this package.
 func IsAccessToken(s string) bool { return strings.HasPrefix(s, accessPrefix) }
 
-// Grants is the product's side of a grant: one of its API keys, owned by
-// the person who approved it and marked as the grant of one client.
+// Grants keeps the grants: one of the product's API keys each, owned by
+// the person who approved it and marked as the grant of one client
+// (KeyGrants).
 type Grants interface {
 	// SaveGrant gives the person's grant to the client the scopes, in tx,
 	// creating it when the person holds none, and returns its id.
@@ -200,26 +201,4 @@ type ConnectedClient struct {
 	ID   string  `json:"id"`
 	Name string  `json:"name"`
 	URI  *string `json:"uri"`
-}
-
-// ScanConnectedApps reads the rows of a product's list of grants: id,
-// client id, client name, client URI (nullable), scopes (JSON),
-// created_at, last_used_at (nullable).
-func ScanConnectedApps(rows *sql.Rows) ([]ConnectedApp, error) {
-	apps := []ConnectedApp{}
-	for rows.Next() {
-		var a ConnectedApp
-		var uri sql.NullString
-		var scopes []byte
-		var used sql.NullTime
-		if err := rows.Scan(&a.ID, &a.Client.ID, &a.Client.Name, &uri, &scopes, &a.CreatedAt, &used); err != nil {
-			return nil, err
-		}
-		if uri.Valid && uri.String != "" {
-			a.Client.URI = &uri.String
-		}
-		a.Scopes, a.LastUsedAt, a.CreatedAt = store.StringList(scopes), store.NullTime(used), a.CreatedAt.UTC()
-		apps = append(apps, a)
-	}
-	return apps, rows.Err()
 }

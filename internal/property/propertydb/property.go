@@ -13,6 +13,7 @@ import (
 	"github.com/wayfarer-asia/platform/internal/platform/apperr"
 	"github.com/wayfarer-asia/platform/internal/platform/changes"
 	"github.com/wayfarer-asia/platform/internal/platform/clock"
+	"github.com/wayfarer-asia/platform/internal/platform/oauth"
 	"github.com/wayfarer-asia/platform/internal/platform/store"
 	"github.com/wayfarer-asia/platform/internal/property"
 )
@@ -24,11 +25,13 @@ type Property struct {
 	// events records the change events of the supply side, in the
 	// transaction of each change.
 	events *changes.Feed
+	// KeyGrants keeps the OAuth grants and lists them as connected apps.
+	*oauth.KeyGrants
 }
 
 // New returns the property platform services on db.
 func New(db *store.DB, c clock.Clock) *Property {
-	return &Property{db: db, clock: c, events: changes.NewFeed(db, c)}
+	return &Property{db: db, clock: c, events: changes.NewFeed(db, c), KeyGrants: oauth.NewKeyGrants(db, c, grantTable)}
 }
 
 var (

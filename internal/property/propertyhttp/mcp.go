@@ -2,8 +2,6 @@ package propertyhttp
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
 	"net/http"
 	"reflect"
 	"strings"
@@ -13,7 +11,6 @@ import (
 
 	"github.com/wayfarer-asia/platform/internal/platform/apperr"
 	"github.com/wayfarer-asia/platform/internal/platform/httpx"
-	"github.com/wayfarer-asia/platform/internal/platform/idempotency"
 	"github.com/wayfarer-asia/platform/internal/platform/mcpx"
 	"github.com/wayfarer-asia/platform/internal/platform/media"
 	"github.com/wayfarer-asia/platform/internal/property"
@@ -192,7 +189,7 @@ func (s *Server) mcpTools(d *mcpx.Door) {
 		Description: "Price a stay and hold one unit for every night until the quote expires (see expiresAt); book it with book."},
 		property.ScopeBookingsWrite, func(ctx context.Context, _ *mcp.CallToolRequest, in quoteIn) (*mcp.CallToolResult, *property.Quote, error) {
 			body := property.StayFields{PropertyID: &in.PropertyID, RoomTypeID: &in.RoomTypeID, CheckIn: &in.CheckIn, CheckOut: &in.CheckOut, Guests: &in.Guests}
-			return mcpIdempotent(ctx, s, in.IdempotencyKey, rest{http.MethodPost, "/api/v1/quotes", body, http.StatusCreated},
+			return mcpx.Idempotent(ctx, s.mcpWrite(ctx, mcpx.Write{Key: in.IdempotencyKey, Method: http.MethodPost, Path: "/api/v1/quotes", Body: body, Status: http.StatusCreated}),
 				func(ctx context.Context) (*property.Quote, error) {
 					return s.svc.CreateQuote(ctx, mcpCaller(ctx), body)
 				})
@@ -205,7 +202,7 @@ func (s *Server) mcpTools(d *mcpx.Door) {
 			g := in.Guest
 			fields := property.BookingFields{QuoteID: &in.QuoteID, SpecialRequests: in.SpecialRequests, ExternalReference: in.ExternalReference,
 				Guest: &property.GuestFields{FirstName: &g.FirstName, LastName: &g.LastName, Email: &g.Email, Phone: g.Phone, Country: g.Country}}
-			return mcpIdempotent(ctx, s, key, rest{http.MethodPost, "/api/v1/bookings", in, http.StatusCreated},
+			return mcpx.Idempotent(ctx, s.mcpWrite(ctx, mcpx.Write{Key: key, Method: http.MethodPost, Path: "/api/v1/bookings", Body: in, Status: http.StatusCreated}),
 				func(ctx context.Context) (*property.Booking, error) {
 					return s.svc.CreateBooking(ctx, mcpCaller(ctx), fields)
 				})
@@ -240,80 +237,17 @@ func (s *Server) mcpTools(d *mcpx.Door) {
 	mcpx.AddTool(d, &mcp.Tool{Name: "cancel_booking", Title: "Cancel a booking", Annotations: mcpx.Overwrites,
 		Description: "Cancel a booking of this key's account now, under the property's cancellation policy (a fee may apply; see cancellationFee)."},
 		property.ScopeBookingsWrite, func(ctx context.Context, _ *mcp.CallToolRequest, in cancelIn) (*mcp.CallToolResult, *property.Booking, error) {
-			return mcpIdempotent(ctx, s, in.IdempotencyKey, rest{http.MethodPost, "/api/v1/bookings/" + in.ID + "/cancel", nil, http.StatusOK},
+			return mcpx.Idempotent(ctx, s.mcpWrite(ctx, mcpx.Write{Key: in.IdempotencyKey, Method: http.MethodPost, Path: "/api/v1/bookings/" + in.ID + "/cancel", Status: http.StatusOK}),
 				func(ctx context.Context) (*property.Booking, error) {
 					return s.svc.CancelBooking(ctx, mcpCaller(ctx), in.ID)
 				})
 		})
 }
 
-// rest is the REST request a write tool stands for: whose idempotency
-// fingerprint it shares, and the status its success is recorded with.
-type rest struct {
-	Method, Path string
-	Body         any // the JSON body, nil for none
-	Status       int
-}
-
-// mcpIdempotent runs op, at most once for a non-empty key: in the key
-// space, mode and fingerprint of the REST request r made with the same
-// API key (idempotency.HTTP.Wrap), so that a retry through either door
-// replays the first answer. A replayed success is marked in the result's
-// _meta; a replayed refusal is returned as the refusal.
-func mcpIdempotent[Out any](ctx context.Context, s *Server, key string, r rest, op func(context.Context) (Out, error)) (*mcp.CallToolResult, Out, error) {
-	var zero Out
-	if key == "" {
-		out, err := op(ctx)
-		if err != nil {
-			return nil, zero, mcpx.ErrorOf(ctx, err)
-		}
-		return nil, out, nil
-	}
-	if err := idempotency.CheckKey(key); err != nil {
-		return nil, zero, mcpx.ErrorOf(ctx, err)
-	}
-	var body []byte
-	if r.Body != nil {
-		var err error
-		if body, err = json.Marshal(r.Body); err != nil {
-			return nil, zero, err
-		}
-	}
+// mcpWrite is w, a write tool's call, made with the call's API key: in
+// the key space and mode of its REST requests.
+func (s *Server) mcpWrite(ctx context.Context, w mcpx.Write) mcpx.Write {
 	k := mcpx.PrincipalFrom(ctx).Value.(*property.Key)
-	var refusal *mcpx.CallError
-	render := func(result any) ([]byte, error) {
-		if m, ok := result.(media.Referrer); ok {
-			media.Resolve(ctx, m)
-		}
-		return json.Marshal(result)
-	}
-	result, stored, replayed, err := idempotency.Do(ctx, s.cfg.Idempotency, idempotency.Call{
-		Account: k.DeveloperID, Key: key, Fingerprint: idempotency.Fingerprint(r.Method, r.Path, k.Mode, body), Status: r.Status,
-		Render: render,
-		Answer: func(result any, err error) (int, []byte, bool) {
-			if err == nil { // committed with its effect; recorded only if it were not
-				b, rerr := render(result)
-				return r.Status, b, rerr == nil
-			}
-			if !errors.As(mcpx.ErrorOf(ctx, err), &refusal) {
-				return 0, nil, false
-			}
-			return refusal.Status, refusal.Body, refusal.Status < http.StatusInternalServerError
-		},
-	}, func(ctx context.Context) (any, error) { return op(ctx) })
-	switch {
-	case err != nil && refusal != nil:
-		return nil, zero, refusal
-	case err != nil:
-		return nil, zero, mcpx.ErrorOf(ctx, err)
-	case !replayed:
-		return nil, result.(Out), nil
-	case stored.Status >= http.StatusBadRequest:
-		return nil, zero, mcpx.RecordedRefusal(stored.Status, stored.Body)
-	}
-	var out Out
-	if err := json.Unmarshal(stored.Body, &out); err != nil {
-		return nil, zero, err
-	}
-	return &mcp.CallToolResult{Meta: mcp.Meta{"idempotentReplayed": true}}, out, nil
+	w.Store, w.Account, w.Mode, w.Render = s.cfg.Idempotency, k.DeveloperID, k.Mode, s.idem.Render
+	return w
 }

@@ -42,8 +42,8 @@ func (s *Server) mcpSupplyTools(d *mcpx.Door) {
 		Description: "Set units, nightly price and restrictions of a room type over date ranges (optionally on some weekdays only) " +
 			"for a property of this key's account. Units cannot fall below those already sold or held."},
 		property.ScopeCalendarWrite, func(ctx context.Context, _ *mcp.CallToolRequest, in calendarIn) (*mcp.CallToolResult, *property.CalendarResult, error) {
-			return mcpIdempotent(ctx, s, in.IdempotencyKey, rest{http.MethodPatch, "/api/v1/properties/" + in.PropertyID + "/calendar",
-				map[string]any{"updates": in.Updates}, http.StatusOK},
+			return mcpx.Idempotent(ctx, s.mcpWrite(ctx, mcpx.Write{Key: in.IdempotencyKey, Method: http.MethodPatch,
+				Path: "/api/v1/properties/" + in.PropertyID + "/calendar", Body: map[string]any{"updates": in.Updates}, Status: http.StatusOK}),
 				func(ctx context.Context) (*property.CalendarResult, error) {
 					return s.svc.UpdateCalendar(ctx, mcpCaller(ctx), in.PropertyID, calendarFields(in.Updates))
 				})

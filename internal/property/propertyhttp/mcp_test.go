@@ -1,7 +1,9 @@
 package propertyhttp_test
 
 import (
+	"database/sql"
 	"encoding/json"
+	"errors"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -9,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/wayfarer-asia/platform/internal/platform/mcpx/mcptest"
@@ -299,5 +302,63 @@ func TestMCPCalendarBodyLimit(t *testing.T) {
 	resp.Body.Close()
 	if resp.StatusCode != 413 || !strings.Contains(string(body), `"code":"PAYLOAD_TOO_LARGE"`) {
 		t.Fatalf("over the limit: %d %s", resp.StatusCode, body)
+	}
+}
+
+// TestMCPWriteFailures: a write tool's refusal is its key's answer, as
+// on REST; a server error is not recorded, so that a retry with the same
+// key quotes once the database works again.
+func TestMCPWriteFailures(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, options{})
+	r := e.tokyoDouble(t)
+	d := e.signup(t)
+	key := e.key(t, d, "test")
+	cs := mcpSession(t, e, "X-API-KEY", key)
+	type outcome struct {
+		Code     string // of the refusal
+		Replayed bool
+		Recorded int // the status recorded for the key, 0 for none
+	}
+	call := func(args map[string]any) outcome {
+		t.Helper()
+		res := mcptest.Call(t, cs, "create_quote", args, nil)
+		var o outcome
+		if res.IsError {
+			o.Code = toolErrorCode(t, res)
+		}
+		o.Replayed = res.Meta["idempotentReplayed"] == true
+		var status sql.NullInt64
+		err := e.db.QueryRowContext(t.Context(), `SELECT response_status FROM idempotency_keys WHERE key = $1`, args["idempotencyKey"]).Scan(&status)
+		if err != nil && !errors.Is(err, sql.ErrNoRows) {
+			t.Fatal(err)
+		}
+		o.Recorded = int(status.Int64)
+		return o
+	}
+
+	tooMany := mergeMaps(stay(r, day(10), 2, 5), map[string]any{"idempotencyKey": "q-refused"})
+	if diff := cmp.Diff(outcome{Code: "UNAVAILABLE", Recorded: 409}, call(tooMany)); diff != "" {
+		t.Errorf("refusal (-want +got):\n%s", diff)
+	}
+
+	if _, err := e.db.ExecContext(t.Context(), `CREATE TRIGGER quotes_down BEFORE INSERT ON quotes BEGIN SELECT RAISE(ABORT, 'disk I/O error'); END`); err != nil {
+		t.Fatal(err)
+	}
+	args := mergeMaps(stay(r, day(10), 2, 2), map[string]any{"idempotencyKey": "q-down"})
+	if diff := cmp.Diff(outcome{Code: "INTERNAL_ERROR"}, call(args)); diff != "" {
+		t.Errorf("server error (-want +got):\n%s", diff)
+	}
+	if _, err := e.db.ExecContext(t.Context(), `DROP TRIGGER quotes_down`); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(outcome{Recorded: 201}, call(args)); diff != "" {
+		t.Errorf("retry after the server error (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(outcome{Replayed: true, Recorded: 201}, call(args)); diff != "" {
+		t.Errorf("retry after the success (-want +got):\n%s", diff)
+	}
+	if got := e.available(t, key, r, day(10)); got != r.units-1 {
+		t.Errorf("units after one quote: %d, want %d", got, r.units-1)
 	}
 }

@@ -59,7 +59,7 @@ func (s *Server) handleConnectedAppRevoke(w http.ResponseWriter, r *http.Request
 		return err
 	}
 	httpx.WriteJSON(w, http.StatusOK, struct {
-		Data *property.RevokedApp `json:"data"`
+		Data *oauth.RevokedApp `json:"data"`
 	}{out})
 	return nil
 }

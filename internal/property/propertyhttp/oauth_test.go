@@ -7,10 +7,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
 
+	"github.com/wayfarer-asia/platform/internal/platform/oauth"
 	"github.com/wayfarer-asia/platform/internal/platform/oauth/oauthtest"
 	"github.com/wayfarer-asia/platform/internal/platform/store/storetest"
 )
@@ -172,4 +174,40 @@ func TestOAuthTokenBoundaries(t *testing.T) {
 	id := c.Start(t, c.AuthorizeURL(reg["client_id"].(string), "properties:read"))
 	e.Get("/oauth/requests/"+id, xkey(e.key(t, d, "live"))...).Expect(401)
 	e.Get("/oauth/requests/"+id, bearer(access)...).Expect(401)
+}
+
+// TestConnectedAppIDs: a connected app's id is a UUID in either case,
+// named back in lower case, as on the guide API; anything else, and an
+// app revoked already, is no app.
+func TestConnectedAppIDs(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, options{})
+	d := e.signup(t)
+	_, tokens := e.grant(t, d, "properties:read")
+	access := bearer(tokens["access_token"].(string))
+	e.Get("/api/v1/properties", access...).Expect(200)
+	var apps struct{ Data []struct{ ID string } }
+	e.Get("/portal/api/connected-apps", bearer(d.token)...).Expect(200).Decode(&apps)
+	if len(apps.Data) != 1 {
+		t.Fatalf("connected apps: %+v", apps)
+	}
+	id := apps.Data[0].ID
+
+	type refusal struct{ Code, Message string }
+	for _, raw := range []string{"not-a-uuid", strings.ReplaceAll(id, "-", ""), "{" + id + "}", "urn:uuid:" + id, "00000000-0000-4000-8000-000000000000"} {
+		var got struct{ Error refusal }
+		e.Do("DELETE", "/portal/api/connected-apps/"+url.PathEscape(raw), nil, bearer(d.token)...).Expect(404).Decode(&got)
+		want := refusal{Code: "NOT_FOUND", Message: `No connected app with id "` + raw + `".`}
+		if diff := cmp.Diff(want, got.Error); diff != "" {
+			t.Errorf("DELETE %s (-want +got):\n%s", raw, diff)
+		}
+	}
+
+	var got struct{ Data oauth.RevokedApp }
+	e.Do("DELETE", "/portal/api/connected-apps/"+strings.ToUpper(id), nil, bearer(d.token)...).Expect(200).Decode(&got)
+	if diff := cmp.Diff(oauth.RevokedApp{ID: id, Revoked: true, RevokedAt: e.clock.Now()}, got.Data); diff != "" {
+		t.Errorf("revoked (-want +got):\n%s", diff)
+	}
+	e.Get("/api/v1/properties", access...).Expect(401)
+	e.Do("DELETE", "/portal/api/connected-apps/"+id, nil, bearer(d.token)...).Expect(404)
 }
