@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/wayfarer-asia/platform/internal/platform/apperr"
 	"github.com/wayfarer-asia/platform/internal/platform/clock"
 	"github.com/wayfarer-asia/platform/internal/platform/field"
@@ -52,6 +54,22 @@ func fields(err error) map[string]any {
 	return e.Details
 }
 
+// wantNamed fails the test unless err is a validation error naming each of
+// the fields.
+func wantNamed(t *testing.T, what string, err error, want ...string) {
+	t.Helper()
+	f := fields(err)
+	var got []string
+	for _, k := range want {
+		if f[k] != nil {
+			got = append(got, k)
+		}
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("%s: fields named in %v (-want +got):\n%s", what, f, diff)
+	}
+}
+
 func ptr[T any](v T) *T { return &v }
 
 // TestServiceCallerRights: no operation runs without a caller; keys and
@@ -78,8 +96,13 @@ func TestServiceCallerRights(t *testing.T) {
 			}
 			portal := &property.Caller{DeveloperID: host.DeveloperID}
 			k, secret, err := s.CreateKey(ctx, portal, property.NewKey{Name: ptr("agent"), Mode: ptr("test"), Scopes: &[]string{"calendar:write", "calendar:write"}})
-			if err != nil || secret == "" || len(k.Scopes) != 1 || k.Mode != property.ModeTest {
-				t.Fatalf("portal key: %+v %v", k, err)
+			if err != nil {
+				t.Fatalf("portal key: %v", err)
+			}
+			gotKey := map[string]any{"secretSet": secret != "", "scopes": len(k.Scopes), "mode": k.Mode}
+			wantKey := map[string]any{"secretSet": true, "scopes": 1, "mode": property.ModeTest}
+			if diff := cmp.Diff(wantKey, gotKey); diff != "" {
+				t.Fatalf("portal key (-want +got):\n%s", diff)
 			}
 
 			_, err = s.CreateProperty(ctx, host, property.PropertyFields{})
@@ -120,38 +143,28 @@ func TestServiceFieldErrors(t *testing.T) {
 			t.Parallel()
 			s, c := newService(t, engine)
 			ctx := t.Context()
-			if f := fields(func() error {
+			wantNamed(t, "quote", func() error {
 				_, err := s.CreateQuote(ctx, c, property.StayFields{PropertyID: ptr("x"), CheckIn: ptr("2026-12-10"), CheckOut: ptr("2026-12-09"), Guests: ptr(0)})
 				return err
-			}()); f["propertyId"] == nil || f["roomTypeId"] == nil || f["checkOut"] == nil || f["guests"] == nil {
-				t.Errorf("quote: %v", f)
-			}
-			if f := fields(func() error {
+			}(), "propertyId", "roomTypeId", "checkOut", "guests")
+			wantNamed(t, "booking", func() error {
 				_, err := s.CreateBooking(ctx, c, property.BookingFields{QuoteID: ptr("x"), StayFields: property.StayFields{Guests: ptr(2)},
 					Guest: &property.GuestFields{Phone: ptr("x"), Country: ptr("Japan")}})
 				return err
-			}()); f["quoteId"] == nil || f["guest.firstName"] == nil || f["guest.phone"] == nil || f["guest.country"] == nil {
-				t.Errorf("booking: %v", f)
-			}
-			if f := fields(func() error {
+			}(), "quoteId", "guest.firstName", "guest.phone", "guest.country")
+			wantNamed(t, "search", func() error {
 				_, err := s.FindProperties(ctx, c, property.PropertyQuery{CheckIn: ptr(property.MustParseDate("2026-11-01")), Amenities: "wifi,moat", MinPrice: ptr(int64(5)), MaxPrice: ptr(int64(4))})
 				return err
-			}()); f["checkOut"] == nil || f["guests"] == nil || f["amenities"] == nil || f["maxPrice"] == nil {
-				t.Errorf("search: %v", f)
-			}
-			if f := fields(func() error {
+			}(), "checkOut", "guests", "amenities", "maxPrice")
+			wantNamed(t, "bookings", func() error {
 				_, err := s.FindBookings(ctx, c, property.BookingQuery{CheckInFrom: ptr(property.MustParseDate("2026-12-10")), CheckInTo: ptr(property.MustParseDate("2026-12-01")), Status: "LOST"})
 				return err
-			}()); f["checkInTo"] == nil || f["status"] == nil {
-				t.Errorf("bookings: %v", f)
-			}
+			}(), "checkInTo", "status")
 			portal := &property.Caller{DeveloperID: c.DeveloperID}
-			if f := fields(func() error {
+			wantNamed(t, "usage", func() error {
 				_, err := s.FindUsage(ctx, portal, ptr(property.MustParseDate("2026-11-10")), ptr(property.MustParseDate("2026-11-01")))
 				return err
-			}()); f["to"] == nil {
-				t.Errorf("usage: %v", f)
-			}
+			}(), "to")
 			var id string
 			list, err := s.FindProperties(ctx, c, property.PropertyQuery{City: "Tokyo", PageSize: ptr(1)})
 			if err != nil || len(list.Data) != 1 || list.Meta.Total < 1 {

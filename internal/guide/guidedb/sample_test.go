@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/google/uuid"
 
 	"github.com/wayfarer-asia/platform/internal/guide"
@@ -431,8 +432,11 @@ func (c *sampleChecker) timeline(t *testing.T) {
 		if err := rows.Scan(&id, &created, &updated, &verified); err != nil {
 			return err
 		}
-		if created.Year() < 2024 || created.Year() > 2026 || updated.Before(created) || updated.After(horizon) {
-			t.Errorf("expert %s: created %v, updated %v", id, created, updated)
+		got := map[string]bool{"createdIn2024To2026": created.Year() >= 2024 && created.Year() <= 2026,
+			"updatedBeforeCreated": updated.Before(created), "updatedAfterHorizon": updated.After(horizon)}
+		want := map[string]bool{"createdIn2024To2026": true, "updatedBeforeCreated": false, "updatedAfterHorizon": false}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("expert %s: created %v, updated %v (-want +got):\n%s", id, created, updated, diff)
 		}
 		if verified.Valid && (verified.Time.Before(created) || verified.Time.After(horizon)) {
 			t.Errorf("expert %s: verified %v, created %v", id, verified.Time, created)
@@ -606,8 +610,11 @@ func (c *sampleChecker) travelogues(t *testing.T) {
 		if words := len(strings.Fields(tag.ReplaceAllString(content, " "))); words < 300 || words > 900 {
 			t.Errorf("travelogue %s: %d words, want 300 to 900", slug, words)
 		}
-		if !excerpt.Valid || excerpt.String == "" || strings.Contains(excerpt.String, "<") || !strings.Contains(content, excerpt.String) {
-			t.Errorf("travelogue %s: excerpt %q is not plain text from the content", slug, excerpt.String)
+		gotExcerpt := map[string]bool{"set": excerpt.Valid && excerpt.String != "", "markup": strings.Contains(excerpt.String, "<"),
+			"fromContent": strings.Contains(content, excerpt.String)}
+		wantExcerpt := map[string]bool{"set": true, "markup": false, "fromContent": true}
+		if diff := cmp.Diff(wantExcerpt, gotExcerpt); diff != "" {
+			t.Errorf("travelogue %s: excerpt %q is not plain text from the content (-want +got):\n%s", slug, excerpt.String, diff)
 		}
 		var tags, images []string
 		if err := json.Unmarshal([]byte(tagsJSON), &tags); err != nil || len(tags) < 1 || len(tags) > 3 {

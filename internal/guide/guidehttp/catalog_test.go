@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/wayfarer-asia/platform/internal/guide"
 	"github.com/wayfarer-asia/platform/internal/platform/paging"
 	"github.com/wayfarer-asia/platform/internal/platform/store/storetest"
@@ -159,8 +161,10 @@ func testExperts(t *testing.T, e *env) {
 				break
 			}
 		}
-		if len(cities) < 2 || len(want) <= 6 || len(want) != all.Meta.Total || !slices.Equal(got, want) {
-			t.Errorf("city=KYO&%s: pages of 3 gave %v, one page %v (%d cities)", sort, got, want, len(cities))
+		gotPages := map[string]any{"severalCities": len(cities) >= 2, "overTwoPages": len(want) > 6, "onePageHasAll": len(want) == all.Meta.Total, "handles": got}
+		wantPages := map[string]any{"severalCities": true, "overTwoPages": true, "onePageHasAll": true, "handles": want}
+		if diff := cmp.Diff(wantPages, gotPages); diff != "" {
+			t.Errorf("city=KYO&%s: pages of 3 against one page (-want +got):\n%s", sort, diff)
 		}
 	}
 
@@ -174,16 +178,20 @@ func testExperts(t *testing.T, e *env) {
 	var en, ja struct{ Data guide.ExpertDetail }
 	e.Get("/api/v1/experts/demo-expert").Expect(200).Decode(&en)
 	e.Get("/api/v1/experts/demo-expert?locale=ja").Expect(200).Decode(&ja)
-	if en.Data.Handle != "demo-expert" || en.Data.Timezone == "" || !en.Data.MessagingEnabled || en.Data.VerifiedAt == nil {
-		t.Errorf("demo expert detail: %+v", en.Data)
+	gotEN := map[string]any{"handle": en.Data.Handle, "timezoneSet": en.Data.Timezone != "", "messaging": en.Data.MessagingEnabled, "verified": en.Data.VerifiedAt != nil}
+	wantEN := map[string]any{"handle": "demo-expert", "timezoneSet": true, "messaging": true, "verified": true}
+	if diff := cmp.Diff(wantEN, gotEN); diff != "" {
+		t.Errorf("demo expert detail (-want +got):\n%s", diff)
 	}
 	var jaBio string
 	if err := e.db.QueryRow(`SELECT t.bio FROM expert_translations t JOIN experts x ON x.id = t.expert_id
 		JOIN users u ON u.id = x.user_id WHERE u.handle = 'demo-expert' AND t.locale = 'ja'`).Scan(&jaBio); err != nil {
 		t.Fatal(err)
 	}
-	if ja.Data.Bio == nil || *ja.Data.Bio != jaBio || en.Data.Bio == nil || *en.Data.Bio == jaBio {
-		t.Errorf("locale=ja bio %v, want %q (English %v)", ja.Data.Bio, jaBio, en.Data.Bio)
+	gotBio := map[string]any{"ja": ja.Data.Bio, "enSet": en.Data.Bio != nil, "enIsJA": en.Data.Bio != nil && *en.Data.Bio == jaBio}
+	wantBio := map[string]any{"ja": &jaBio, "enSet": true, "enIsJA": false}
+	if diff := cmp.Diff(wantBio, gotBio); diff != "" {
+		t.Errorf("locale=ja bio (-want +got):\n%s", diff)
 	}
 	e.Get("/api/v1/experts/DEMO-EXPERT").Expect(200)
 	e.Get("/api/v1/experts/no-such-expert").Expect(404)
@@ -195,8 +203,10 @@ func testPackages(t *testing.T, e *env) {
 	var l packageList
 	e.Get("/api/v1/packages?pageSize=100&sort=basePrice&order=asc").Expect(200).Decode(&l)
 	total := e.count(t, "SELECT COUNT(*) "+activeWhere)
-	if l.Meta.Total != total || total < 100 || len(l.Data) != 100 || !l.Meta.HasMore {
-		t.Fatalf("packages meta %+v (%d items), want total %d", l.Meta, len(l.Data), total)
+	gotMeta := map[string]any{"total": l.Meta.Total, "atLeast100": total >= 100, "items": len(l.Data), "hasMore": l.Meta.HasMore}
+	wantMeta := map[string]any{"total": total, "atLeast100": true, "items": 100, "hasMore": true}
+	if diff := cmp.Diff(wantMeta, gotMeta); diff != "" {
+		t.Fatalf("packages meta (-want +got):\n%s", diff)
 	}
 	// The specification's sort=basePrice orders by the field as answered,
 	// across pages too, whatever the currency: with exchange rates set,
@@ -449,8 +459,10 @@ func TestCatalogBadInput(t *testing.T) {
 	// Past the last page: no items, the right total, no more pages.
 	var l expertList
 	e.Get("/api/v1/experts?page=999").Expect(200).Decode(&l)
-	if len(l.Data) != 0 || l.Meta.Total != e.count(t, verifiedExperts) || l.Meta.HasMore || l.Meta.Page != 999 {
-		t.Errorf("page 999: %+v with %d items", l.Meta, len(l.Data))
+	got := map[string]any{"items": len(l.Data), "total": l.Meta.Total, "hasMore": l.Meta.HasMore, "page": l.Meta.Page}
+	want := map[string]any{"items": 0, "total": e.count(t, verifiedExperts), "hasMore": false, "page": 999}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("page 999 (-want +got):\n%s", diff)
 	}
 }
 
@@ -465,8 +477,11 @@ func TestEmptyCatalog(t *testing.T) {
 		}
 		res := e.Get(path).Expect(200)
 		res.Decode(&l)
-		if l.Data == nil || len(l.Data) != 0 || l.Meta.Total != 0 || l.Meta.HasMore || !strings.Contains(string(res.Body), `"data":[]`) {
-			t.Errorf("%s: %s", path, res.Body)
+		got := map[string]any{"dataNil": l.Data == nil, "items": len(l.Data), "total": l.Meta.Total, "hasMore": l.Meta.HasMore,
+			"emptyArray": strings.Contains(string(res.Body), `"data":[]`)}
+		want := map[string]any{"dataNil": false, "items": 0, "total": 0, "hasMore": false, "emptyArray": true}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("%s (-want +got):\n%s\n%s", path, diff, res.Body)
 		}
 	}
 	e.Get("/api/v1/cities").Expect(200)

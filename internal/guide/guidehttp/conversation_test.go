@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/golang-jwt/jwt/v5"
+	"github.com/google/go-cmp/cmp"
 
 	"github.com/wayfarer-asia/platform/internal/guide"
 	"github.com/wayfarer-asia/platform/internal/platform/store/storetest"
@@ -28,8 +29,11 @@ func TestConversations(t *testing.T) {
 			var conv struct{ Data guide.ConversationSummary }
 			e.Do("POST", "/api/v1/conversations", map[string]string{"expertHandle": "demo-expert"}, bearer(tourist.token)...).Expect(201).Decode(&conv)
 			id := conv.Data.ID
-			if conv.Data.Expert.Handle != "demo-expert" || conv.Data.Tourist.ID != tourist.id || conv.Data.UnreadCount != 0 || conv.Data.LastMessage != nil {
-				t.Fatalf("opened: %+v", conv.Data)
+			gotOpened := map[string]any{"expert": conv.Data.Expert.Handle, "tourist": conv.Data.Tourist.ID, "unread": conv.Data.UnreadCount,
+				"lastMessageSet": conv.Data.LastMessage != nil}
+			wantOpened := map[string]any{"expert": "demo-expert", "tourist": tourist.id, "unread": 0, "lastMessageSet": false}
+			if diff := cmp.Diff(wantOpened, gotOpened); diff != "" {
+				t.Fatalf("opened (-want +got):\n%s", diff)
 			}
 			var again struct{ Data guide.ConversationSummary }
 			e.Do("POST", "/api/v1/conversations", map[string]string{"expertHandle": "DEMO-EXPERT"}, bearer(tourist.token)...).Expect(200).Decode(&again)
@@ -50,8 +54,10 @@ func TestConversations(t *testing.T) {
 			send(expert, "Answer 1")
 			e.clock.Advance(time.Second)
 			last := send(expert, "Answer 2")
-			if last.SenderID != expert.id || last.IsRead || last.MessageType != "TEXT" || *last.Content != "Answer 2" || last.Sender.ID != expert.id {
-				t.Fatalf("message: %+v", last)
+			gotLast := map[string]any{"senderId": last.SenderID, "read": last.IsRead, "type": last.MessageType, "content": last.Content, "sender": last.Sender.ID}
+			wantLast := map[string]any{"senderId": expert.id, "read": false, "type": "TEXT", "content": new("Answer 2"), "sender": expert.id}
+			if diff := cmp.Diff(wantLast, gotLast); diff != "" {
+				t.Fatalf("message (-want +got):\n%s", diff)
 			}
 			unread := func(who user) int {
 				var u struct{ Data struct{ UnreadCount int } }
@@ -63,8 +69,14 @@ func TestConversations(t *testing.T) {
 			}
 			var list struct{ Data []guide.ConversationSummary }
 			e.Get("/api/v1/conversations", bearer(tourist.token)...).Expect(200).Decode(&list)
-			if len(list.Data) != 1 || *list.Data[0].LastMessage != "Answer 2" || list.Data[0].UnreadCount != 2 || !list.Data[0].LastMessageAt.Equal(last.CreatedAt) {
-				t.Fatalf("tourist's list: %+v", list.Data)
+			gotList := map[string]any{"conversations": len(list.Data)}
+			if len(list.Data) > 0 {
+				c := list.Data[0]
+				gotList["lastMessage"], gotList["unread"], gotList["lastMessageAt"] = c.LastMessage, c.UnreadCount, c.LastMessageAt
+			}
+			wantList := map[string]any{"conversations": 1, "lastMessage": new("Answer 2"), "unread": 2, "lastMessageAt": &last.CreatedAt}
+			if diff := cmp.Diff(wantList, gotList); diff != "" {
+				t.Fatalf("tourist's list (-want +got):\n%s", diff)
 			}
 			e.Get("/api/v1/conversations", bearer(expert.token)...).Expect(200).Decode(&list)
 			if list.Data[0].ID != id || list.Data[0].UnreadCount != 3 {
@@ -82,9 +94,14 @@ func TestConversations(t *testing.T) {
 			}
 			var page struct{ Data guide.MessagePage }
 			e.Get("/api/v1/conversations/"+id+"/messages", bearer(tourist.token)...).Expect(200).Decode(&page)
-			if len(page.Data.Messages) != 5 || page.Data.HasMore || page.Data.NextCursor != nil || *page.Data.Messages[0].Content != "Question 1" ||
-				!page.Data.Messages[0].IsRead || page.Data.Messages[4].IsRead {
-				t.Fatalf("messages: %+v", page.Data)
+			ms := page.Data.Messages
+			gotPage := map[string]any{"messages": len(ms), "hasMore": page.Data.HasMore, "cursorSet": page.Data.NextCursor != nil}
+			if len(ms) == 5 {
+				gotPage["first"], gotPage["firstRead"], gotPage["lastRead"] = ms[0].Content, ms[0].IsRead, ms[4].IsRead
+			}
+			wantPage := map[string]any{"messages": 5, "hasMore": false, "cursorSet": false, "first": new("Question 1"), "firstRead": true, "lastRead": false}
+			if diff := cmp.Diff(wantPage, gotPage); diff != "" {
+				t.Fatalf("messages (-want +got):\n%s", diff)
 			}
 
 			// A notification job is written with each message to a recipient
@@ -296,8 +313,10 @@ func TestRealtimeMessageIDIsTheSenders(t *testing.T) {
 			var theirs, mine, again, theirsAgain struct{ Data guide.Message }
 			e.Do("POST", path, map[string]any{"content": "Sorry, fully booked.", "realtimeMessageId": draft}, bearer(expert.token)...).Expect(201).Decode(&theirs)
 			e.Do("POST", path, map[string]any{"content": "Is Saturday free?", "realtimeMessageId": draft}, bearer(tourist.token)...).Expect(201).Decode(&mine)
-			if mine.Data.SenderID != tourist.id || mine.Data.Content == nil || *mine.Data.Content != "Is Saturday free?" || mine.Data.ID == theirs.Data.ID {
-				t.Fatalf("the sender got %+v", mine.Data)
+			gotMine := map[string]any{"senderId": mine.Data.SenderID, "content": mine.Data.Content, "sameAsTheirs": mine.Data.ID == theirs.Data.ID}
+			wantMine := map[string]any{"senderId": tourist.id, "content": new("Is Saturday free?"), "sameAsTheirs": false}
+			if diff := cmp.Diff(wantMine, gotMine); diff != "" {
+				t.Fatalf("the sender got (-want +got):\n%s", diff)
 			}
 			e.Do("POST", path, map[string]any{"content": "Is Saturday free?", "realtimeMessageId": draft}, bearer(tourist.token)...).Expect(200).Decode(&again)
 			e.Do("POST", path, map[string]any{"content": "Sorry, fully booked.", "realtimeMessageId": draft}, bearer(expert.token)...).Expect(200).Decode(&theirsAgain)

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/wayfarer-asia/platform/internal/guide"
 	"github.com/wayfarer-asia/platform/internal/platform/store/storetest"
 )
@@ -59,8 +61,10 @@ func TestTravelogueAuthoring(t *testing.T) {
 				tr.Translations["ja"].Content != "<p>夜市</p>" {
 				t.Errorf("content lost its story: %s", tr.Content)
 			}
-			if tr.Slug != "night-markets-of-taipei" || tr.Status != "draft" || tr.PublishedAt != nil || tr.Author.Handle == "" {
-				t.Fatalf("created: %+v", tr)
+			gotCreated := map[string]any{"slug": tr.Slug, "status": tr.Status, "publishedSet": tr.PublishedAt != nil, "authorSet": tr.Author.Handle != ""}
+			wantCreated := map[string]any{"slug": "night-markets-of-taipei", "status": "draft", "publishedSet": false, "authorSet": true}
+			if diff := cmp.Diff(wantCreated, gotCreated); diff != "" {
+				t.Fatalf("created (-want +got):\n%s", diff)
 			}
 			slug := tr.Slug
 			var stored string
@@ -149,9 +153,11 @@ func TestTravelogueAuthoring(t *testing.T) {
 				"coverImage": loc,
 			}, bearer(author.token)...).Expect(200).Decode(&changed)
 			ko := changed.Data.Translations["ko"]
-			if !strings.Contains(ko.Content, `<img src="`+u.Path+`" alt="stall">`) || changed.Data.CoverImage == nil || *changed.Data.CoverImage != loc ||
-				changed.Data.Translations["ja"].Title != "" || changed.Data.Status != "published" {
-				t.Fatalf("changed: %+v", changed.Data)
+			gotChanged := map[string]any{"koImage": strings.Contains(ko.Content, `<img src="`+u.Path+`" alt="stall">`), "cover": changed.Data.CoverImage,
+				"jaTitle": changed.Data.Translations["ja"].Title, "status": changed.Data.Status}
+			wantChanged := map[string]any{"koImage": true, "cover": &loc, "jaTitle": "", "status": "published"}
+			if diff := cmp.Diff(wantChanged, gotChanged); diff != "" {
+				t.Fatalf("changed (-want +got):\n%s", diff)
 			}
 			var read struct{ Data guide.TravelogueDetail }
 			b.Get("/api/v1/travelogues/" + slug + "?locale=ko").Expect(200).Decode(&read)

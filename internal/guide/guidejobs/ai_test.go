@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/wayfarer-asia/platform/internal/guide"
 	"github.com/wayfarer-asia/platform/internal/platform/ai"
 	"github.com/wayfarer-asia/platform/internal/platform/store/storetest"
@@ -185,9 +187,10 @@ func TestAIReply(t *testing.T) {
 				t.Fatalf("%d AI replies; want 1", len(replies))
 			}
 			reply := replies[0]
-			if reply.sender != c.expertUserID || reply.kind != "TEXT" || reply.content != modelReply || !reply.ai ||
-				reply.tag == nil || *reply.tag != "ai:"+trigger {
-				t.Errorf("reply = %+v", reply)
+			gotReply := map[string]any{"sender": reply.sender, "kind": reply.kind, "content": reply.content, "ai": reply.ai, "tag": reply.tag}
+			wantReply := map[string]any{"sender": c.expertUserID, "kind": "TEXT", "content": modelReply, "ai": true, "tag": new("ai:" + trigger)}
+			if diff := cmp.Diff(wantReply, gotReply); diff != "" {
+				t.Errorf("reply (-want +got):\n%s", diff)
 			}
 			var lastMessage string
 			var lastAt time.Time
@@ -199,8 +202,13 @@ func TestAIReply(t *testing.T) {
 			}
 			// The traveller is notified of the reply.
 			ds := e.gw.delivered()["tok-traveller"]
-			if len(ds) != 1 || ds[0].Title != c.expertName || ds[0].Body != modelReply || ds[0].Data["messageId"] != reply.id {
-				t.Errorf("traveller's notifications: %+v", ds)
+			gotNotified := map[string]any{"notifications": len(ds)}
+			if len(ds) > 0 {
+				gotNotified["title"], gotNotified["body"], gotNotified["messageId"] = ds[0].Title, ds[0].Body, ds[0].Data["messageId"]
+			}
+			wantNotified := map[string]any{"notifications": 1, "title": c.expertName, "body": modelReply, "messageId": reply.id}
+			if diff := cmp.Diff(wantNotified, gotNotified); diff != "" {
+				t.Errorf("traveller's notifications (-want +got):\n%s", diff)
 			}
 
 			// A second job for the same message writes no second reply.

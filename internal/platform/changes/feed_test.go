@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/wayfarer-asia/platform/internal/guide/guidedb"
 	"github.com/wayfarer-asia/platform/internal/platform/apperr"
 	"github.com/wayfarer-asia/platform/internal/platform/changes"
@@ -18,6 +20,21 @@ import (
 	"github.com/wayfarer-asia/platform/internal/platform/store/storetest"
 	"github.com/wayfarer-asia/platform/internal/property/propertydb"
 )
+
+// page is what one call of Find answers: the events' ids, in order, and
+// whether more follow.
+type page struct {
+	IDs  []string
+	More bool
+}
+
+func pageOf(evs []changes.Event, more bool) page {
+	p := page{More: more}
+	for _, e := range evs {
+		p.IDs = append(p.IDs, e.ID)
+	}
+	return p
+}
 
 // TestEvents: an event is seen by its audience only, in order, paged by
 // cursor and filtered by type; an unknown or expired cursor is GONE; purge
@@ -53,15 +70,21 @@ func TestEvents(t *testing.T) {
 				})
 
 				evs, more, err := s.Find(ctx, changes.Filter{Audience: []string{"alice"}, Limit: 2})
-				if err != nil || more != true || len(evs) != 2 || evs[0].ID != a1.ID || evs[1].ID != pub.ID {
-					t.Fatalf("first page: %+v %v %v", evs, more, err)
+				if err != nil {
+					t.Fatalf("first page: %v", err)
+				}
+				if diff := cmp.Diff(page{[]string{a1.ID, pub.ID}, true}, pageOf(evs, more)); diff != "" {
+					t.Fatalf("first page (-want +got):\n%s", diff)
 				}
 				if string(evs[0].Data) != `{"n":"booking.created"}` {
 					t.Errorf("data: %s", evs[0].Data)
 				}
 				evs, more, err = s.Find(ctx, changes.Filter{Audience: []string{"alice"}, After: evs[1].ID, Limit: 2})
-				if err != nil || more || len(evs) != 1 || evs[0].ID != a2.ID {
-					t.Fatalf("second page: %+v %v %v", evs, more, err)
+				if err != nil {
+					t.Fatalf("second page: %v", err)
+				}
+				if diff := cmp.Diff(page{[]string{a2.ID}, false}, pageOf(evs, more)); diff != "" {
+					t.Fatalf("second page (-want +got):\n%s", diff)
 				}
 				evs, _, _ = s.Find(ctx, changes.Filter{Audience: []string{"alice"}, Types: []string{"booking.cancelled"}, Limit: 10})
 				if len(evs) != 1 || evs[0].ID != a2.ID {

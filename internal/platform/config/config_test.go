@@ -4,6 +4,8 @@ import (
 	"log/slog"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 func env(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
@@ -13,9 +15,14 @@ func TestLoadDefaults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.GuideAddr != ":8080" || c.PropertyAddr != ":8081" || !c.SampleData || c.PublicRateLimit != 60 ||
-		c.GuideDatabaseURL != "data/guide.db" || c.AvatarRateLimit != 10 || c.ImageRateLimit != 30 || c.PendingActionTTL.Minutes() != 10 || c.LogLevel != slog.LevelInfo || len(c.TrustedProxies) != 0 {
-		t.Fatalf("defaults: %+v", c)
+	got := map[string]any{"guideAddr": c.GuideAddr, "propertyAddr": c.PropertyAddr, "sampleData": c.SampleData, "publicRateLimit": c.PublicRateLimit,
+		"guideDatabaseURL": c.GuideDatabaseURL, "avatarRateLimit": c.AvatarRateLimit, "imageRateLimit": c.ImageRateLimit,
+		"pendingActionMinutes": c.PendingActionTTL.Minutes(), "logLevel": c.LogLevel, "trustedProxies": len(c.TrustedProxies)}
+	want := map[string]any{"guideAddr": ":8080", "propertyAddr": ":8081", "sampleData": true, "publicRateLimit": 60,
+		"guideDatabaseURL": "data/guide.db", "avatarRateLimit": 10, "imageRateLimit": 30,
+		"pendingActionMinutes": 10.0, "logLevel": slog.LevelInfo, "trustedProxies": 0}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Fatalf("defaults (-want +got):\n%s", diff)
 	}
 }
 
@@ -28,10 +35,22 @@ func TestLoadValues(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.GuideAddr != "127.0.0.1:9000" || c.SampleData || c.PublicRateLimit != 5 || c.LogLevel != slog.LevelDebug ||
-		len(c.TrustedProxies) != 2 || c.TrustedProxies[1].String() != "192.168.1.7/32" || c.DemoPassword != "demo-pass-1" ||
-		c.IdpA == nil || len(c.IdpA.Audiences) != 2 || c.IdpA.Audiences[1] != "web" || c.IdpB != nil || c.AuthRateLimit != 10 {
-		t.Fatalf("values: %+v", c)
+	got := map[string]any{"guideAddr": c.GuideAddr, "sampleData": c.SampleData, "publicRateLimit": c.PublicRateLimit, "logLevel": c.LogLevel,
+		"trustedProxies": len(c.TrustedProxies), "demoPassword": c.DemoPassword, "idpA": c.IdpA != nil, "idpB": c.IdpB != nil, "authRateLimit": c.AuthRateLimit}
+	if len(c.TrustedProxies) == 2 {
+		got["secondProxy"] = c.TrustedProxies[1].String()
+	}
+	if c.IdpA != nil {
+		got["idpAAudiences"] = len(c.IdpA.Audiences)
+		if len(c.IdpA.Audiences) == 2 {
+			got["idpASecondAudience"] = c.IdpA.Audiences[1]
+		}
+	}
+	want := map[string]any{"guideAddr": "127.0.0.1:9000", "sampleData": false, "publicRateLimit": 5, "logLevel": slog.LevelDebug,
+		"trustedProxies": 2, "secondProxy": "192.168.1.7/32", "demoPassword": "demo-pass-1",
+		"idpA": true, "idpAAudiences": 2, "idpASecondAudience": "web", "idpB": false, "authRateLimit": 10}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Fatalf("values (-want +got):\n%s", diff)
 	}
 }
 

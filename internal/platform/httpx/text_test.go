@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/wayfarer-asia/platform/internal/platform/apperr"
 	"github.com/wayfarer-asia/platform/internal/platform/field"
 )
@@ -57,8 +59,13 @@ func TestDecodeRefusesBadText(t *testing.T) {
 			continue
 		}
 		var e *apperr.Error
-		if !errors.As(err, &e) || e.Code != apperr.Validation || e.Details[tc.field] == nil || len(e.Details) != 1 {
-			t.Errorf("%q: want VALIDATION_ERROR naming %q, got %v", tc.body, tc.field, err)
+		got := map[string]any{"apperr": errors.As(err, &e)}
+		if e != nil {
+			got["code"], got["named"], got["details"] = e.Code, e.Details[tc.field] != nil, len(e.Details)
+		}
+		want := map[string]any{"apperr": true, "code": apperr.Validation, "named": true, "details": 1}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("%q: want VALIDATION_ERROR naming %q (-want +got):\n%s", tc.body, tc.field, diff)
 		} else if e.Details[tc.field] != field.BadText && !strings.HasSuffix(e.Details[tc.field].(string), field.BadText) {
 			t.Errorf("%q: reason %q", tc.body, e.Details[tc.field])
 		}
@@ -111,8 +118,10 @@ func TestRouterRefusesBadURLText(t *testing.T) {
 			}
 		}
 		json.Unmarshal(rec.Body.Bytes(), &body)
-		if rec.Code != 400 || body.Error.Code != apperr.Validation || body.Error.Details[tc.field] == "" || ran != before {
-			t.Errorf("%s: want 400 naming %q, got %d %s (handler ran: %v)", tc.target, tc.field, rec.Code, rec.Body, ran != before)
+		got := map[string]any{"status": rec.Code, "code": body.Error.Code, "named": body.Error.Details[tc.field] != "", "handlerRan": ran != before}
+		want := map[string]any{"status": 400, "code": apperr.Validation, "named": true, "handlerRan": false}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("%s: want 400 naming %q (-want +got):\n%s\n%s", tc.target, tc.field, diff, rec.Body)
 		}
 		if strings.Contains(rec.Body.String(), `\u0000`) {
 			t.Errorf("%s: the answer echoes a NUL: %s", tc.target, rec.Body)

@@ -17,6 +17,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/wayfarer-asia/platform/internal/platform/apperr"
 )
 
@@ -244,8 +246,10 @@ func abs(n int) int {
 
 func TestSanitizeJPEG(t *testing.T) {
 	im := mustSanitize(t, encodeJPEG(t, halves(64, 48)))
-	if im.ContentType != JPEG || im.Width != 64 || im.Height != 48 || im.Ext() != ".jpg" {
-		t.Fatalf("got %s %d×%d", im.ContentType, im.Width, im.Height)
+	got := map[string]any{"contentType": im.ContentType, "width": im.Width, "height": im.Height, "ext": im.Ext()}
+	want := map[string]any{"contentType": JPEG, "width": 64, "height": 48, "ext": ".jpg"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Fatalf("sanitized (-want +got):\n%s", diff)
 	}
 	m := decodeOutput(t, im)
 	if !near(m.At(8, 24), red, 12) || !near(m.At(56, 24), blue, 12) {
@@ -692,8 +696,9 @@ func FuzzSanitize(f *testing.F) {
 			}
 			return
 		}
-		if im.Width < 1 || im.Height < 1 || im.Width > 64 || im.Height > 64 {
-			t.Fatalf("output %d×%d", im.Width, im.Height)
+		inRange := func(side int) bool { return side >= 1 && side <= 64 }
+		if diff := cmp.Diff([2]bool{true, true}, [2]bool{inRange(im.Width), inRange(im.Height)}); diff != "" {
+			t.Fatalf("output %d×%d, width and height within 1..64 (-want +got):\n%s", im.Width, im.Height, diff)
 		}
 		var cfg image.Config
 		if im.ContentType == JPEG {

@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/wayfarer-asia/platform/internal/guide/guidedb"
 	"github.com/wayfarer-asia/platform/internal/platform/clock"
 	"github.com/wayfarer-asia/platform/internal/platform/store"
@@ -148,8 +150,11 @@ func TestClaimJobsLifecycle(t *testing.T) {
 				if err := g.Retry(ctx, push, retryAt, "gateway: 503"); err != nil {
 					t.Fatal(err)
 				}
-				if r := readJob(t, db, push); r.locked || r.done || r.attempts != 2 || r.lastError == nil || *r.lastError != "gateway: 503" || !r.runAt.Equal(retryAt) {
-					t.Fatalf("after retry: %+v", r)
+				r := readJob(t, db, push)
+				gotRetry := map[string]any{"locked": r.locked, "done": r.done, "attempts": r.attempts, "lastError": r.lastError, "runAt": r.runAt}
+				wantRetry := map[string]any{"locked": false, "done": false, "attempts": 2, "lastError": new("gateway: 503"), "runAt": retryAt}
+				if diff := cmp.Diff(wantRetry, gotRetry); diff != "" {
+					t.Fatalf("after retry (-want +got):\n%s", diff)
 				}
 				if jobs, _ := g.Claim(ctx, []string{jobPush}, 10, time.Minute); len(jobs) != 0 {
 					t.Fatalf("claimed before run_at: %+v", jobs)
@@ -176,8 +181,11 @@ func TestClaimJobsLifecycle(t *testing.T) {
 				if err := g.Fail(ctx, push, "gave up"); err != nil {
 					t.Fatal(err)
 				}
-				if r := readJob(t, db, push); !r.done || r.locked || r.lastError == nil || *r.lastError != "gave up" {
-					t.Fatalf("after fail: %+v", r)
+				r = readJob(t, db, push)
+				gotFail := map[string]any{"done": r.done, "locked": r.locked, "lastError": r.lastError}
+				wantFail := map[string]any{"done": true, "locked": false, "lastError": new("gave up")}
+				if diff := cmp.Diff(wantFail, gotFail); diff != "" {
+					t.Fatalf("after fail (-want +got):\n%s", diff)
 				}
 				if err := g.Retry(ctx, ai, clk.Now(), "late"); err != nil {
 					t.Fatal(err)

@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/wayfarer-asia/platform/internal/platform/apperr"
 	"github.com/wayfarer-asia/platform/internal/platform/clock"
 	"github.com/wayfarer-asia/platform/internal/platform/store"
@@ -153,8 +155,11 @@ func TestPropertyNeverOversells(t *testing.T) {
 			if _, err := f.s.CreateQuote(ctx, f.test, f.stay(f.lastNight, 1), 15*time.Minute); apperr.Code(err) != apperr.StayUnavailable {
 				t.Fatalf("second test quote: %v", err)
 			}
-			if sold, held, testSold, testHeld := f.counters(t, f.lastNight); sold != f.units-1 || held != 1 || testSold != f.units-1 || testHeld != 1 {
-				t.Fatalf("counters: %d %d %d %d", sold, held, testSold, testHeld)
+			sold, held, testSold, testHeld := f.counters(t, f.lastNight)
+			gotCounters := map[string]int{"sold": sold, "held": held, "testSold": testSold, "testHeld": testHeld}
+			wantCounters := map[string]int{"sold": f.units - 1, "held": 1, "testSold": f.units - 1, "testHeld": 1}
+			if diff := cmp.Diff(wantCounters, gotCounters); diff != "" {
+				t.Fatalf("counters (-want +got):\n%s", diff)
 			}
 
 			// The hold expires: availability no longer counts it, and of 50
@@ -355,8 +360,17 @@ func TestPropertyKeysAndUsage(t *testing.T) {
 			}
 			u.Record(nk.ID, now, false)
 			days, err := s.FindUsage(ctx, dev.ID, property.DateOf(now).AddDays(-3), property.DateOf(now), u.Pending())
-			if err != nil || len(days) != 2 || days[1].Requests != 3 || days[1].RateLimited != 1 || days[0].KeyID != k.ID || days[1].KeyPrefix != "pk_test_efgh" {
-				t.Fatalf("usage: %+v %v", days, err)
+			if err != nil {
+				t.Fatalf("usage: %v", err)
+			}
+			gotUsage := map[string]any{"days": len(days)}
+			if len(days) == 2 {
+				gotUsage["requests"], gotUsage["rateLimited"], gotUsage["firstKey"], gotUsage["prefix"] =
+					days[1].Requests, days[1].RateLimited, days[0].KeyID, days[1].KeyPrefix
+			}
+			wantUsage := map[string]any{"days": 2, "requests": 3, "rateLimited": 1, "firstKey": k.ID, "prefix": "pk_test_efgh"}
+			if diff := cmp.Diff(wantUsage, gotUsage); diff != "" {
+				t.Fatalf("usage %+v (-want +got):\n%s", days, diff)
 			}
 			if _, err := s.RevokeKey(ctx, dev.ID, nk.ID); err != nil {
 				t.Fatal(err)

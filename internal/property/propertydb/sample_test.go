@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/wayfarer-asia/platform/internal/platform/clock"
 	"github.com/wayfarer-asia/platform/internal/platform/paging"
 	"github.com/wayfarer-asia/platform/internal/platform/store/storetest"
@@ -55,8 +57,9 @@ func TestPropertySampleShape(t *testing.T) {
 	rooms := map[string]int{}
 	for _, r := range ds.RoomTypes {
 		rooms[r.PropertyID]++
-		if r.TotalUnits < 1 || r.BasePrice <= 0 || r.MaxGuests < 1 || len(r.Beds) == 0 {
-			t.Errorf("room type %+v", r)
+		got := map[string]bool{"units": r.TotalUnits >= 1, "price": r.BasePrice > 0, "guests": r.MaxGuests >= 1, "beds": len(r.Beds) > 0}
+		if diff := cmp.Diff(map[string]bool{"units": true, "price": true, "guests": true, "beds": true}, got); diff != "" {
+			t.Errorf("room type %+v, positive (-want +got):\n%s", r, diff)
 		}
 	}
 	for _, p := range ds.Properties {
@@ -118,8 +121,12 @@ func TestPropertySampleShape(t *testing.T) {
 		prev[n.RoomTypeID] = n
 	}
 	t.Logf("sold out %d, last unit %d, closed %d, CTA %d, CTD %d, min stay %d", soldOut, lastUnit, closed, cta, ctd, minStay)
-	if soldOut == 0 || lastUnit == 0 || closed == 0 || cta == 0 || ctd == 0 || minStay == 0 || weekendDearer == 0 {
-		t.Error("the calendar lacks a kind of night")
+	got := map[string]bool{"soldOut": soldOut > 0, "lastUnit": lastUnit > 0, "closed": closed > 0, "closedToArrival": cta > 0,
+		"closedToDeparture": ctd > 0, "minStay": minStay > 0, "weekendDearer": weekendDearer > 0}
+	want := map[string]bool{"soldOut": true, "lastUnit": true, "closed": true, "closedToArrival": true,
+		"closedToDeparture": true, "minStay": true, "weekendDearer": true}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("the calendar lacks a kind of night (-want +got):\n%s", diff)
 	}
 }
 
@@ -161,8 +168,13 @@ func TestLoadPropertySample(t *testing.T) {
 				t.Fatalf("Tokyo for two next month: %d properties", total)
 			}
 			for i, p := range list {
-				if p.City != "Tokyo" || p.LowestTotal == nil || p.LowestTotal.Currency != "JPY" || p.LowestTotal.Amount < 3*p.FromPrice.Amount/2 {
-					t.Errorf("%+v", p)
+				got := map[string]any{"city": p.City, "lowestTotalSet": p.LowestTotal != nil}
+				if p.LowestTotal != nil {
+					got["currency"], got["threeNightsAtLeast"] = p.LowestTotal.Currency, p.LowestTotal.Amount >= 3*p.FromPrice.Amount/2
+				}
+				want := map[string]any{"city": "Tokyo", "lowestTotalSet": true, "currency": "JPY", "threeNightsAtLeast": true}
+				if diff := cmp.Diff(want, got); diff != "" {
+					t.Errorf("%+v (-want +got):\n%s", p, diff)
 				}
 				if i > 0 && p.LowestTotal.Amount < list[i-1].LowestTotal.Amount {
 					t.Error("not sorted by price")

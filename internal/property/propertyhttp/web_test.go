@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/google/uuid"
 
 	"github.com/wayfarer-asia/platform/internal/platform/httpx"
@@ -33,6 +34,14 @@ func sessionCookie(t *testing.T, h http.Header) *http.Cookie {
 	return nil
 }
 
+// clearing is what a cookie that signs out must be: empty, expired, on the
+// portal and out of reach of scripts.
+func clearing(c *http.Cookie) map[string]any {
+	return map[string]any{"value": c.Value, "expired": c.MaxAge < 0, "path": c.Path, "httpOnly": c.HttpOnly}
+}
+
+var clearedCookie = map[string]any{"value": "", "expired": true, "path": "/portal", "httpOnly": true}
+
 // TestPortalSession: the page turns the token of signup or login into the
 // session cookie, and signs out by clearing it.
 func TestPortalSession(t *testing.T) {
@@ -48,8 +57,10 @@ func TestPortalSession(t *testing.T) {
 		t.Errorf("session answer: %s", res.Body)
 	}
 	c := sessionCookie(t, res.Header)
-	if c.Value != d.token || !c.HttpOnly || c.SameSite != http.SameSiteStrictMode || c.Path != "/portal" || c.Secure || c.MaxAge != 30*24*3600 {
-		t.Errorf("cookie %+v", c)
+	gotCookie := map[string]any{"value": c.Value, "httpOnly": c.HttpOnly, "sameSite": c.SameSite, "path": c.Path, "secure": c.Secure, "maxAge": c.MaxAge}
+	wantCookie := map[string]any{"value": d.token, "httpOnly": true, "sameSite": http.SameSiteStrictMode, "path": "/portal", "secure": false, "maxAge": 30 * 24 * 3600}
+	if diff := cmp.Diff(wantCookie, gotCookie); diff != "" {
+		t.Errorf("cookie (-want +got):\n%s", diff)
 	}
 	if res.Header.Get("Cache-Control") != "no-store" {
 		t.Errorf("Cache-Control %q", res.Header.Get("Cache-Control"))
@@ -59,8 +70,8 @@ func TestPortalSession(t *testing.T) {
 	e.Get("/portal/api/keys", cookie...).Expect(200)
 
 	out := e.Do("POST", "/portal/logout", nil, append(cookie, sameOrigin...)...).Expect(204)
-	if c := sessionCookie(t, out.Header); c.Value != "" || c.MaxAge >= 0 || c.Path != "/portal" || !c.HttpOnly {
-		t.Errorf("logout cookie %+v", c)
+	if diff := cmp.Diff(clearedCookie, clearing(sessionCookie(t, out.Header))); diff != "" {
+		t.Errorf("logout cookie (-want +got):\n%s", diff)
 	}
 	// Signing out twice, or without a session, is fine.
 	e.Do("POST", "/portal/logout", nil, sameOrigin...).Expect(204)
@@ -132,8 +143,8 @@ func TestPortalSessionProbe(t *testing.T) {
 					t.Errorf("%s: Set-Cookie %q", name, res.Header.Values("Set-Cookie"))
 				}
 				if cleared {
-					if c := sessionCookie(t, res.Header); c.Value != "" || c.MaxAge >= 0 || c.Path != "/portal" || !c.HttpOnly {
-						t.Errorf("%s: clearing cookie %+v", name, c)
+					if diff := cmp.Diff(clearedCookie, clearing(sessionCookie(t, res.Header))); diff != "" {
+						t.Errorf("%s: clearing cookie (-want +got):\n%s", name, diff)
 					}
 				}
 			}
