@@ -3,7 +3,6 @@ package guideocto
 import (
 	"encoding/json"
 	"errors"
-	"log/slog"
 	"net/http"
 	"slices"
 	"strconv"
@@ -61,16 +60,7 @@ func idCode(e *apperr.Error) (code, field string, ok bool) {
 // path (404) or a wrong method (405, with Allow), as BAD_REQUEST.
 func writeError(w http.ResponseWriter, r *http.Request, err error) {
 	status, code := http.StatusBadRequest, codeBadRequest
-	var e *apperr.Error
-	switch {
-	case errors.As(err, &e):
-	case apperr.Outage(err):
-		slog.WarnContext(r.Context(), "request failed: a dependency is unavailable", "err", err, "method", r.Method, "path", r.URL.Path)
-		e = &apperr.Error{Code: apperr.Unavailable, Message: "The service is briefly unavailable; retry shortly.", RetryAfter: 1}
-	default:
-		slog.ErrorContext(r.Context(), "request failed", "err", err, "method", r.Method, "path", r.URL.Path)
-		e = &apperr.Error{Code: apperr.Internal, Message: "There was an un-recoverable error, please try again."}
-	}
+	e := httpx.AppError(r, err, "There was an un-recoverable error, please try again.")
 	body := map[string]any{}
 	msg := e.Message
 	if c, field, ok := idCode(e); ok {

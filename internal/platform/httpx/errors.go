@@ -81,12 +81,12 @@ type errorDetail struct {
 	RetryAfter  int            `json:"retry_after,omitempty"`
 }
 
-// WriteError answers with the error envelope. An error that is not an
-// *apperr.Error is logged in full and answered as a generic 500, so no
-// internal detail reaches the caller; one that says a dependency is down
-// (apperr.Outage) is answered 503 with Retry-After, since the same
-// request will succeed once it is back.
-func WriteError(w http.ResponseWriter, r *http.Request, err error) {
+// AppError returns err as the *apperr.Error a door renders: err itself
+// when it is one; SERVICE_UNAVAILABLE with Retry-After when a dependency
+// is down (apperr.Outage); else INTERNAL_ERROR with internalMessage, so
+// that no internal detail reaches the caller. The last two are logged in
+// full with the request.
+func AppError(r *http.Request, err error, internalMessage string) *apperr.Error {
 	var e *apperr.Error
 	switch {
 	case errors.As(err, &e):
@@ -95,8 +95,18 @@ func WriteError(w http.ResponseWriter, r *http.Request, err error) {
 		e = &apperr.Error{Code: apperr.Unavailable, Message: "The service is briefly unavailable; retry shortly.", RetryAfter: 1}
 	default:
 		slog.ErrorContext(r.Context(), "request failed", "err", err, "method", r.Method, "path", r.URL.Path)
-		e = &apperr.Error{Code: apperr.Internal, Message: "An internal error occurred; it has been logged."}
+		e = &apperr.Error{Code: apperr.Internal, Message: internalMessage}
 	}
+	return e
+}
+
+// WriteError answers with the error envelope. An error that is not an
+// *apperr.Error is logged in full and answered as a generic 500, so no
+// internal detail reaches the caller; one that says a dependency is down
+// (apperr.Outage) is answered 503 with Retry-After, since the same
+// request will succeed once it is back.
+func WriteError(w http.ResponseWriter, r *http.Request, err error) {
+	e := AppError(r, err, "An internal error occurred; it has been logged.")
 	info, ok := codeIndex[e.Code]
 	if !ok {
 		info = codeIndex[apperr.Internal]
