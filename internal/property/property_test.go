@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/wayfarer-asia/platform/internal/platform/apperr"
 )
 
@@ -44,8 +46,13 @@ func TestParseDate(t *testing.T) {
 }
 
 func TestMoney(t *testing.T) {
-	if Decimals("JPY") != 0 || Decimals("KRW") != 0 || Decimals("SGD") != 2 || Decimals("CNY") != 2 || MinorPerMajor("THB") != 100 {
-		t.Error("decimals")
+	got := map[string]any{
+		"JPY decimals": Decimals("JPY"), "KRW decimals": Decimals("KRW"), "SGD decimals": Decimals("SGD"), "CNY decimals": Decimals("CNY"),
+		"THB minor per major": MinorPerMajor("THB"),
+	}
+	want := map[string]any{"JPY decimals": 0, "KRW decimals": 0, "SGD decimals": 2, "CNY decimals": 2, "THB minor per major": int64(100)}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("decimals (-want +got):\n%s", diff)
 	}
 	if got := (Money{Amount: 12345, Currency: "SGD"}).Percent(50); got.Amount != 6173 {
 		t.Errorf("50%% of 123.45 = %d, want 6173 (half up)", got.Amount)
@@ -137,8 +144,15 @@ func TestCheckStay(t *testing.T) {
 			t.Errorf("%+v: %s, want %s", c, got, c.want)
 		}
 	}
-	if CheckDates(d, d, d) == nil || CheckDates(d, d.AddDays(31), d) == nil || CheckDates(d, d.AddDays(1), d.AddDays(1)) == nil || CheckDates(d, d.AddDays(30), d) != nil {
-		t.Error("CheckDates")
+	gotRejected := map[string]bool{
+		"no nights":     CheckDates(d, d, d) != nil,
+		"31 nights":     CheckDates(d, d.AddDays(31), d) != nil,
+		"check-in past": CheckDates(d, d.AddDays(1), d.AddDays(1)) != nil,
+		"30 nights":     CheckDates(d, d.AddDays(30), d) != nil,
+	}
+	wantRejected := map[string]bool{"no nights": true, "31 nights": true, "check-in past": true, "30 nights": false}
+	if diff := cmp.Diff(wantRejected, gotRejected); diff != "" {
+		t.Errorf("CheckDates rejected (-want +got):\n%s", diff)
 	}
 }
 

@@ -3,6 +3,8 @@ package auth
 import (
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 func TestPassword(t *testing.T) {
@@ -38,8 +40,15 @@ func TestCheckLogin(t *testing.T) {
 		}
 		return ok
 	}
-	if !check(hash, "right password") || check(hash, "wrong password") || check("", "right password") || check("$bad$", "x") {
-		t.Fatal("CheckLogin answers wrongly")
+	got := map[string]bool{
+		"right password": check(hash, "right password"),
+		"wrong password": check(hash, "wrong password"),
+		"no hash":        check("", "right password"),
+		"bad hash":       check("$bad$", "x"),
+	}
+	want := map[string]bool{"right password": true, "wrong password": false, "no hash": false, "bad hash": false}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Fatalf("CheckLogin (-want +got):\n%s", diff)
 	}
 }
 

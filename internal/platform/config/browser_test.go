@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 func TestCORSOrigins(t *testing.T) {
@@ -50,8 +52,11 @@ func TestCurrencyRates(t *testing.T) {
 		t.Fatalf("defaults: %v %v", c.CurrencyRates, err)
 	}
 	c, err = load(env(map[string]string{"CURRENCY_RATES": "jpy=0.007, USD=1"}))
-	if err != nil || len(c.CurrencyRates) != 2 || c.CurrencyRates["JPY"] != 0.007 || c.CurrencyRates["USD"] != 1 {
-		t.Fatalf("set: %v %v", c.CurrencyRates, err)
+	if err != nil {
+		t.Fatalf("set: %v", err)
+	}
+	if diff := cmp.Diff(map[string]float64{"JPY": 0.007, "USD": 1}, c.CurrencyRates); diff != "" {
+		t.Fatalf("set (-want +got):\n%s", diff)
 	}
 	for _, bad := range []string{"JPY", "JPY=0", "JPYX=0.007", "JPY=-1", "JPY=x"} {
 		if _, err := load(env(map[string]string{"CURRENCY_RATES": bad})); err == nil || !strings.Contains(err.Error(), "CURRENCY_RATES") {

@@ -10,6 +10,8 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/wayfarer-asia/platform/internal/platform/apperr"
 	"github.com/wayfarer-asia/platform/internal/platform/field"
 )
@@ -88,8 +90,14 @@ func FuzzQuery(f *testing.F) {
 		page := q.Int("page", 1, 1, 1000000)
 		size := q.Int("pageSize", 20, 1, 100)
 		order := q.Enum("order", "desc", []string{"asc", "desc"})
-		if page < 1 || page > 1000000 || size < 1 || size > 100 || (order != "asc" && order != "desc") {
-			t.Fatalf("%q: page %d size %d order %q", raw, page, size, order)
+		got := map[string]bool{
+			"page in range": page >= 1 && page <= 1000000,
+			"size in range": size >= 1 && size <= 100,
+			"order known":   order == "asc" || order == "desc",
+		}
+		want := map[string]bool{"page in range": true, "size in range": true, "order known": true}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Fatalf("%q: page %d size %d order %q (-want +got):\n%s", raw, page, size, order, diff)
 		}
 	})
 }

@@ -47,8 +47,13 @@ func TestIdempotencyKeys(t *testing.T) {
 				// request can no longer record or abandon it.
 				clk.Advance(time.Minute)
 				token2, r, err := s.Begin(ctx, "acct", "k1", "h1")
-				if err != nil || r != nil || token2 == "" || token2 == token {
-					t.Fatalf("takeover: %q %v %v", token2, r, err)
+				if err != nil {
+					t.Fatalf("takeover: %v", err)
+				}
+				got := map[string]any{"replay": r, "token set": token2 != "", "same token": token2 == token}
+				want := map[string]any{"replay": (*idempotency.Response)(nil), "token set": true, "same token": false}
+				if diff := cmp.Diff(want, got); diff != "" {
+					t.Fatalf("takeover (-want +got):\n%s", diff)
 				}
 				second := &idempotency.Claim{Account: "acct", Key: "k1", Token: token2}
 				if err := s.Abandon(ctx, first); err != nil {
@@ -63,8 +68,10 @@ func TestIdempotencyKeys(t *testing.T) {
 				if err := s.Finish(ctx, second, 201, []byte(`{"ok":true}`)); err != nil {
 					t.Fatal(err)
 				}
-				if _, r, err := s.Begin(ctx, "acct", "k1", "h1"); err != nil || r == nil || r.Status != 201 || string(r.Body) != `{"ok":true}` {
-					t.Errorf("replay: %+v %v", r, err)
+				if _, r, err := s.Begin(ctx, "acct", "k1", "h1"); err != nil {
+					t.Errorf("replay: %v", err)
+				} else if diff := cmp.Diff(&idempotency.Response{Status: 201, Body: []byte(`{"ok":true}`)}, r); diff != "" {
+					t.Errorf("replay (-want +got):\n%s", diff)
 				}
 				if _, _, err := s.Begin(ctx, "acct", "k1", "h2"); apperr.Code(err) != apperr.IdempotencyKeyReused {
 					t.Errorf("reused: %v", err)

@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/wayfarer-asia/platform/internal/platform/httpx"
@@ -70,8 +71,10 @@ func TestAnswerBounded(t *testing.T) {
 	url, metered := door(t)
 	res, body := mcptest.Post(t, url, call("big"))
 	rpc := mcptest.DecodeRPCError(t, res, body)
-	if res.StatusCode != 200 || rpc.Error.Code != -32603 || rpc.ID != float64(1) || len(body) > 1<<10 {
-		t.Errorf("%d %.300s", res.StatusCode, body)
+	got := map[string]any{"status": res.StatusCode, "rpc code": rpc.Error.Code, "id": rpc.ID, "body over 1 KiB": len(body) > 1<<10}
+	want := map[string]any{"status": 200, "rpc code": -32603, "id": float64(1), "body over 1 KiB": false}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("big answer (-want +got):\n%s\n%.300s", diff, body)
 	}
 	if metered.Load() != 1 {
 		t.Errorf("%d messages metered, want 1", metered.Load())
@@ -99,15 +102,26 @@ func TestInternalsHidden(t *testing.T) {
 		RequestID string
 	}
 	text := toolRes.Result.Content[0].Text
-	if err := json.Unmarshal([]byte(text), &env); err != nil || env.Error.Code != "INTERNAL_ERROR" ||
-		env.RequestID != res.Header.Get("X-Request-Id") || strings.Contains(text, "10.0.0.5") {
-		t.Errorf("broken: %s", text)
+	if err := json.Unmarshal([]byte(text), &env); err != nil {
+		t.Errorf("broken: %v: %s", err, text)
+	} else {
+		got := map[string]any{"code": env.Error.Code, "request id": env.RequestID, "leaks address": strings.Contains(text, "10.0.0.5")}
+		want := map[string]any{"code": "INTERNAL_ERROR", "request id": res.Header.Get("X-Request-Id"), "leaks address": false}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("broken (-want +got):\n%s", diff)
+		}
 	}
 
 	res, body = mcptest.Post(t, url, call("misshapen"))
 	rpc := mcptest.DecodeRPCError(t, res, body)
-	if rpc.Error.Code != -32603 || !strings.Contains(rpc.Error.Message, res.Header.Get("X-Request-Id")) ||
-		strings.Contains(string(body), "validating") || strings.Contains(string(body), "not a number") {
-		t.Errorf("misshapen: %d %s", res.StatusCode, body)
+	got := map[string]any{
+		"rpc code":            rpc.Error.Code,
+		"names request id":    strings.Contains(rpc.Error.Message, res.Header.Get("X-Request-Id")),
+		"leaks validation":    strings.Contains(string(body), "validating"),
+		"leaks invalid value": strings.Contains(string(body), "not a number"),
+	}
+	want := map[string]any{"rpc code": -32603, "names request id": true, "leaks validation": false, "leaks invalid value": false}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("misshapen (-want +got):\n%s\n%d %s", diff, res.StatusCode, body)
 	}
 }

@@ -1,10 +1,11 @@
 package media
 
 import (
-	"bytes"
 	"image"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 
 	"github.com/wayfarer-asia/platform/internal/platform/apperr"
 )
@@ -16,8 +17,11 @@ import (
 func TestCheckDocument(t *testing.T) {
 	pdf := []byte("%PDF-1.7\n1 0 obj << /Type /Catalog >> endobj\n%%EOF\n")
 	d, err := CheckDocument(t.Context(), pdf, 1<<20)
-	if err != nil || d.ContentType != PDF || d.Ext != ".pdf" || !bytes.Equal(d.Data, pdf) {
-		t.Fatalf("PDF: %+v, %v", d, err)
+	if err != nil {
+		t.Fatalf("PDF: %v", err)
+	}
+	if diff := cmp.Diff(&Document{Data: pdf, ContentType: PDF, Ext: ".pdf"}, d); diff != "" {
+		t.Fatalf("PDF (-want +got):\n%s", diff)
 	}
 	img := encodePNG(t, image.NewRGBA(image.Rect(0, 0, 8, 8)))
 	if d, err := CheckDocument(t.Context(), img, 1<<20); err != nil || d.ContentType != PNG || d.Ext != ".png" {

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/wayfarer-asia/platform/internal/platform/httpx"
 )
 
@@ -33,9 +35,16 @@ func TestSampleImagesCached(t *testing.T) {
 
 	first := sampleRequest(t, mux, path)
 	etag := first.Header().Get("ETag")
-	if first.Code != 200 || first.Header().Get("Content-Type") != "image/jpeg" || first.Header().Get("Cache-Control") == "" ||
-		!strings.HasPrefix(etag, `"`) || len(etag) < 10 {
-		t.Fatalf("first: %d %v", first.Code, first.Header())
+	got := map[string]any{
+		"status":        first.Code,
+		"content type":  first.Header().Get("Content-Type"),
+		"cache control": first.Header().Get("Cache-Control") != "",
+		"quoted etag":   strings.HasPrefix(etag, `"`),
+		"long etag":     len(etag) >= 10,
+	}
+	want := map[string]any{"status": 200, "content type": "image/jpeg", "cache control": true, "quoted etag": true, "long etag": true}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Fatalf("first (-want +got):\n%s\n%v", diff, first.Header())
 	}
 	if cfg, err := jpeg.DecodeConfig(bytes.NewReader(first.Body.Bytes())); err != nil || cfg.Width != 640 || cfg.Height != 420 {
 		t.Fatalf("picture %+v %v", cfg, err)

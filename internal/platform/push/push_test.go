@@ -12,6 +12,8 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/wayfarer-asia/platform/internal/platform/push"
 )
 
@@ -214,10 +216,18 @@ func TestHTTPSenderRequest(t *testing.T) {
 		t.Fatal(err)
 	}
 	m := got.Message
-	if m.Token != "tok-1" || m.Notification.Title != "Sato" || m.Notification.Body != "Hello" ||
-		m.Data["conversationId"] != "c1" || m.Data["messageId"] != "m1" ||
-		m.Android.Priority != "high" || m.APNS.Payload.APS.Sound != "default" {
-		t.Fatalf("gateway got %+v", m)
+	gotMsg := map[string]string{
+		"token": m.Token, "title": m.Notification.Title, "body": m.Notification.Body,
+		"conversationId": m.Data["conversationId"], "messageId": m.Data["messageId"],
+		"android priority": m.Android.Priority, "apns sound": m.APNS.Payload.APS.Sound,
+	}
+	wantMsg := map[string]string{
+		"token": "tok-1", "title": "Sato", "body": "Hello",
+		"conversationId": "c1", "messageId": "m1",
+		"android priority": "high", "apns sound": "default",
+	}
+	if diff := cmp.Diff(wantMsg, gotMsg); diff != "" {
+		t.Fatalf("gateway message (-want +got):\n%s", diff)
 	}
 	if len(raw) != 1 || raw["message"] == nil {
 		t.Fatalf("body is not {\"message\": ...}: %v", raw)

@@ -32,8 +32,11 @@ func TestMCPPropertyMetersEveryMessage(t *testing.T) {
 	batched := e.key(t, d, "test", "properties:read")
 	status, remaining, body := post(batched, mcptest.Batch(5, "tools/list"))
 	var answers []json.RawMessage
-	if err := json.Unmarshal([]byte(body), &answers); status != 200 || err != nil || len(answers) != 5 || remaining != "0" {
-		t.Fatalf("batch of 5: %d remaining %q %.300s", status, remaining, body)
+	err := json.Unmarshal([]byte(body), &answers)
+	got := map[string]any{"status": status, "decodes": err == nil, "answers": len(answers), "remaining": remaining}
+	want := map[string]any{"status": 200, "decodes": true, "answers": 5, "remaining": "0"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Fatalf("batch of 5 (-want +got):\n%s\n%v %.300s", diff, err, body)
 	}
 	if status, _, body := post(batched, `{"jsonrpc":"2.0","method":"notifications/initialized"}`); status != 429 || !strings.Contains(body, `"code":"RATE_LIMITED"`) {
 		t.Errorf("notification after the batch: %d %s", status, body)
@@ -73,8 +76,11 @@ func TestMCPPropertyTransportAnswers(t *testing.T) {
 	defer ts.Close()
 
 	res, body := mcptest.Post(t, ts.URL+"/mcp", `{"jsonrpc":"2.0","id":"a","method":"prompts/list"}`, "X-API-KEY", key)
-	if rpc := mcptest.DecodeRPCError(t, res, body); res.StatusCode != 200 || rpc.Error.Code != -32601 || rpc.ID != "a" || res.Header.Get("X-RateLimit-Limit") == "" {
-		t.Errorf("unknown method: %d %s", res.StatusCode, body)
+	rpc := mcptest.DecodeRPCError(t, res, body)
+	got := map[string]any{"status": res.StatusCode, "rpc code": rpc.Error.Code, "id": rpc.ID, "rate limit set": res.Header.Get("X-RateLimit-Limit") != ""}
+	want := map[string]any{"status": 200, "rpc code": -32601, "id": "a", "rate limit set": true}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("unknown method (-want +got):\n%s\n%s", diff, body)
 	}
 	res, body = mcptest.Post(t, ts.URL+"/mcp", `{"jsonrpc":"2.0","method":"notifications/initialized"}`, "X-API-KEY", key)
 	if res.StatusCode != 202 || len(body) != 0 || res.Header.Get("X-RateLimit-Limit") == "" {

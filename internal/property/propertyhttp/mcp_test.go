@@ -101,10 +101,15 @@ func TestMCPPropertyTools(t *testing.T) {
 		if key != "" {
 			challenge += `, error="invalid_token"`
 		}
-		if res.StatusCode != 401 || !strings.Contains(string(body), `"code":"UNAUTHORIZED"`) ||
-			res.Header.Get("WWW-Authenticate") != challenge ||
-			res.Header.Get("X-RateLimit-Limit") == "" {
-			t.Errorf("key %q: %d %v %s", key, res.StatusCode, res.Header, body)
+		got := map[string]any{
+			"status":         res.StatusCode,
+			"unauthorized":   strings.Contains(string(body), `"code":"UNAUTHORIZED"`),
+			"challenge":      res.Header.Get("WWW-Authenticate"),
+			"rate limit set": res.Header.Get("X-RateLimit-Limit") != "",
+		}
+		want := map[string]any{"status": 401, "unauthorized": true, "challenge": challenge, "rate limit set": true}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("key %q (-want +got):\n%s\n%s", key, diff, body)
 		}
 	}
 	var meta struct{ Resource string }
@@ -235,8 +240,10 @@ func TestMCPCalendar(t *testing.T) {
 				t.Fatalf("update: %+v %+v", out, res)
 			}
 			ns := e.nights(t, key, r, day(2), day(4))
-			if ns[0].AvailableUnits != 1 || ns[0].Price.Amount != 18000 || ns[0].Closed || !ns[1].Closed {
-				t.Errorf("nights after the push: %+v", ns)
+			got := map[string]any{"first units": ns[0].AvailableUnits, "first price": ns[0].Price.Amount, "first closed": ns[0].Closed, "second closed": ns[1].Closed}
+			want := map[string]any{"first units": 1, "first price": int64(18000), "first closed": false, "second closed": true}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("nights after the push (-want +got):\n%s", diff)
 			}
 			if out := mcptest.Call(t, cs, "update_calendar", args, &again); out.IsError || out.Meta["idempotentReplayed"] != true || again != res {
 				t.Errorf("retry: %+v %+v", out, again)
