@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/google/go-cmp/cmp"
 
 	"github.com/wayfarer-asia/platform/internal/platform/httpx"
 	"github.com/wayfarer-asia/platform/internal/property"
@@ -199,8 +200,14 @@ func TestPropertyOperations(t *testing.T) {
 			}
 			continue
 		}
-		if !accepts["apiKeyHeader"] || !accepts["apiKeyBearer"] || got != scope || (scope != "" && !strings.Contains(op.Description, "`"+scope+"`")) {
-			t.Errorf("%s: API keys in both places and x-required-scope %q named in the description are required (got %q)", o, scope, got)
+		gotOp := map[string]any{"apiKeyHeader": accepts["apiKeyHeader"], "apiKeyBearer": accepts["apiKeyBearer"], "scope": got}
+		wantOp := map[string]any{"apiKeyHeader": true, "apiKeyBearer": true, "scope": scope}
+		if scope != "" {
+			gotOp["scopeDescribed"] = strings.Contains(op.Description, "`"+scope+"`")
+			wantOp["scopeDescribed"] = true
+		}
+		if diff := cmp.Diff(wantOp, gotOp); diff != "" {
+			t.Errorf("%s: API keys in both places and x-required-scope named in the description are required (-want +got):\n%s", o, diff)
 		}
 		// The MCP door takes the Idempotency-Key as a tool argument.
 		if o.method == "POST" && o.path != "/mcp" && !slices.ContainsFunc(op.Parameters, func(p *openapi3.ParameterRef) bool { return p.Value.Name == "Idempotency-Key" }) {

@@ -17,6 +17,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // TestAvatarUploadMemory: eight concurrent uploads of the largest
@@ -133,8 +135,15 @@ func hugePNG(t *testing.T) []byte {
 	chunk("IDAT", z.Bytes())
 	chunk("IEND", nil)
 	cfg, err := png.DecodeConfig(bytes.NewReader(out.Bytes()))
-	if err != nil || cfg.Width != w || cfg.Height != h || cfg.ColorModel != color.RGBA64Model || out.Len() > 5<<20 {
-		t.Fatalf("the picture: %+v, %v, %d bytes", cfg, err, out.Len())
+	if err != nil {
+		t.Fatalf("the picture: %v", err)
+	}
+	got := map[string]any{
+		"width": cfg.Width, "height": cfg.Height, "rgba64": cfg.ColorModel == color.RGBA64Model, "fits": out.Len() <= 5<<20,
+	}
+	want := map[string]any{"width": w, "height": h, "rgba64": true, "fits": true}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Fatalf("the picture, %d bytes (-want +got):\n%s", out.Len(), diff)
 	}
 	return out.Bytes()
 }

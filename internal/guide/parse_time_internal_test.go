@@ -3,6 +3,8 @@ package guide
 import (
 	"testing"
 	"time"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // FuzzParseTime: dates are accepted only as RFC 3339 within 2000–2100, in
@@ -16,8 +18,13 @@ func FuzzParseTime(f *testing.F) {
 		if !ok {
 			return
 		}
-		if tm.Location() != time.UTC || tm.Year() < 2000 || tm.Year() > 2100 || tm.Nanosecond()%1000 != 0 {
-			t.Fatalf("%q parsed to %v", s, tm)
+		got := map[string]any{
+			"utc": tm.Location() == time.UTC, "yearInRange": tm.Year() >= 2000 && tm.Year() <= 2100,
+			"wholeMicroseconds": tm.Nanosecond()%1000 == 0,
+		}
+		want := map[string]any{"utc": true, "yearInRange": true, "wholeMicroseconds": true}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Fatalf("%q parsed to %v (-want +got):\n%s", s, tm, diff)
 		}
 	})
 }

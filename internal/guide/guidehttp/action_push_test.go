@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/wayfarer-asia/platform/internal/guide/guidejobs"
 	"github.com/wayfarer-asia/platform/internal/platform/jobs"
 	"github.com/wayfarer-asia/platform/internal/platform/mcpx/mcptest"
@@ -132,8 +134,11 @@ func TestActionPushREST(t *testing.T) {
 			var pending struct{ ActionID string }
 			b.Do("POST", "/api/v1/bookings/"+id+"/cancel", nil, bearer(key)...).Expect(202).Decode(&pending)
 			// Committed with the action: one job per device of the person.
-			if tokens, open := b.actionJobs(t, pending.ActionID); len(tokens) != 2 || tokens[0] != "phone-ja" || tokens[1] != "tablet" || open != 2 {
-				t.Fatalf("jobs of the action: %v (%d open)", tokens, open)
+			tokens, open := b.actionJobs(t, pending.ActionID)
+			gotJobs := map[string]any{"tokens": tokens, "open": open}
+			wantJobs := map[string]any{"tokens": []string{"phone-ja", "tablet"}, "open": 2}
+			if diff := cmp.Diff(wantJobs, gotJobs); diff != "" {
+				t.Fatalf("jobs of the action (-want +got):\n%s", diff)
 			}
 			drain(t, runner)
 			drain(t, runner)
@@ -237,9 +242,16 @@ func TestActionPushMCP(t *testing.T) {
 		t.Fatalf("%d notifications, want 1: %+v", len(got), got)
 	}
 	n := got[0]
-	if n.Token != "phone" || n.Title != "계정 삭제 확인" || n.Data["type"] != "action.pending" || n.Data["action"] != "account.delete" ||
-		n.Data["actionId"] != pending.ActionID || n.Data["confirmUrl"] != pending.ConfirmURL {
-		t.Errorf("notification: %+v (tool said %+v)", n, pending)
+	gotNote := map[string]any{
+		"token": n.Token, "title": n.Title, "type": n.Data["type"], "action": n.Data["action"],
+		"actionId": n.Data["actionId"], "confirmUrl": n.Data["confirmUrl"],
+	}
+	wantNote := map[string]any{
+		"token": "phone", "title": "계정 삭제 확인", "type": "action.pending", "action": "account.delete",
+		"actionId": pending.ActionID, "confirmUrl": pending.ConfirmURL,
+	}
+	if diff := cmp.Diff(wantNote, gotNote); diff != "" {
+		t.Errorf("notification (-want +got):\n%s", diff)
 	}
 	if n := e.count(t, `SELECT COUNT(*) FROM users WHERE id = $1 AND deleted_at IS NULL`, u.id); n != 1 {
 		t.Error("the account closed without confirmation")

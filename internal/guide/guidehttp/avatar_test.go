@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/wayfarer-asia/platform/internal/guide"
 	"github.com/wayfarer-asia/platform/internal/platform/httpx/apitest"
 )
@@ -230,9 +232,13 @@ func TestAvatarUploadLimit(t *testing.T) {
 		t.Fatal(err)
 	}
 	res := post(u).Expect(429)
-	if res.ErrorCode() != "RATE_LIMITED" || res.Header.Get("Retry-After") == "" || res.Header.Get("X-RateLimit-Limit") != "2" ||
-		res.Header.Get("X-RateLimit-Remaining") != "0" || res.Header.Get("X-RateLimit-Reset") == "" {
-		t.Fatalf("429 headers %v body %s", res.Header, res.Body)
+	got := map[string]any{
+		"code": res.ErrorCode(), "retryAfterSet": res.Header.Get("Retry-After") != "", "limit": res.Header.Get("X-RateLimit-Limit"),
+		"remaining": res.Header.Get("X-RateLimit-Remaining"), "resetSet": res.Header.Get("X-RateLimit-Reset") != "",
+	}
+	want := map[string]any{"code": "RATE_LIMITED", "retryAfterSet": true, "limit": "2", "remaining": "0", "resetSet": true}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Fatalf("429 (-want +got):\n%s", diff)
 	}
 	var after string
 	if err := e.db.QueryRow(`SELECT avatar_key FROM users WHERE id = $1`, u.id).Scan(&after); err != nil {

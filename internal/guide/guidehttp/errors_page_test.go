@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/wayfarer-asia/platform/internal/platform/httpx"
 	"github.com/wayfarer-asia/platform/internal/platform/webui"
 )
@@ -14,9 +16,14 @@ func TestErrorPages(t *testing.T) {
 	e := newEnv(t, options{noSample: true})
 	res := e.Get("/docs/errors/FORBIDDEN").Expect(200)
 	body := string(res.Body)
-	if res.Header.Get("Content-Security-Policy") != webui.DocsCSP || !strings.Contains(body, `class="topbar"`) ||
-		!strings.Contains(body, "Guide Marketplace API") || !strings.Contains(body, "traveller") || strings.Contains(body, "/portal/") {
-		t.Fatalf("FORBIDDEN page: %v\n%s", res.Header, body)
+	got := map[string]any{
+		"csp": res.Header.Get("Content-Security-Policy"), "topbar": strings.Contains(body, `class="topbar"`),
+		"title": strings.Contains(body, "Guide Marketplace API"), "traveller": strings.Contains(body, "traveller"),
+		"portalLink": strings.Contains(body, "/portal/"),
+	}
+	want := map[string]any{"csp": webui.DocsCSP, "topbar": true, "title": true, "traveller": true, "portalLink": false}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Fatalf("FORBIDDEN page (-want +got):\n%s\n%s", diff, body)
 	}
 	// A code of the property API only is not the guide's.
 	e.Get("/docs/errors/UNAVAILABLE").Expect(404)

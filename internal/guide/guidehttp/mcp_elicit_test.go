@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/wayfarer-asia/platform/internal/platform/mcpx/mcptest"
@@ -113,8 +115,15 @@ func TestMCPURLElicitation(t *testing.T) {
 			}
 			// The page is ours: HTML under the pages' CSP.
 			page, body, err := x.fetch(ctx, "GET", strings.TrimPrefix(p.URL, publicURL), "", "")
-			if err != nil || page.StatusCode != 200 || page.Header.Get("Content-Security-Policy") != webui.PortalCSP || !strings.Contains(body, "/confirm/assets/confirm.js") {
-				t.Errorf("page: %v %v", page, err)
+			gotPage := map[string]any{"err": err}
+			if err == nil {
+				gotPage["status"] = page.StatusCode
+				gotPage["csp"] = page.Header.Get("Content-Security-Policy")
+				gotPage["script"] = strings.Contains(body, "/confirm/assets/confirm.js")
+			}
+			wantPage := map[string]any{"err": nil, "status": 200, "csp": webui.PortalCSP, "script": true}
+			if diff := cmp.Diff(wantPage, gotPage, cmpopts.EquateErrors()); diff != "" {
+				t.Errorf("page (-want +got):\n%s", diff)
 			}
 			if x.bookingStatus(t) != "PENDING" {
 				t.Error("cancelled before the person confirmed")
@@ -143,9 +152,20 @@ func TestMCPURLElicitation(t *testing.T) {
 		if res := mcptest.Call(t, cs, "cancel_booking", map[string]any{"id": x.bookingID}, &done); res.IsError {
 			t.Fatalf("cancel_booking: %+v", res)
 		}
-		if len(asked) != 1 || done.ActionID != asked[0].ElicitationID || done.Status != "confirmed" ||
-			done.Result.ID != x.bookingID || done.Result.Status != "CANCELLED" || done.PageURL != asked[0].URL {
-			t.Fatalf("after the page: %+v (asked %d times)", done, len(asked))
+		gotDone := map[string]any{
+			"asked": len(asked), "actionID": done.ActionID, "status": done.Status,
+			"resultID": done.Result.ID, "resultStatus": done.Result.Status, "pageURL": done.PageURL,
+		}
+		wantDone := map[string]any{
+			"asked": 1, "actionID": "", "status": "confirmed",
+			"resultID": x.bookingID, "resultStatus": "CANCELLED", "pageURL": "",
+		}
+		if len(asked) > 0 {
+			wantDone["actionID"] = asked[0].ElicitationID
+			wantDone["pageURL"] = asked[0].URL
+		}
+		if diff := cmp.Diff(wantDone, gotDone); diff != "" {
+			t.Fatalf("after the page (-want +got):\n%s", diff)
 		}
 		if x.bookingStatus(t) != "CANCELLED" || x.actions(t) != 1 {
 			t.Fatalf("booking %s, %d actions", x.bookingStatus(t), x.actions(t))
@@ -158,8 +178,12 @@ func TestMCPURLElicitation(t *testing.T) {
 			}
 		}
 		x.Get("/api/v1/actions/"+done.ActionID, bearer(token)...).Expect(200).Decode(&read)
-		if read.Data.Action != "booking.cancel" || read.Data.TargetID != x.bookingID || read.Data.APIKeyID == nil || read.Data.Status != "confirmed" {
-			t.Errorf("the page's read: %+v", read.Data)
+		gotRead := map[string]any{
+			"action": read.Data.Action, "targetID": read.Data.TargetID, "apiKeySet": read.Data.APIKeyID != nil, "status": read.Data.Status,
+		}
+		wantRead := map[string]any{"action": "booking.cancel", "targetID": x.bookingID, "apiKeySet": true, "status": "confirmed"}
+		if diff := cmp.Diff(wantRead, gotRead); diff != "" {
+			t.Errorf("the page's read (-want +got):\n%s", diff)
 		}
 		metrics := string(x.Get("/metrics").Expect(200).Body)
 		for _, want := range []string{
@@ -187,8 +211,13 @@ func TestMCPURLElicitation(t *testing.T) {
 		if res := mcptest.Call(t, cs, "close_account", map[string]any{}, &out); res.IsError {
 			t.Fatalf("close_account: %+v", res)
 		}
-		if calls != 1 || out.Action != "account.delete" || out.Status != "pending" || !strings.Contains(out.Message, "did not open the confirmation page") {
-			t.Fatalf("declined: %+v (asked %d times)", out, calls)
+		gotOut := map[string]any{
+			"calls": calls, "action": out.Action, "status": out.Status,
+			"explains": strings.Contains(out.Message, "did not open the confirmation page"),
+		}
+		wantOut := map[string]any{"calls": 1, "action": "account.delete", "status": "pending", "explains": true}
+		if diff := cmp.Diff(wantOut, gotOut); diff != "" {
+			t.Fatalf("declined (-want +got):\n%s", diff)
 		}
 		if n := x.count(t, `SELECT COUNT(*) FROM users WHERE id = $1 AND deleted_at IS NULL`, x.u.id); n != 1 || x.actions(t) != 1 {
 			t.Fatalf("account open %d, %d actions", n, x.actions(t))
@@ -219,8 +248,18 @@ func TestMCPURLElicitation(t *testing.T) {
 			t.Fatal(err)
 		}
 		ask, ok := res.InputRequests["confirm"].(*mcp.ElicitParams)
-		if !res.NeedsInput() || !ok || ask.Mode != "url" || res.RequestState != ask.ElicitationID || len(res.Content) != 0 || res.StructuredContent != nil {
-			t.Fatalf("input-required answer: %+v", res)
+		gotRes := map[string]any{
+			"needsInput": res.NeedsInput(), "elicit": ok, "content": len(res.Content), "structured": res.StructuredContent != nil,
+		}
+		wantRes := map[string]any{"needsInput": true, "elicit": true, "content": 0, "structured": false}
+		if ok {
+			gotRes["mode"] = ask.Mode
+			gotRes["requestState"] = res.RequestState
+			wantRes["mode"] = "url"
+			wantRes["requestState"] = ask.ElicitationID
+		}
+		if diff := cmp.Diff(wantRes, gotRes); diff != "" {
+			t.Fatalf("input-required answer (-want +got):\n%s", diff)
 		}
 		if x.actions(t) != 1 {
 			t.Fatalf("%d actions", x.actions(t))
@@ -281,9 +320,14 @@ func TestMCPAskingAgain(t *testing.T) {
 	if res := mcptest.Call(t, cs, "cancel_booking", map[string]any{"id": x.bookingID}, &first); res.IsError || first.Status != "pending" {
 		t.Fatalf("first: %+v %+v", res, first)
 	}
-	if res := mcptest.Call(t, cs, "cancel_booking", map[string]any{"id": strings.ToUpper(x.bookingID)}, &again); res.IsError ||
-		again.ActionID != first.ActionID || again.Status != "pending" || !strings.Contains(again.Message, "already asked") {
-		t.Fatalf("again: %+v %+v", res, again)
+	res := mcptest.Call(t, cs, "cancel_booking", map[string]any{"id": strings.ToUpper(x.bookingID)}, &again)
+	gotAgain := map[string]any{
+		"isError": res.IsError, "actionID": again.ActionID, "status": again.Status,
+		"alreadyAsked": strings.Contains(again.Message, "already asked"),
+	}
+	wantAgain := map[string]any{"isError": false, "actionID": first.ActionID, "status": "pending", "alreadyAsked": true}
+	if diff := cmp.Diff(wantAgain, gotAgain); diff != "" {
+		t.Fatalf("again (-want +got):\n%s", diff)
 	}
 	if n := x.actions(t); n != 1 {
 		t.Fatalf("%d actions after asking twice", n)

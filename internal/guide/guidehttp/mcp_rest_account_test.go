@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/wayfarer-asia/platform/internal/platform/mcpx/mcptest"
@@ -128,11 +129,18 @@ func TestMCPAccountToolsAnswerAsREST(t *testing.T) {
 			Data struct{ ID, Action, Status, TargetID string }
 		}
 		b.Get("/api/v1/actions/"+asked.ActionID, auth...).Expect(200).Decode(&read)
-		if asked.Action != "account.delete" || asked.Status != "pending" || read.Data.ID != asked.ActionID ||
-			read.Data.Action != asked.Action || read.Data.Status != asked.Status || read.Data.TargetID != b.tourist.id ||
-			asked.ConfirmURL != publicURL+"/api/v1/actions/"+asked.ActionID+"/confirm" ||
-			asked.PageURL != publicURL+"/confirm/?action="+asked.ActionID {
-			t.Errorf("tool %+v, REST %+v", asked, read.Data)
+		gotAsked := map[string]any{
+			"action": asked.Action, "status": asked.Status, "confirmURL": asked.ConfirmURL, "pageURL": asked.PageURL,
+			"restID": read.Data.ID, "restAction": read.Data.Action, "restStatus": read.Data.Status, "restTargetID": read.Data.TargetID,
+		}
+		wantAsked := map[string]any{
+			"action": "account.delete", "status": "pending",
+			"confirmURL": publicURL + "/api/v1/actions/" + asked.ActionID + "/confirm",
+			"pageURL":    publicURL + "/confirm/?action=" + asked.ActionID,
+			"restID":     asked.ActionID, "restAction": asked.Action, "restStatus": asked.Status, "restTargetID": b.tourist.id,
+		}
+		if diff := cmp.Diff(wantAsked, gotAsked); diff != "" {
+			t.Errorf("tool vs REST (-want +got):\n%s", diff)
 		}
 		var polled struct{ ActionID, Action, Status string }
 		mcptest.Call(t, cs, "get_pending_action", map[string]any{"id": asked.ActionID}, &polled)

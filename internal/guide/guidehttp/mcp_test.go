@@ -44,8 +44,13 @@ func toolNames(t *testing.T, cs *mcp.ClientSession) []string {
 	var names []string
 	for _, tool := range res.Tools {
 		names = append(names, tool.Name)
-		if tool.InputSchema == nil || tool.OutputSchema == nil || tool.Annotations == nil || tool.Description == "" {
-			t.Errorf("%s: schema, annotations or description missing", tool.Name)
+		got := map[string]bool{
+			"inputSchema": tool.InputSchema != nil, "outputSchema": tool.OutputSchema != nil,
+			"annotations": tool.Annotations != nil, "description": tool.Description != "",
+		}
+		want := map[string]bool{"inputSchema": true, "outputSchema": true, "annotations": true, "description": true}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("%s: schema, annotations or description missing (-want +got):\n%s", tool.Name, diff)
 		}
 		// MCP requires object schemas; clients refuse a tool list with others.
 		for _, schema := range []any{tool.InputSchema, tool.OutputSchema} {
@@ -156,8 +161,15 @@ func TestMCPAuthentication(t *testing.T) {
 	}
 	json.NewDecoder(res.Body).Decode(&meta)
 	res.Body.Close()
-	if res.StatusCode != 200 || meta.Resource != publicURL+"/mcp" || !slices.Contains(meta.ScopesSupported, "bookings:write") || !slices.Equal(meta.BearerMethods, []string{"header"}) {
-		t.Errorf("metadata: %d %+v", res.StatusCode, meta)
+	gotMeta := map[string]any{
+		"status": res.StatusCode, "resource": meta.Resource,
+		"bookingsWrite": slices.Contains(meta.ScopesSupported, "bookings:write"), "bearerMethods": meta.BearerMethods,
+	}
+	wantMeta := map[string]any{
+		"status": 200, "resource": publicURL + "/mcp", "bookingsWrite": true, "bearerMethods": []string{"header"},
+	}
+	if diff := cmp.Diff(wantMeta, gotMeta); diff != "" {
+		t.Errorf("metadata (-want +got):\n%s", diff)
 	}
 
 	// A tool outside the key's scopes is not listed, and calling it answers
@@ -249,9 +261,15 @@ func mcpBookingFlow(t *testing.T, engine store.Engine) {
 		if res := mcptest.Call(t, cs, "cancel_booking", map[string]any{"id": booked.Data.ID}, &pending); res.IsError {
 			t.Fatalf("cancel_booking: %+v", res)
 		}
-		if pending.Status != "pending" || pending.Action != "booking.cancel" || pending.ConfirmURL != publicURL+"/api/v1/actions/"+pending.ActionID+"/confirm" ||
-			!pending.ExpiresAt.Equal(e.clock.Now().Add(10*time.Minute)) {
-			t.Fatalf("pending: %+v", pending)
+		gotPending := map[string]any{
+			"status": pending.Status, "action": pending.Action, "confirmURL": pending.ConfirmURL, "expiresAt": pending.ExpiresAt,
+		}
+		wantPending := map[string]any{
+			"status": "pending", "action": "booking.cancel",
+			"confirmURL": publicURL + "/api/v1/actions/" + pending.ActionID + "/confirm", "expiresAt": e.clock.Now().Add(10 * time.Minute),
+		}
+		if diff := cmp.Diff(wantPending, gotPending); diff != "" {
+			t.Fatalf("pending (-want +got):\n%s", diff)
 		}
 		var status string
 		if err := e.db.QueryRow(`SELECT status FROM bookings WHERE id = $1`, booked.Data.ID).Scan(&status); err != nil || status != "PENDING" {
@@ -282,9 +300,13 @@ func mcpBookingFlow(t *testing.T, engine store.Engine) {
 			Status string
 			Result struct{ ID, Status string }
 		}
-		if res := mcptest.Call(t, cs, "get_pending_action", map[string]any{"id": pending.ActionID}, &done); res.IsError ||
-			done.Status != "confirmed" || done.Result.ID != booked.Data.ID || done.Result.Status != "CANCELLED" {
-			t.Fatalf("after confirmation: %+v %+v", res, done)
+		res = mcptest.Call(t, cs, "get_pending_action", map[string]any{"id": pending.ActionID}, &done)
+		gotDone := map[string]any{
+			"isError": res.IsError, "status": done.Status, "resultID": done.Result.ID, "resultStatus": done.Result.Status,
+		}
+		wantDone := map[string]any{"isError": false, "status": "confirmed", "resultID": booked.Data.ID, "resultStatus": "CANCELLED"}
+		if diff := cmp.Diff(wantDone, gotDone); diff != "" {
+			t.Fatalf("after confirmation (-want +got):\n%s", diff)
 		}
 		var detail struct{ Data struct{ Status string } }
 		if mcptest.Call(t, cs, "get_booking", map[string]any{"id": booked.Data.ID}, &detail); detail.Data.Status != "CANCELLED" {

@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/wayfarer-asia/platform/internal/guide"
 	"github.com/wayfarer-asia/platform/internal/guide/guidejobs"
 	"github.com/wayfarer-asia/platform/internal/platform/jobs"
@@ -198,8 +200,11 @@ func TestLaneFailureRetries(t *testing.T) {
 			eventually(t, "the failed attempt", func() bool { return e.job(guide.JobRealtimeMessage).err != nil })
 			stop()
 			wg.Wait()
-			if j := e.job(guide.JobRealtimeMessage); j.done || j.leased || j.attempts != 1 || *j.err != "broker unreachable" {
-				t.Fatalf("realtime job %+v; want released after one failed attempt", j)
+			j := e.job(guide.JobRealtimeMessage)
+			got := map[string]any{"done": j.done, "leased": j.leased, "attempts": j.attempts, "err": j.err}
+			want := map[string]any{"done": false, "leased": false, "attempts": 1, "err": new("broker unreachable")}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Fatalf("realtime job, want released after one failed attempt (-want +got):\n%s", diff)
 			}
 			e.q.SetHandoff(store.Handoff{})
 			pub := &publisher{}

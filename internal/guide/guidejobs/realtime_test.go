@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/wayfarer-asia/platform/internal/guide"
 	"github.com/wayfarer-asia/platform/internal/guide/guidedb"
 	"github.com/wayfarer-asia/platform/internal/guide/guidejobs"
@@ -83,9 +85,16 @@ func TestRealtimeMessageFromPayload(t *testing.T) {
 			if err := json.Unmarshal(sent[0], &ev); err != nil {
 				t.Fatal(err)
 			}
-			if ev.Message.ID != m.ID || *ev.Message.ImageURL != "https://api.example.com/media/messages/x.jpg" ||
-				*ev.Message.Sender.Name != name || ev.RealtimeMessageID == nil || *ev.RealtimeMessageID != draft {
-				t.Fatalf("published %s", sent[0])
+			got := map[string]any{
+				"id": ev.Message.ID, "imageURL": ev.Message.ImageURL, "senderName": ev.Message.Sender.Name,
+				"realtimeMessageID": ev.RealtimeMessageID,
+			}
+			want := map[string]any{
+				"id": m.ID, "imageURL": new("https://api.example.com/media/messages/x.jpg"), "senderName": new(name),
+				"realtimeMessageID": new(draft),
+			}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Fatalf("published (-want +got):\n%s\n%s", diff, sent[0])
 			}
 			if got := len(pub.sent["user:"+c.expertUserID]); got != 2 {
 				t.Fatalf("%d unread counts published to the recipient; want 2", got)

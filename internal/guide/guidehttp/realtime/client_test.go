@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/wayfarer-asia/platform/internal/platform/store"
 	"github.com/wayfarer-asia/platform/internal/platform/store/storetest"
 )
@@ -82,9 +84,16 @@ func TestClientFirst(t *testing.T) {
 			}
 			draft := event(t, ec.publication(ch))
 			draftID, _ := draft["id"].(string)
-			if draft["type"] != "draft" || draftID == "" || draft["senderId"] != traveller.id || draft["content"] != "Can we meet at nine?" ||
-				draft["ref"] != "r1" || draft["messageType"] != "TEXT" {
-				t.Fatalf("draft: %v", draft)
+			gotDraft := map[string]any{
+				"type": draft["type"], "idSet": draftID != "", "senderId": draft["senderId"], "content": draft["content"],
+				"ref": draft["ref"], "messageType": draft["messageType"],
+			}
+			wantDraft := map[string]any{
+				"type": "draft", "idSet": true, "senderId": traveller.id, "content": "Can we meet at nine?",
+				"ref": "r1", "messageType": "TEXT",
+			}
+			if diff := cmp.Diff(wantDraft, gotDraft); diff != "" {
+				t.Fatalf("draft (-want +got):\n%s", diff)
 			}
 			own := event(t, tc.publication(ch))
 			if own["type"] == "typing" { // its own typing signal came first

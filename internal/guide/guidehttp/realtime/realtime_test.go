@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/golang-jwt/jwt/v5"
+	"github.com/google/go-cmp/cmp"
 
 	"github.com/wayfarer-asia/platform/internal/platform/chat"
 	"github.com/wayfarer-asia/platform/internal/platform/clock"
@@ -229,8 +230,14 @@ func TestPublishAfterCommit(t *testing.T) {
 			n.rest("POST", "/api/v1/conversations/"+id+"/read", expert, nil, 200, &read)
 			n.work()
 			ev = event(t, tc.publication("conversation:"+id))
-			if ev["type"] != "read" || ev["readerId"] != expert.id || ev["conversationId"] != id || int(ev["markedCount"].(float64)) != read.Data.MarkedCount {
-				t.Errorf("read event: %v", ev)
+			gotRead := map[string]any{
+				"type": ev["type"], "readerId": ev["readerId"], "conversationId": ev["conversationId"], "markedCount": ev["markedCount"],
+			}
+			wantRead := map[string]any{
+				"type": "read", "readerId": expert.id, "conversationId": id, "markedCount": float64(read.Data.MarkedCount),
+			}
+			if diff := cmp.Diff(wantRead, gotRead); diff != "" {
+				t.Errorf("read event (-want +got):\n%s", diff)
 			}
 			var unread struct{ Data struct{ UnreadCount int } }
 			n.rest("GET", "/api/v1/conversations/unread-count", expert, nil, 200, &unread)
