@@ -119,13 +119,23 @@ const waitStep = 50 * time.Millisecond
 // is still returned: its effect stands).
 func Do(ctx context.Context, s Store, c Call, op func(ctx context.Context) (any, error)) (result any, res *Response, replayed bool, err error) {
 	token, stored, err := s.Begin(ctx, c.Account, c.Key, c.Fingerprint)
-	for deadline := time.Now().Add(c.Wait); apperr.Code(err) == apperr.IdempotencyInProgress && time.Now().Before(deadline); {
-		select {
-		case <-ctx.Done():
-			return nil, nil, false, err
-		case <-time.After(waitStep):
+	if apperr.Code(err) == apperr.IdempotencyInProgress && c.Wait > 0 {
+		// A real wait, not the clock's time: the first call is running now.
+		deadline := time.NewTimer(c.Wait)
+		defer deadline.Stop()
+		tick := time.NewTicker(waitStep)
+		defer tick.Stop()
+	wait:
+		for apperr.Code(err) == apperr.IdempotencyInProgress {
+			select {
+			case <-ctx.Done():
+				return nil, nil, false, err
+			case <-deadline.C:
+				break wait
+			case <-tick.C:
+			}
+			token, stored, err = s.Begin(ctx, c.Account, c.Key, c.Fingerprint)
 		}
-		token, stored, err = s.Begin(ctx, c.Account, c.Key, c.Fingerprint)
 	}
 	if err != nil {
 		return nil, nil, false, err
